@@ -1,0 +1,83 @@
+// Feature keys, plan tiers and plan gating (spec sections 3 and 6).
+export const FEATURE_KEYS = [
+  'ai_rewrite', 'api', 'audio_download', 'audio_track_editor', 'free_languages', 'glossary',
+  'instant_voice_preset', 'lipsync', 'multilanguage', 'new_checkout', 'paywall', 'platform',
+  'spaces', 'srt_download', 'srt_upload', 'subtitles', 'tus', 'voice_presets',
+] as const;
+export type FeatureKey = (typeof FEATURE_KEYS)[number];
+
+export const PLAN_TIERS = ['trial', 'free', 'starter', 'creator', 'creator_pro', 'business', 'enterprise', 'custom'] as const;
+export type PlanTier = (typeof PLAN_TIERS)[number];
+export const PAID_TIERS = ['starter', 'creator', 'creator_pro', 'business', 'enterprise'] as const;
+
+export const SUBSCRIPTION_STATUSES = [
+  'active', 'canceled', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+const RANK: Record<PlanTier, number> = {
+  trial: 0, free: 0, starter: 1, creator: 2, creator_pro: 3, business: 4, enterprise: 5, custom: 5,
+};
+export function planAtLeast(plan: PlanTier, min: PlanTier): boolean {
+  return RANK[plan] >= RANK[min];
+}
+
+/** Monthly minutes of each plan (plan copy: 25, 100, 500, 2000). */
+export const PLAN_MONTHLY_MINUTES: Record<PlanTier, number> = {
+  trial: 3, free: 3, starter: 25, creator: 100, creator_pro: 500, business: 2000, enterprise: 2000, custom: 2000,
+};
+
+export interface SpacesLimit {
+  /** How many spaces a user may own (null = unlimited). */
+  spaces: number | null;
+  /** Members + pending invites per space (null = unlimited). */
+  userLimit: number | null;
+}
+/** Teamspaces: creator_pro one extra space with 3 members, business 5, enterprise unlimited. */
+export function spacesLimitFor(plan: PlanTier): SpacesLimit {
+  switch (plan) {
+    case 'creator_pro': return { spaces: 2, userLimit: 3 };
+    case 'business': return { spaces: 2, userLimit: 5 };
+    case 'enterprise':
+    case 'custom': return { spaces: null, userLimit: null };
+    default: return { spaces: 1, userLimit: 1 };
+  }
+}
+export function canCreateSpaces(plan: PlanTier): boolean {
+  return planAtLeast(plan, 'creator_pro');
+}
+
+export interface FeatureMetadata {
+  desktop?: boolean;
+  mobile?: boolean;
+  download_disabled?: boolean;
+  user_limit?: number | null;
+  limit?: number | null;
+}
+export interface AvailableFeature { enabled: boolean; visible: boolean; metadata: FeatureMetadata }
+
+/** Which plan unlocks each feature (Creator Pro: lip-sync, SRT, captions, voice clones, AI rewrite; Business: glossary, multi-language, API). */
+export const FEATURE_MIN_PLAN: Record<FeatureKey, PlanTier> = {
+  ai_rewrite: 'creator_pro', api: 'business', audio_download: 'trial', audio_track_editor: 'trial',
+  free_languages: 'enterprise', glossary: 'business', instant_voice_preset: 'creator_pro', lipsync: 'creator_pro',
+  multilanguage: 'business', new_checkout: 'trial', paywall: 'trial', platform: 'trial', spaces: 'creator_pro',
+  srt_download: 'creator_pro', srt_upload: 'creator_pro', subtitles: 'creator_pro', tus: 'trial',
+  voice_presets: 'creator_pro',
+};
+
+/** Custom voice clones: 10 for Creator Pro and Business, unlimited for Enterprise. */
+export function voiceCloneLimit(plan: PlanTier): number | null {
+  if (plan === 'enterprise' || plan === 'custom') return null;
+  if (plan === 'creator_pro' || plan === 'business') return 10;
+  return 0;
+}
+
+/** Feature availability rule of spec section 5. */
+export function isFeatureAvailable(f: AvailableFeature | undefined, device: 'mobile' | 'tablet' | 'desktop'): boolean {
+  if (!f || !f.enabled) return false;
+  const mobileOnly = f.metadata.mobile === true && f.metadata.desktop !== true;
+  const desktopOnly = f.metadata.desktop === true && f.metadata.mobile !== true;
+  if (!mobileOnly && !desktopOnly) return true;
+  if (mobileOnly) return device === 'mobile' || device === 'tablet';
+  return true;
+}

@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { FEATURE_KEYS } from '../features';
+
+export const Language = v.object({
+  id: v.number(),
+  label: v.string(),
+  country_code: v.string(),
+  country_label: v.string(),
+  is_dialect: v.boolean(),
+  is_free: v.boolean(),
+  is_glossary_available: v.boolean(),
+  is_voice_preset_available: v.boolean(),
+  mean_char_per_syllable: v.number(),
+  speech_rate: v.number(),
+  speech_tempo_feature: v.boolean(),
+  translation_label: v.string(),
+  value: v.string(),
+  voice_clone: v.boolean(),
+  voice_clone_beta: v.boolean(),
+  voice_clone_label: v.nullable(v.string()),
+  voice_preset_dialect: v.nullable(v.string()),
+  voice_preset_dialect_label: v.nullable(v.string()),
+});
+export type Language = v.InferOutput<typeof Language>;
+
+export const FeatureMetadataSchema = v.object({
+  desktop: v.optional(v.boolean()),
+  mobile: v.optional(v.boolean()),
+  download_disabled: v.optional(v.boolean()),
+  user_limit: v.optional(v.nullable(v.number())),
+  limit: v.optional(v.nullable(v.number())),
+});
+export const AvailableFeatureSchema = v.object({ enabled: v.boolean(), visible: v.boolean(), metadata: FeatureMetadataSchema });
+export const Warning = v.object({
+  severity: v.picklist(['info', 'warning', 'critical']),
+  maintenance_time: v.nullable(v.string()),
+  message: v.nullable(v.string()),
+});
+export const Survey = v.object({ id: v.string(), title: v.string(), questions: v.array(v.string()) });
+export const Settings = v.object({
+  kind: v.picklist(['app', 'user', 'space']),
+  features: v.object({ maintenance: v.boolean(), warning: v.nullable(Warning) }),
+  languages: v.object({ transcription: v.array(Language), translation: v.array(Language) }),
+  scope_settings: v.object({
+    available_features: v.record(v.picklist(FEATURE_KEYS), AvailableFeatureSchema),
+    max_video_download_duration: v.number(),
+    max_video_size: v.number(),
+    max_video_duration: v.number(),
+  }),
+  surveys: v.array(Survey),
+  white_label: v.boolean(),
+});
+export type Settings = v.InferOutput<typeof Settings>;

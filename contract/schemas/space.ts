@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { SPACE_COLORS, SPACE_NAME_MAX } from '../constants';
+import { TEXT } from '../errors';
+import { Email } from './common';
+
+export const Credits = v.object({
+  minutes: v.object({ total: v.number(), used: v.number() }),
+  video: v.object({ total: v.number(), used: v.number() }),
+  lipsync_free_minutes: v.number(),
+});
+export type Credits = v.InferOutput<typeof Credits>;
+export const SpaceMember = v.object({ user_id: v.string(), email: v.string(), role: v.picklist(['owner', 'editor']) });
+export const SpaceInvite = v.object({ id: v.string(), email: v.string() });
+export const Space = v.object({
+  id: v.string(),
+  name: v.string(),
+  color: v.picklist(SPACE_COLORS),
+  owner_id: v.string(),
+  is_active: v.boolean(),
+  is_default: v.boolean(),
+  members: v.array(SpaceMember),
+  invites: v.array(SpaceInvite),
+  credits: Credits,
+});
+export type Space = v.InferOutput<typeof Space>;
+export const SpaceName = v.pipe(v.string(TEXT.fieldRequired), v.trim(), v.nonEmpty(TEXT.fieldRequired), v.maxLength(SPACE_NAME_MAX, `Name must be at most ${SPACE_NAME_MAX} characters`));
+export const SpaceColorSchema = v.picklist(SPACE_COLORS, TEXT.fieldRequired);
+export const CreateSpaceRequest = v.object({
+  data: v.object({ name: SpaceName, color: SpaceColorSchema }),
+  emails: v.optional(v.pipe(v.array(Email), v.maxLength(100)), []),
+});
+export const UpdateSpaceRequest = v.pipe(
+  v.object({ name: v.optional(SpaceName), color: v.optional(SpaceColorSchema) }),
+  v.check((o) => o.name !== undefined || o.color !== undefined, 'Nothing to update'),
+);
+export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });

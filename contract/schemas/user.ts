@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { PLAN_TIERS, SUBSCRIPTION_STATUSES } from '../features';
+import { Email } from './common';
+
+export const Plan = v.object({
+  id: v.string(),
+  product_id: v.string(),
+  interval: v.picklist(['month', 'year']),
+  recurring: v.boolean(),
+  tier: v.picklist(PLAN_TIERS),
+  name: v.string(),
+});
+export const Subscription = v.object({
+  id: v.string(),
+  status: v.picklist(SUBSCRIPTION_STATUSES),
+  current_period_end: v.nullable(v.string()),
+  payments_collection_paused: v.boolean(),
+  cancel_at_period_end: v.boolean(),
+  plan: Plan,
+});
+export type Subscription = v.InferOutput<typeof Subscription>;
+export const FeatureGroup = v.object({ name: v.string(), option: v.object({ id: v.string() }) });
+export const User = v.object({
+  id: v.string(),
+  email: v.string(),
+  email_type: v.string(),
+  is_superuser: v.boolean(),
+  is_active: v.boolean(),
+  picture: v.nullable(v.string()),
+  created_date: v.string(),
+  cognitoId: v.string(),
+  api_credentials_generated: v.boolean(),
+  customer_id: v.nullable(v.string()),
+  churnkey_hmac: v.nullable(v.string()),
+  onboarding: v.array(v.string()),
+  email_consent: v.boolean(),
+  feature_groups: v.array(FeatureGroup),
+  subscription: v.nullable(Subscription),
+  pending_welcome_spaces: v.array(v.string()),
+});
+export type User = v.InferOutput<typeof User>;
+export const CreateUserRequest = v.object({
+  email: Email,
+  referral_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
+  token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(4096)))),
+});
+export const UpdateUserRequest = v.pipe(
+  v.object({
+    onboarding: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(200))),
+    email_consent: v.optional(v.boolean()),
+    welcome_seen_space_id: v.optional(v.string()),
+  }),
+  v.check((o) => Object.values(o).some((x) => x !== undefined), 'Nothing to update'),
+);
+export const AdminUpdateUserRequest = v.object({
+  plan: v.optional(v.picklist(PLAN_TIERS)),
+  is_active: v.optional(v.boolean()),
+  is_superuser: v.optional(v.boolean()),
+});

@@ -1,0 +1,117 @@
+// One database interface over PGlite (embedded default) and node-postgres (DATABASE_URL).
+// All SQL lives in domain repositories; they receive a `Db` (possibly a transaction).
+import { mkdirSync } from 'node:fs';
+
+export type SqlParam = string | number | boolean | null | Date | object | undefined;
+
+export interface Db {
+  readonly kind: 'pglite' | 'pg';
+  query<T = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<T[]>;
+  one<T = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<T>;
+  maybeOne<T = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<T | null>;
+  /** Runs several statements at once (simple protocol, no parameters): migrations. */
+  exec(sql: string): Promise<void>;
+  /** Runs fn in a transaction. Called on a transaction, it joins it (no nested BEGIN). */
+  tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function norm(params: SqlParam[] = []): unknown[] {
+  return params.map((p) => {
+    if (p === undefined) return null;
+    if (p instanceof Date) return p.toISOString();
+    if (p !== null && typeof p === 'object') return JSON.stringify(p);
+    return p;
+  });
+}
+
+type Runner = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
+type Execer = (sql: string) => Promise<unknown>;
+
+function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close: () => Promise<void>): Db {
+  const db: Db = {
+    kind,
+    async exec(sql: string) {
+      await exec(sql);
+    },
+    async query<T>(sql: string, params?: SqlParam[]) {
+      const r = await run(sql, norm(params));
+      return r.rows as T[];
+    },
+    async one<T>(sql: string, params?: SqlParam[]) {
+      const rows = await db.query<T>(sql, params);
+      if (rows.length === 0) throw new Error('Expected one row, got none');
+      return rows[0];
+    },
+    async maybeOne<T>(sql: string, params?: SqlParam[]) {
+      const rows = await db.query<T>(sql, params);
+      return rows[0] ?? null;
+    },
+    tx: txFn,
+    close,
+  };
+  return db;
+}
+
+export async function openPglite(dataDir: string | null): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pg = dataDir ? new PGlite(dataDir) : new PGlite();
+  await pg.waitReady;
+  const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
+  const self: Db = wrap(
+    'pglite',
+    run,
+    (sql) => pg.exec(sql),
+    async (fn) =>
+      pg.transaction(async (t) => {
+        const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), (f) => f(inner), async () => {});
+        return fn(inner);
+      }),
+    async () => {
+      await pg.close();
+    },
+  );
+  return self;
+}
+
+export async function openPostgres(url: string, max = 10): Promise<Db> {
+  const { default: pg } = await import('pg');
+  // numeric -> number, int8 -> number (counts), timestamps kept as Date.
+  pg.types.setTypeParser(1700, (v: string) => Number(v));
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => {});
+  const run: Runner = (sql, params) => pool.query(sql, params as unknown[]);
+  return wrap(
+    'pg',
+    run,
+    (sql) => pool.query(sql),
+    async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const inner: Db = wrap('pg', (s, p) => client.query(s, p as unknown[]), (s) => client.query(s), (f) => f(inner), async () => {});
+        const out = await fn(inner);
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    () => pool.end(),
+  );
+}
+
+export async function openDb(opts: { databaseUrl?: string | null; dataDir?: string | null }): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(opts.dataDir ?? null);
+}
+
+/** Postgres unique-violation check that works for both drivers. */
+export function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+}

@@ -1,0 +1,25 @@
+// `npm start`: API + both front-end builds + the in-process pipeline worker.
+import { serve } from '@hono/node-server';
+import { resolve } from 'node:path';
+import { loadConfig } from './config';
+import { buildDeps, shutdownDeps } from './bootstrap';
+import { createApp } from './http/app';
+
+const config = loadConfig();
+const deps = await buildDeps(config, { role: 'server' });
+const app = createApp(deps, { distDir: resolve('dist') });
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  console.log(`Dubbing studio listening on http://localhost:${info.port} (database: ${deps.db.kind}${config.databaseUrl ? '' : `, data in ${config.dataDir}`})`);
+});
+
+let stopping = false;
+async function stop(sig: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${sig}: shutting down`);
+  server.close();
+  await shutdownDeps(deps);
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

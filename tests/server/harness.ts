@@ -1,0 +1,70 @@
+// Integration harness: a fresh, migrated database per test file, on PGlite by default or on
+// PostgreSQL when TEST_DB=pg (a throwaway database created on the local server and dropped after).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../server/config';
+import { openPglite, openPostgres, type Db } from '../../server/db/index';
+import { buildDeps, shutdownDeps } from '../../server/bootstrap';
+import { createApp } from '../../server/http/app';
+import type { AppDeps } from '../../server/deps';
+
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const usingPostgres = () => process.env.TEST_DB === 'pg';
+
+export interface Harness {
+  deps: AppDeps;
+  config: Config;
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  /** Calls the app in-process. */
+  request(method: string, path: string, opts?: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: BodyInit }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ds-test-'));
+  const config = loadConfig({ JWT_SECRET: 'test-secret-test-secret-test-secret-123', DATA_DIR: dataDir, ...env });
+  let db: Db;
+  let dropDb: (() => Promise<void>) | null = null;
+  if (usingPostgres()) {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const admin = await openPostgres(PG_ADMIN_URL, 1);
+    await admin.exec(`CREATE DATABASE ${name}`);
+    await admin.close();
+    const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+    db = await openPostgres(url);
+    config.databaseUrl = url;
+    dropDb = async () => {
+      const a = await openPostgres(PG_ADMIN_URL, 1);
+      await a.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.close();
+    };
+  } else {
+    db = await openPglite(null);
+  }
+  const deps = await buildDeps(config, { role: 'test', db });
+  const app = createApp(deps, { distDir: null, log: () => {} });
+  return {
+    deps,
+    config,
+    app,
+    dataDir,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: BodyInit | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(opts.body);
+      }
+      return app.request(path, { method, headers, body });
+    },
+    async close() {
+      await shutdownDeps(deps);
+      if (dropDb) await dropDb();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
