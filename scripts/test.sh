@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite: types, contract, web, server (PGlite and PostgreSQL), pipeline (real media), browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export ONNXRUNTIME_NODE_INSTALL=skip
+
+pg_url="${TEST_PG_URL:-postgres://postgres@127.0.0.1:5432/test}"
+pg_up() { node -e "const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))" "$pg_url"; }
+redis_up() { node -e "const n=require('net').connect(6379,'127.0.0.1');n.on('connect',()=>{n.end();process.exit(0)});n.on('error',()=>process.exit(1))"; }
+
+echo "== type check"
+npx tsc --noEmit -p tsconfig.json
+
+echo "== build (both front-end builds)"
+npm run build >/dev/null
+
+echo "== contract + web + server (PGlite) + pipeline"
+npx vitest run --project contract --project web --project server --project pipeline
+
+if pg_up; then
+  echo "== server tests on PostgreSQL ($pg_url)"
+  TEST_DB=pg npx vitest run --project server
+elif [[ "${CI:-}" == "true" ]]; then
+  echo "PostgreSQL is not reachable at $pg_url: CI requires it for the scale-out tests" >&2
+  exit 1
+else
+  echo "!! PostgreSQL not reachable at $pg_url: the PostgreSQL run of the server tests was NOT done" >&2
+fi
+
+echo "== browser tests (Chromium)"
+npx vitest run --project e2e

@@ -1,0 +1,182 @@
+// All SQL of the spaces (Teamspaces) domain.
+import type { Db } from '../../db/index';
+
+export interface SpaceRow {
+  id: string;
+  name: string;
+  color: string;
+  owner_id: string;
+  is_active: boolean;
+  is_default: boolean;
+  minutes_total: number;
+  minutes_used: number;
+  video_total: number;
+  video_used: number;
+  lipsync_free_minutes: number;
+  created_at: Date | string;
+}
+export interface MemberRow {
+  space_id: string;
+  user_id: string;
+  email: string;
+  role: 'owner' | 'editor';
+}
+export interface InviteRow {
+  id: string;
+  space_id: string;
+  email: string;
+}
+
+const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default,
+  s.minutes_total::float8 AS minutes_total, s.minutes_used::float8 AS minutes_used,
+  s.video_total, s.video_used, s.lipsync_free_minutes::float8 AS lipsync_free_minutes, s.created_at`;
+
+export function findSpace(db: Db, id: string): Promise<SpaceRow | null> {
+  return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1`, [id]);
+}
+/** Locks the space row until the end of the transaction (serialises invites/limits on one space). */
+export function lockSpace(db: Db, id: string): Promise<SpaceRow | null> {
+  return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1 FOR UPDATE`, [id]);
+}
+/** Locks the owner's user row: serialises space creation per owner. */
+export async function lockUser(db: Db, userId: string): Promise<void> {
+  await db.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+}
+export function findDefaultSpace(db: Db, ownerId: string): Promise<SpaceRow | null> {
+  return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.owner_id = $1 AND s.is_default`, [ownerId]);
+}
+export async function countOwnedSpaces(db: Db, ownerId: string): Promise<number> {
+  const r = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM spaces WHERE owner_id = $1`, [ownerId]);
+  return Number(r.n);
+}
+export function insertSpace(
+  db: Db,
+  s: { name: string; color: string; ownerId: string; isDefault: boolean; minutesTotal: number },
+): Promise<SpaceRow> {
+  return db.one<SpaceRow>(
+    `INSERT INTO spaces AS s (name, color, owner_id, is_default, minutes_total) VALUES ($1, $2, $3, $4, $5)
+     RETURNING ${SPACE_COLS}`,
+    [s.name, s.color, s.ownerId, s.isDefault, s.minutesTotal],
+  );
+}
+/** Inserts the default space unless the owner already has one; returns the new row or null. */
+export function insertDefaultSpaceIfMissing(
+  db: Db,
+  s: { name: string; color: string; ownerId: string; minutesTotal: number },
+): Promise<SpaceRow | null> {
+  return db.maybeOne<SpaceRow>(
+    `INSERT INTO spaces AS s (name, color, owner_id, is_default, minutes_total) VALUES ($1, $2, $3, true, $4)
+     ON CONFLICT (owner_id) WHERE is_default DO NOTHING
+     RETURNING ${SPACE_COLS}`,
+    [s.name, s.color, s.ownerId, s.minutesTotal],
+  );
+}
+export function updateSpace(db: Db, id: string, patch: { name?: string; color?: string }): Promise<SpaceRow> {
+  return db.one<SpaceRow>(
+    `UPDATE spaces AS s SET name = COALESCE($2, s.name), color = COALESCE($3, s.color) WHERE s.id = $1
+     RETURNING ${SPACE_COLS}`,
+    [id, patch.name ?? null, patch.color ?? null],
+  );
+}
+export async function deleteSpace(db: Db, id: string): Promise<void> {
+  await db.query(`DELETE FROM spaces WHERE id = $1`, [id]);
+}
+
+export async function addMember(db: Db, spaceId: string, userId: string, role: 'owner' | 'editor'): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING user_id`,
+    [spaceId, userId, role],
+  );
+  return rows.length > 0;
+}
+export function findMembership(db: Db, spaceId: string, userId: string): Promise<{ role: 'owner' | 'editor' } | null> {
+  return db.maybeOne(`SELECT role FROM space_members WHERE space_id = $1 AND user_id = $2`, [spaceId, userId]);
+}
+export async function removeMember(db: Db, spaceId: string, userId: string): Promise<boolean> {
+  const rows = await db.query(`DELETE FROM space_members WHERE space_id = $1 AND user_id = $2 RETURNING user_id`, [spaceId, userId]);
+  return rows.length > 0;
+}
+export async function countMembers(db: Db, spaceId: string): Promise<number> {
+  const r = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM space_members WHERE space_id = $1`, [spaceId]);
+  return Number(r.n);
+}
+export async function countInvites(db: Db, spaceId: string): Promise<number> {
+  const r = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM space_invites WHERE space_id = $1`, [spaceId]);
+  return Number(r.n);
+}
+
+/** Spaces the user is a member of: default first, then by name (case-insensitive), then id. */
+export function listSpacesOfUser(db: Db, userId: string): Promise<SpaceRow[]> {
+  return db.query<SpaceRow>(
+    `SELECT ${SPACE_COLS} FROM spaces s JOIN space_members m ON m.space_id = s.id AND m.user_id = $1
+     ORDER BY (s.is_default AND s.owner_id = $1) DESC, lower(s.name), s.name, s.created_at, s.id`,
+    [userId],
+  );
+}
+/** Members of the given spaces, owner first, then by join time and e-mail. */
+export function membersOf(db: Db, spaceIds: string[]): Promise<MemberRow[]> {
+  if (spaceIds.length === 0) return Promise.resolve([]);
+  return db.query<MemberRow>(
+    `SELECT m.space_id, m.user_id, u.email, m.role FROM space_members m JOIN users u ON u.id = m.user_id
+     WHERE m.space_id = ANY($1::uuid[])
+     ORDER BY m.space_id, (m.role = 'owner') DESC, m.joined_at, u.email`,
+    [`{${spaceIds.join(',')}}`],
+  );
+}
+export function invitesOf(db: Db, spaceIds: string[]): Promise<InviteRow[]> {
+  if (spaceIds.length === 0) return Promise.resolve([]);
+  return db.query<InviteRow>(
+    `SELECT id, space_id, email FROM space_invites WHERE space_id = ANY($1::uuid[]) ORDER BY space_id, created_at, email`,
+    [`{${spaceIds.join(',')}}`],
+  );
+}
+/** E-mails already taken in a space: members' and pending invites'. */
+export async function takenEmails(db: Db, spaceId: string): Promise<Set<string>> {
+  const rows = await db.query<{ email: string }>(
+    `SELECT u.email FROM space_members m JOIN users u ON u.id = m.user_id WHERE m.space_id = $1
+     UNION SELECT email FROM space_invites WHERE space_id = $1`,
+    [spaceId],
+  );
+  return new Set(rows.map((r) => r.email.toLowerCase()));
+}
+export function insertInvite(db: Db, spaceId: string, email: string, invitedBy: string): Promise<InviteRow> {
+  return db.one<InviteRow>(
+    `INSERT INTO space_invites (space_id, email, invited_by) VALUES ($1, $2, $3) RETURNING id, space_id, email`,
+    [spaceId, email, invitedBy],
+  );
+}
+export function findInvite(db: Db, spaceId: string, inviteId: string): Promise<InviteRow | null> {
+  return db.maybeOne<InviteRow>(`SELECT id, space_id, email FROM space_invites WHERE space_id = $1 AND id = $2`, [spaceId, inviteId]);
+}
+export async function deleteInvite(db: Db, inviteId: string): Promise<void> {
+  await db.query(`DELETE FROM space_invites WHERE id = $1`, [inviteId]);
+}
+/** Takes (deletes and returns) every pending invite for an e-mail. */
+export function takeInvitesFor(db: Db, email: string): Promise<InviteRow[]> {
+  return db.query<InviteRow>(`DELETE FROM space_invites WHERE email = $1 RETURNING id, space_id, email`, [email.toLowerCase()]);
+}
+export async function appendPendingWelcome(db: Db, userId: string, spaceIds: string[]): Promise<void> {
+  if (spaceIds.length === 0) return;
+  // Keeps the existing order and drops duplicates.
+  await db.query(
+    `UPDATE users SET pending_welcome_spaces = (
+       SELECT COALESCE(jsonb_agg(q.x ORDER BY q.o), '[]'::jsonb)
+       FROM (SELECT t.x, min(t.o) AS o
+             FROM jsonb_array_elements_text(users.pending_welcome_spaces || $2::jsonb) WITH ORDINALITY AS t(x, o)
+             GROUP BY t.x) q)
+     WHERE id = $1`,
+    [userId, JSON.stringify(spaceIds)],
+  );
+}
+export async function removePendingWelcome(db: Db, userId: string, spaceId: string): Promise<void> {
+  await db.query(
+    `UPDATE users SET pending_welcome_spaces = pending_welcome_spaces - $2::text WHERE id = $1`,
+    [userId, spaceId],
+  );
+}
+export function findUserEmail(db: Db, userId: string): Promise<{ id: string; email: string } | null> {
+  return db.maybeOne(`SELECT id, email FROM users WHERE id = $1`, [userId]);
+}
+export function findUserIdByEmail(db: Db, email: string): Promise<{ id: string } | null> {
+  return db.maybeOne(`SELECT id FROM users WHERE email = $1`, [email.toLowerCase()]);
+}

@@ -1,0 +1,281 @@
+// Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
+import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
+import { TEXT } from '../../../contract/errors';
+import { canCreateSpaces, spacesLimitFor, type PlanTier } from '../../../contract/features';
+import type { Db } from '../../db/index';
+import { ApiError } from '../../http/errors';
+import { getSubscription, isSubscriptionActive, planTierOf } from '../billing/plan';
+import { isUuid, ONLY_OWNER } from './guard';
+import * as repo from './repository';
+
+/**
+ * Makes sure the user owns a default space ("My Teamspace", midnight, the trial minutes) and is its owner
+ * member. Idempotent and safe under concurrency (partial unique index on the default space per owner).
+ */
+export async function ensureDefaultSpace(db: Db, user: { id: string; email: string }): Promise<{ id: string }> {
+  return db.tx(async (t) => {
+    const created = await repo.insertDefaultSpaceIfMissing(t, {
+      name: DEFAULT_TEAMSPACE_NAME,
+      color: DEFAULT_TEAMSPACE_COLOR,
+      ownerId: user.id,
+      minutesTotal: DEFAULT_TEAMSPACE_MINUTES,
+    });
+    const space = created ?? (await repo.findDefaultSpace(t, user.id));
+    if (!space) throw new Error('Default space missing after insert');
+    await repo.addMember(t, space.id, user.id, 'owner');
+    return { id: space.id };
+  });
+}
+
+/**
+ * Turns every pending invite for the user's e-mail into an editor membership, deletes the invites, queues
+ * the Welcome-to-Teamspace modal for each space (users.pending_welcome_spaces) and returns the space ids.
+ */
+export async function claimInvites(db: Db, user: { id: string; email: string }): Promise<string[]> {
+  return db.tx(async (t) => {
+    const invites = await repo.takeInvitesFor(t, user.email);
+    const joined: string[] = [];
+    for (const inv of invites) {
+      if (await repo.addMember(t, inv.space_id, user.id, 'editor')) joined.push(inv.space_id);
+    }
+    await repo.appendPendingWelcome(t, user.id, joined);
+    return joined;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Space JSON (contract Space schema)
+
+export interface SpaceJson {
+  id: string;
+  name: string;
+  color: string;
+  owner_id: string;
+  is_active: boolean;
+  is_default: boolean;
+  members: { user_id: string; email: string; role: 'owner' | 'editor' }[];
+  invites: { id: string; email: string }[];
+  credits: CreditsJson;
+}
+export interface CreditsJson {
+  minutes: { total: number; used: number };
+  video: { total: number; used: number };
+  lipsync_free_minutes: number;
+}
+
+export function creditsOf(s: repo.SpaceRow): CreditsJson {
+  return {
+    minutes: { total: Number(s.minutes_total), used: Number(s.minutes_used) },
+    video: { total: Number(s.video_total), used: Number(s.video_used) },
+    lipsync_free_minutes: Number(s.lipsync_free_minutes),
+  };
+}
+
+async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
+  const ids = spaces.map((s) => s.id);
+  const [members, invites] = await Promise.all([repo.membersOf(db, ids), repo.invitesOf(db, ids)]);
+  return spaces.map((s) => {
+    const own = members.filter((m) => m.space_id === s.id);
+    // The owner is always the first member.
+    own.sort((a, b) => Number(b.user_id === s.owner_id) - Number(a.user_id === s.owner_id));
+    return {
+      id: s.id,
+      name: s.name,
+      color: s.color,
+      owner_id: s.owner_id,
+      is_active: s.is_active,
+      is_default: s.is_default,
+      members: own.map((m) => ({ user_id: m.user_id, email: m.email, role: m.user_id === s.owner_id ? 'owner' : 'editor' })),
+      invites: invites.filter((i) => i.space_id === s.id).map((i) => ({ id: i.id, email: i.email })),
+      credits: creditsOf(s),
+    };
+  });
+}
+
+export async function spaceJson(db: Db, spaceId: string): Promise<SpaceJson> {
+  const s = await repo.findSpace(db, spaceId);
+  if (!s) throw new ApiError(404, 'Teamspace not found');
+  return (await shape(db, [s]))[0];
+}
+
+/** The caller's spaces: default first, then by name. */
+export async function listSpaces(db: Db, userId: string): Promise<SpaceJson[]> {
+  return shape(db, await repo.listSpacesOfUser(db, userId));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Plan limits (spec section 6): from the owner's subscription.
+
+export interface OwnerPlan {
+  tier: PlanTier;
+  active: boolean;
+  /** The spaces feature is enabled for the plan (creator_pro and above). */
+  spacesEnabled: boolean;
+  /** How many spaces the owner may own (null = unlimited). */
+  spacesLimit: number | null;
+  /** Members + pending invites per space (null = unlimited). */
+  userLimit: number | null;
+}
+
+export async function ownerPlan(db: Db, ownerId: string): Promise<OwnerPlan> {
+  const sub = await getSubscription(db, ownerId);
+  const active = sub !== null && isSubscriptionActive(sub);
+  // An inactive subscription (expired, paused, canceled) leaves the owner on the trial allowance.
+  const tier: PlanTier = active ? planTierOf(sub) : 'trial';
+  const limits = spacesLimitFor(tier);
+  return { tier, active, spacesEnabled: canCreateSpaces(tier), spacesLimit: limits.spaces, userLimit: limits.userLimit };
+}
+
+export const TEXTS = {
+  createNotInPlan: 'Your plan does not include more Teamspaces. Upgrade your plan to create a new Teamspace',
+  createLimit: 'You have reached the Teamspace limit of your plan. Upgrade to the Enterprise plan for more Teamspaces',
+  inviteNotInPlan: 'Your plan does not include Teamspace members. Upgrade your plan to invite members',
+  memberLimit: (n: number) => `The member limit of your plan is reached (${n} members). Upgrade your plan to invite more members`,
+  defaultNotDeleted: 'The default Teamspace cannot be deleted',
+  defaultNotLeft: 'The default Teamspace cannot be left',
+  ownerCannotLeave: 'The owner cannot leave the Teamspace',
+  notAMember: 'You are not a member of this Teamspace',
+  deleteNotAllowed:
+    'A Teamspace can be deleted only when you own more Teamspaces than your plan allows',
+  ownerNotRemoved: 'The owner cannot be removed',
+  memberNotFound: 'Member not found',
+  inviteNotFound: 'Invite not found',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Invitations
+
+export interface NewInvite {
+  spaceId: string;
+  email: string;
+  /** true: the person already had an account and became an editor at once. */
+  joined: boolean;
+}
+
+/**
+ * Invites e-mails into a space the caller owns. Runs inside a transaction that holds the space row lock,
+ * so two concurrent invites at the limit cannot both pass. Whole request or nothing.
+ */
+async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, emailsIn: string[]): Promise<NewInvite[]> {
+  const emails = emailsIn.map((e) => e.trim().toLowerCase());
+  if (emails.length === 0) return [];
+  const plan = await ownerPlan(t, space.owner_id);
+  if (!plan.spacesEnabled) throw new ApiError(403, TEXTS.inviteNotInPlan);
+  const taken = await repo.takenEmails(t, space.id);
+  const seen = new Set<string>();
+  for (const e of emails) {
+    if (taken.has(e) || seen.has(e)) throw new ApiError(409, `${TEXT.emailAlreadyAdded}: ${e}`);
+    seen.add(e);
+  }
+  // Capacity: members + pending invites against the spaces feature's user_limit (enforced while active).
+  if (plan.active && plan.userLimit !== null) {
+    const used = (await repo.countMembers(t, space.id)) + (await repo.countInvites(t, space.id));
+    if (used + emails.length > plan.userLimit) throw new ApiError(403, TEXTS.memberLimit(plan.userLimit));
+  }
+  const out: NewInvite[] = [];
+  for (const email of emails) {
+    const existing = await repo.findUserIdByEmail(t, email);
+    if (existing) {
+      // Someone with an account joins as an editor right away and sees the welcome modal once.
+      await repo.addMember(t, space.id, existing.id, 'editor');
+      await repo.appendPendingWelcome(t, existing.id, [space.id]);
+      out.push({ spaceId: space.id, email, joined: true });
+    } else {
+      await repo.insertInvite(t, space.id, email, owner.id);
+      out.push({ spaceId: space.id, email, joined: false });
+    }
+  }
+  return out;
+}
+
+export async function inviteMembers(db: Db, owner: { id: string }, spaceId: string, emails: string[]): Promise<NewInvite[]> {
+  return db.tx(async (t) => {
+    const space = await repo.lockSpace(t, spaceId);
+    if (!space) throw new ApiError(403, TEXT.noAccess);
+    if (space.owner_id !== owner.id) throw new ApiError(403, ONLY_OWNER);
+    return inviteLocked(t, space, owner, emails);
+  });
+}
+
+export async function removeInvite(db: Db, spaceId: string, inviteId: string): Promise<void> {
+  await db.tx(async (t) => {
+    await repo.lockSpace(t, spaceId);
+    const inv = isUuid(inviteId) ? await repo.findInvite(t, spaceId, inviteId) : null;
+    if (!inv) throw new ApiError(404, TEXTS.inviteNotFound);
+    await repo.deleteInvite(t, inv.id);
+  });
+}
+
+export async function removeMember(db: Db, space: repo.SpaceRow, memberId: string): Promise<void> {
+  if (memberId === space.owner_id) throw new ApiError(400, TEXTS.ownerNotRemoved);
+  await db.tx(async (t) => {
+    await repo.lockSpace(t, space.id);
+    const removed = isUuid(memberId) ? await repo.removeMember(t, space.id, memberId) : false;
+    if (!removed) throw new ApiError(404, TEXTS.memberNotFound);
+    await repo.removePendingWelcome(t, memberId, space.id);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Create / update / delete / leave
+
+export async function createSpace(
+  db: Db,
+  owner: { id: string; email: string },
+  data: { name: string; color: string },
+  emails: string[],
+): Promise<{ space: SpaceJson; invites: NewInvite[] }> {
+  const { spaceId, invites } = await db.tx(async (t) => {
+    // Serialise creations per owner, so two parallel creates cannot exceed the limit.
+    await repo.lockUser(t, owner.id);
+    const plan = await ownerPlan(t, owner.id);
+    if (!plan.spacesEnabled) throw new ApiError(403, TEXTS.createNotInPlan);
+    const owned = await repo.countOwnedSpaces(t, owner.id);
+    if (plan.spacesLimit !== null && owned >= plan.spacesLimit) throw new ApiError(403, TEXTS.createLimit);
+    const s = await repo.insertSpace(t, { name: data.name, color: data.color, ownerId: owner.id, isDefault: false, minutesTotal: 0 });
+    await repo.addMember(t, s.id, owner.id, 'owner');
+    const locked = await repo.lockSpace(t, s.id);
+    const inv = await inviteLocked(t, locked ?? s, owner, emails);
+    return { spaceId: s.id, invites: inv };
+  });
+  return { space: await spaceJson(db, spaceId), invites };
+}
+
+export async function updateSpace(db: Db, spaceId: string, patch: { name?: string; color?: string }): Promise<SpaceJson> {
+  await repo.updateSpace(db, spaceId, patch);
+  return spaceJson(db, spaceId);
+}
+
+/** Spec section 5: owner, non-default, more than one owned, and owned above the limit (or limit unset). */
+export async function deleteSpace(db: Db, owner: { id: string; email: string }, spaceId: string): Promise<{ default_space_id: string }> {
+  await db.tx(async (t) => {
+    await repo.lockUser(t, owner.id);
+    const space = await repo.lockSpace(t, spaceId);
+    if (!space) throw new ApiError(403, TEXT.noAccess);
+    if (space.owner_id !== owner.id) throw new ApiError(403, ONLY_OWNER);
+    if (space.is_default) throw new ApiError(400, TEXTS.defaultNotDeleted);
+    const owned = await repo.countOwnedSpaces(t, owner.id);
+    const plan = await ownerPlan(t, owner.id);
+    const allowed = owned > 1 && (plan.spacesLimit === null ? owned > 1 : owned > plan.spacesLimit);
+    if (!allowed) throw new ApiError(409, TEXTS.deleteNotAllowed);
+    await repo.deleteSpace(t, space.id);
+  });
+  return { default_space_id: (await ensureDefaultSpace(db, owner)).id };
+}
+
+/** A non-owner leaves a non-default space and goes to their own default space. */
+export async function leaveSpace(db: Db, user: { id: string; email: string }, space: repo.SpaceRow): Promise<{ default_space_id: string }> {
+  if (space.owner_id === user.id) throw new ApiError(400, TEXTS.ownerCannotLeave);
+  if (space.is_default) throw new ApiError(400, TEXTS.defaultNotLeft);
+  await db.tx(async (t) => {
+    const removed = await repo.removeMember(t, space.id, user.id);
+    if (!removed) throw new ApiError(400, TEXTS.notAMember);
+    await repo.removePendingWelcome(t, user.id, space.id);
+  });
+  return { default_space_id: (await ensureDefaultSpace(db, user)).id };
+}
+
+/** The Welcome-to-Teamspace modal was shown: drop the id from users.pending_welcome_spaces. */
+export async function markWelcomeSeen(db: Db, userId: string, spaceId: string): Promise<void> {
+  await repo.removePendingWelcome(db, userId, spaceId);
+}

@@ -1,0 +1,167 @@
+// Pure-JS WAV reading and writing (RIFF PCM 8/16/24/32-bit integer and 32/64-bit float,
+// WAVE_FORMAT_EXTENSIBLE included). Used to measure clip durations exactly and to hand PCM
+// samples to the built-in engines (VAD, diarization).
+import { openSync, readSync, closeSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { MediaError } from './errors';
+
+export interface WavInfo {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  /** 1 = integer PCM, 3 = IEEE float. */
+  format: 1 | 3;
+  /** Byte offset of the first sample. */
+  dataOffset: number;
+  /** Bytes of sample data actually present in the file. */
+  dataBytes: number;
+  /** Samples per channel. */
+  frames: number;
+  durationSec: number;
+}
+
+export interface WavData extends WavInfo {
+  /** One Float32Array per channel, samples in [-1, 1]. */
+  channelData: Float32Array[];
+}
+
+/** Parses a RIFF/WAVE header from the start of a file. `fileSize` bounds a lying data size. */
+export function parseWavHeader(buf: Buffer, fileSize = buf.length): WavInfo {
+  if (buf.length < 12 || buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') {
+    throw new MediaError('corrupt', 'not a RIFF/WAVE file');
+  }
+  let pos = 12;
+  let fmt: { format: number; channels: number; sampleRate: number; bits: number } | null = null;
+  while (pos + 8 <= buf.length) {
+    const id = buf.toString('ascii', pos, pos + 4);
+    const size = buf.readUInt32LE(pos + 4);
+    const body = pos + 8;
+    if (id === 'fmt ') {
+      if (body + 16 > buf.length) break;
+      let format = buf.readUInt16LE(body);
+      const channels = buf.readUInt16LE(body + 2);
+      const sampleRate = buf.readUInt32LE(body + 4);
+      const bits = buf.readUInt16LE(body + 14);
+      if (format === 0xfffe && size >= 40 && body + 26 <= buf.length) format = buf.readUInt16LE(body + 24);
+      fmt = { format, channels, sampleRate, bits };
+    } else if (id === 'data') {
+      if (!fmt) throw new MediaError('corrupt', 'WAV data chunk before fmt chunk');
+      if (fmt.format !== 1 && fmt.format !== 3) throw new MediaError('corrupt', `unsupported WAV format ${fmt.format}`);
+      if (!fmt.channels || !fmt.sampleRate || !fmt.bits) throw new MediaError('corrupt', 'invalid WAV fmt chunk');
+      const frameBytes = (fmt.bits / 8) * fmt.channels;
+      const avail = Math.max(0, fileSize - body);
+      let dataBytes = size === 0 || size === 0xffffffff || size > avail ? avail : size;
+      dataBytes -= dataBytes % frameBytes;
+      const frames = dataBytes / frameBytes;
+      return {
+        sampleRate: fmt.sampleRate,
+        channels: fmt.channels,
+        bitsPerSample: fmt.bits,
+        format: fmt.format as 1 | 3,
+        dataOffset: body,
+        dataBytes,
+        frames,
+        durationSec: frames / fmt.sampleRate,
+      };
+    }
+    pos = body + size + (size % 2);
+  }
+  throw new MediaError('corrupt', 'WAV file has no data chunk');
+}
+
+/** Reads only the header of a WAV file (no sample data). */
+export function readWavInfo(path: string): WavInfo {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new MediaError('not_found', `cannot open ${path}: ${(e as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, 1 << 20));
+    readSync(fd, buf, 0, buf.length, 0);
+    return parseWavHeader(buf, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Exact duration of a WAV file in seconds, from its header and size. */
+export function wavDurationSec(path: string): number {
+  return readWavInfo(path).durationSec;
+}
+
+export function decodeWav(buf: Buffer): WavData {
+  const info = parseWavHeader(buf);
+  const { channels, frames, bitsPerSample: bits, format, dataOffset } = info;
+  const channelData = Array.from({ length: channels }, () => new Float32Array(frames));
+  const bps = bits / 8;
+  let p = dataOffset;
+  for (let i = 0; i < frames; i++) {
+    for (let c = 0; c < channels; c++) {
+      let v: number;
+      if (format === 3) v = bits === 64 ? buf.readDoubleLE(p) : buf.readFloatLE(p);
+      else if (bits === 16) v = buf.readInt16LE(p) / 32768;
+      else if (bits === 8) v = (buf[p]! - 128) / 128;
+      else if (bits === 24) v = buf.readIntLE(p, 3) / 8388608;
+      else v = buf.readInt32LE(p) / 2147483648;
+      channelData[c]![i] = v;
+      p += bps;
+    }
+  }
+  return { ...info, channelData };
+}
+
+export function readWav(path: string): WavData {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch (e) {
+    throw new MediaError('not_found', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  return decodeWav(buf);
+}
+
+/** Mono mix-down (mean of channels). Returns the same array for mono input. */
+export function toMono(channelData: Float32Array[]): Float32Array {
+  if (channelData.length === 1) return channelData[0]!;
+  const n = channelData[0]?.length ?? 0;
+  const out = new Float32Array(n);
+  for (const ch of channelData) for (let i = 0; i < n; i++) out[i]! += ch[i]!;
+  for (let i = 0; i < n; i++) out[i]! /= channelData.length;
+  return out;
+}
+
+/** 16-bit PCM WAV with a canonical 44-byte header. */
+export function encodeWav(channelData: Float32Array[], sampleRate: number): Buffer {
+  const channels = channelData.length;
+  const frames = channelData[0]?.length ?? 0;
+  const dataBytes = frames * channels * 2;
+  const buf = Buffer.alloc(44 + dataBytes);
+  buf.write('RIFF', 0, 'ascii');
+  buf.writeUInt32LE(36 + dataBytes, 4);
+  buf.write('WAVE', 8, 'ascii');
+  buf.write('fmt ', 12, 'ascii');
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(channels, 22);
+  buf.writeUInt32LE(sampleRate, 24);
+  buf.writeUInt32LE(sampleRate * channels * 2, 28);
+  buf.writeUInt16LE(channels * 2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write('data', 36, 'ascii');
+  buf.writeUInt32LE(dataBytes, 40);
+  let p = 44;
+  for (let i = 0; i < frames; i++) {
+    for (let c = 0; c < channels; c++) {
+      const v = Math.max(-1, Math.min(1, channelData[c]![i]!));
+      buf.writeInt16LE(Math.round(v < 0 ? v * 32768 : v * 32767), p);
+      p += 2;
+    }
+  }
+  return buf;
+}
+
+export function writeWav(path: string, channelData: Float32Array[], sampleRate: number): void {
+  writeFileSync(path, encodeWav(channelData, sampleRate));
+}
