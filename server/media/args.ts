@@ -303,45 +303,55 @@ export function concatAudioArgs(inputs: readonly string[], out: string, opts: { 
 
 export interface SeparationArgsOptions {
   input: string;
+  /** A mono WAV holding the region gate (see gateSamples): 1 inside speech regions, 0 outside. */
+  gate: string;
+  /** Sample rate of the input (the gate is resampled to it). */
+  sampleRate: number;
   voiceOut: string;
   backgroundOut: string;
-  /** Speech regions (seconds); the voice estimate is taken only inside them. */
-  regions: ReadonlyArray<{ start: number; end: number }>;
-  /** Speech band of the centre channel, Hz. */
+  /** Speech band of the centre channel at full gain, Hz (ramps to 0 over 0.6×low..low and high..1.4×high). */
   bandHz?: [number, number];
   /** Share of the centre's speech band moved to the voice inside regions (0..1). */
   voiceShare?: number;
-  /** Fade in/out of the gate at region edges, seconds. */
-  rampSec?: number;
 }
 
-/** Gate expression of t: 1 inside regions, 0 outside, linear ramps of `ramp` seconds at the edges. */
-export function regionGateExpr(regions: ReadonlyArray<{ start: number; end: number }>, ramp: number): string {
-  if (regions.length === 0) return '0';
-  const r = num(Math.max(ramp, 0.001), 4);
-  const terms = regions.map((g) => `clip(min(t-${num(g.start - ramp, 4)},${num(g.end + ramp, 4)}-t)/${r},0,1)`);
-  return `min(1,${terms.join('+')})`;
+/** Window of the spectral band filter; its latency (win - hop) is compensated by padding and trimming. */
+export const SEPARATION_FFT_WIN = 4096;
+const SEPARATION_FFT_DELAY = (SEPARATION_FFT_WIN * 3) / 4;
+
+/** Zero-phase spectral gain of afftfilt bins: `share` inside [lo, hi], linear ramps outside. */
+export function speechBandGainExpr(lo: number, hi: number, share: number): string {
+  const f = 'b*sr/(2*nb)';
+  const lo0 = lo * 0.6;
+  const hi1 = hi * 1.4;
+  return `${num(share, 4)}*clip((${f}-${num(lo0, 2)})/${num(lo - lo0, 2)},0,1)*clip((${num(hi1, 2)}-${f})/${num(hi1 - hi, 2)},0,1)`;
 }
 
 /**
- * DSP background separation. Centre C=(L+R)/2 carries dialogue; its speech band, gated to the speech
- * regions, is the voice estimate V (mono). The background is the input minus V on both channels, so the
- * side signal (L-R, music and effects) is untouched and, inside regions, the centre's speech band is
- * attenuated by `voiceShare`. V + background reconstructs the input; both have the input's length.
+ * DSP background separation. The centre C=(L+R)/2 carries dialogue: its speech band (a zero-phase
+ * spectral gain, latency-compensated so it stays sample-aligned), multiplied by the region gate (input
+ * 1), is the voice estimate V (mono). The background is the input minus V on both channels: the side
+ * signal (L-R, much of the music and effects) is untouched and, inside regions, the centre's speech
+ * band is attenuated to (1 - voiceShare). V + background reconstructs the input; both have the
+ * input's length.
  */
 export function separationArgs(o: SeparationArgsOptions): string[] {
-  const [lo, hi] = o.bandHz ?? [120, 5000];
-  const share = o.voiceShare ?? 0.9;
-  const gate = regionGateExpr(o.regions, o.rampSec ?? 0.04);
+  const [lo, hi] = o.bandHz ?? [150, 4500];
+  const gain = speechBandGainExpr(lo, hi, o.voiceShare ?? 0.92);
   const graph = [
     `[0:a]aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[orig][forv]`,
-    `[forv]pan=mono|c0=0.5*c0+0.5*c1,highpass=f=${lo}:poles=2,lowpass=f=${hi}:poles=2,` +
-      `volume=volume=${escapeFilterValue(`${num(share, 4)}*(${gate})`)}:eval=frame,asplit=2[v1][v2]`,
+    `[1:a]aresample=${o.sampleRate},aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]`,
+    `[forv]pan=mono|c0=0.5*c0+0.5*c1,` +
+      `apad=pad_len=${SEPARATION_FFT_DELAY},` +
+      `afftfilt=real=${escapeFilterValue(`re*${gain}`)}:imag=${escapeFilterValue(`im*${gain}`)}:win_size=${SEPARATION_FFT_WIN},` +
+      `atrim=start_sample=${SEPARATION_FFT_DELAY},asetpts=PTS-STARTPTS[band]`,
+    `[band][gate]amultiply,asplit=2[v1][v2]`,
     `[orig][v2]amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]`,
   ].join(';');
   return [
     ...FFMPEG_BASE,
     '-i', o.input,
+    '-i', o.gate,
     '-filter_complex', graph,
     '-map', '[v1]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.voiceOut,
     '-map', '[bg]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.backgroundOut,

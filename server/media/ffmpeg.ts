@@ -21,13 +21,13 @@ import {
   type BurnSubtitlesOptions,
   type MixOptions,
   type PlacedClip,
-  type SeparationArgsOptions,
   type TestVideoOptions,
 } from './args';
 import { CommandError, MediaError } from './errors';
 import { probe, type ProbeResult } from './probe';
 import { run } from './run';
-import { wavDurationSec } from './wav';
+import { GATE_SAMPLE_RATE, regionGate } from './gate';
+import { readWavInfo, wavDurationSec, writeWav } from './wav';
 
 export interface OpOptions {
   signal?: AbortSignal;
@@ -39,7 +39,10 @@ const DEFAULT_TIMEOUT = 60 * 60 * 1000;
 function classify(e: CommandError): MediaError {
   const t = e.stderrTail;
   if (/No such file or directory/i.test(t)) return new MediaError('not_found', e.message, { cause: e });
-  if (/matches no streams|does not contain any stream|Output file #\d+ does not contain any stream/i.test(t)) {
+  if (/Stream map '[^']*:v[^']*' matches no streams/i.test(t)) {
+    return new MediaError('failed', `the media has no video stream: ${t}`, { cause: e });
+  }
+  if (/matches no streams|does not contain any stream/i.test(t)) {
     return new MediaError('no_audio', `the media has no usable audio stream: ${t}`, { cause: e });
   }
   if (/Invalid data found|moov atom not found|could not find codec parameters|Error opening input/i.test(t)) {
@@ -190,9 +193,53 @@ export async function concatAudio(inputs: readonly string[], out: string, o: OpO
   await runTool(FFMPEG, concatAudioArgs(inputs, out, { sampleRate: o.sampleRate }), o);
 }
 
+export interface SeparateVoiceOptions {
+  /** WAV input (stereo or mono). */
+  input: string;
+  voiceOut: string;
+  backgroundOut: string;
+  /** Speech regions, seconds. */
+  regions: ReadonlyArray<{ start: number; end: number }>;
+  bandHz?: [number, number];
+  voiceShare?: number;
+  /** Gate ramp at region edges, seconds (default 0.04). */
+  rampSec?: number;
+}
+
 /** DSP voice/background split (see separationArgs). Outputs have the input's length. */
-export async function separateVoice(opts: SeparationArgsOptions, o: OpOptions = {}): Promise<void> {
-  await runTool(FFMPEG, separationArgs(opts), o);
+export async function separateVoice(opts: SeparateVoiceOptions, o: OpOptions = {}): Promise<void> {
+  let sampleRate: number;
+  let durationSec: number;
+  try {
+    const info = readWavInfo(opts.input);
+    sampleRate = info.sampleRate;
+    durationSec = info.durationSec;
+  } catch {
+    const p = await probe(opts.input, o);
+    if (!p.hasAudio || !p.audioSampleRate) throw new MediaError('no_audio', 'the separation input has no audio');
+    sampleRate = p.audioSampleRate;
+    durationSec = p.durationSec;
+  }
+  const tmp = mkdtempSync(join(dirname(opts.voiceOut), '.sep-'));
+  try {
+    const gate = join(tmp, 'gate.wav');
+    writeWav(gate, [regionGate(opts.regions, { durationSec, sampleRate: GATE_SAMPLE_RATE, rampSec: opts.rampSec })], GATE_SAMPLE_RATE);
+    await runTool(
+      FFMPEG,
+      separationArgs({
+        input: opts.input,
+        gate,
+        sampleRate,
+        voiceOut: opts.voiceOut,
+        backgroundOut: opts.backgroundOut,
+        bandHz: opts.bandHz,
+        voiceShare: opts.voiceShare,
+      }),
+      o,
+    );
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   nonEmpty(opts.voiceOut, 'separation');
   nonEmpty(opts.backgroundOut, 'separation');
 }

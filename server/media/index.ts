@@ -7,3 +7,4 @@ export * from './ffmpeg';
 export * from './link';
 export * from './wav';
 export * from './subtitles';
+export * from './gate';

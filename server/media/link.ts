@@ -1,9 +1,10 @@
 // Video links (YouTube, Drive, Vimeo, direct files ...) through yt-dlp. Every failure is a
 // MediaError 'forbidden_link' with a message a person can read.
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { YT_DLP, ytDlpFetchArgs, ytDlpProbeArgs } from './args';
 import { CommandError, MediaError } from './errors';
+import { probe } from './probe';
 import { run } from './run';
 
 export interface LinkInfo {
@@ -44,7 +45,12 @@ export function checkLinkUrl(url: string): URL {
 export function readableYtDlpError(stderr: string): string {
   const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const err = [...lines].reverse().find((l) => l.startsWith('ERROR:'));
-  const line = (err ?? lines[lines.length - 1] ?? '').replace(/^ERROR:\s*/, '');
+  const line = (err ?? lines[lines.length - 1] ?? '')
+    .replace(/^ERROR:\s*/, '')
+    .replace(/^\[[\w:.-]+\]\s*[^:]*:\s*/, '') // "[youtube] abc123: "
+    .replace(/;\s*please report this issue.*$/i, '')
+    .replace(/\s*\(caused by .*$/i, '')
+    .trim();
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
 }
 
@@ -112,12 +118,29 @@ export async function fetchLink(url: string, outDir: string, o: FetchLinkOptions
     const f = readdirSync(outDir).find((n) => n.startsWith(base + '.') && !n.endsWith('.part'));
     path = f ? join(outDir, f) : undefined;
   }
-  if (!path || !existsSync(path) || statSync(path).size === 0) {
-    const why =
-      o.maxDurationSec !== undefined
-        ? `the video is longer than the allowed ${Math.floor(o.maxDurationSec / 60)} min ${Math.floor(o.maxDurationSec % 60)} s or is larger than allowed`
-        : 'nothing was downloaded';
-    throw new MediaError('forbidden_link', `Could not download the video from this link: ${why}`);
+  if (path && existsSync(path) && statSync(path).size > 0) {
+    // direct links carry no duration metadata: check the real file
+    let info;
+    try {
+      info = await probe(path, { signal: o.signal });
+    } catch (e) {
+      rmSync(path, { force: true });
+      if (e instanceof CommandError && e.reason === 'aborted') throw e;
+      throw new MediaError('forbidden_link', 'Could not download the video from this link: the file is not a playable video', { cause: e });
+    }
+    if (o.maxDurationSec !== undefined && info.durationSec > o.maxDurationSec + 0.5) {
+      rmSync(path, { force: true });
+      throw new MediaError('forbidden_link', `Could not download the video from this link: ${tooLong(o.maxDurationSec)}`);
+    }
+    return path;
   }
-  return path;
+  // yt-dlp skipped the video (its --match-filter / --max-filesize) without an error
+  const why = o.maxDurationSec !== undefined ? `${tooLong(o.maxDurationSec)}, or larger than allowed` : 'nothing was downloaded';
+  throw new MediaError('forbidden_link', `Could not download the video from this link: ${why}`);
+}
+
+function tooLong(max: number): string {
+  const m = Math.floor(max / 60);
+  const sec = Math.floor(max % 60);
+  return `the video is longer than the allowed ${m ? `${m} min` : ''}${m && sec ? ' ' : ''}${sec || !m ? `${sec} s` : ''}`;
 }

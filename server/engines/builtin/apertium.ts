@@ -1,0 +1,214 @@
+// Machine translation with Apertium (rule-based, offline). Installed pairs are discovered once per
+// process with `apertium -l`. A batch of texts is translated in one call in line mode (one text per
+// line, each line translated on its own). Glossary terms are protected with placeholder tokens that
+// Apertium passes through as unknown words, then replaced by the target terms.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CommandError } from '../../media/errors';
+import { run } from '../../media/run';
+import { EngineError, type EngineCallOptions, type GlossaryTerm, type MtEngine } from '../types';
+import { mapLimit, once, which } from './util';
+
+export const APERTIUM_BIN = 'apertium';
+
+/** ISO 639-3 (and a few 639-2/B) codes used in Apertium mode names -> ISO 639-1. */
+export const ISO3_TO_ISO1: Readonly<Record<string, string>> = {
+  afr: 'af', ara: 'ar', arg: 'an', ast: 'ast', bel: 'be', ben: 'bn', bre: 'br', bul: 'bg', cat: 'ca', ces: 'cs',
+  cym: 'cy', dan: 'da', deu: 'de', ell: 'el', eng: 'en', epo: 'eo', est: 'et', eus: 'eu', fao: 'fo', fin: 'fi',
+  fra: 'fr', gle: 'ga', gla: 'gd', glg: 'gl', heb: 'he', hin: 'hi', hbs: 'sh', hrv: 'hr', srp: 'sr', bos: 'bs',
+  hun: 'hu', ind: 'id', isl: 'is', ita: 'it', jpn: 'ja', kaz: 'kk', kor: 'ko', lat: 'la', lit: 'lt', lav: 'lv',
+  mkd: 'mk', mlt: 'mt', msa: 'ms', nld: 'nl', nno: 'nn', nob: 'nb', oci: 'oc', pol: 'pl', por: 'pt', ron: 'ro',
+  rus: 'ru', slk: 'sk', slv: 'sl', spa: 'es', sqi: 'sq', srd: 'sc', swe: 'sv', tat: 'tt', tur: 'tr', ukr: 'uk',
+  urd: 'ur', uzb: 'uz', zho: 'zh', cmn: 'zh', vie: 'vi', tha: 'th', kir: 'ky', fas: 'fa', hye: 'hy', kat: 'ka',
+};
+
+/** "eng-spa" -> ['en','es']; regional/variant modes ("spa-eng_US", "oci_aran-cat") are skipped. */
+export function parseApertiumMode(mode: string): [string, string] | null {
+  const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(mode.trim());
+  if (!m) return null;
+  const conv = (c: string) => (c.length === 2 ? c : ISO3_TO_ISO1[c] ?? null);
+  const a = conv(m[1]!);
+  const b = conv(m[2]!);
+  return a && b ? [a, b] : null;
+}
+
+export interface ApertiumOptions {
+  timeoutMs?: number;
+  /** Texts per apertium call (default 500). */
+  batchSize?: number;
+}
+
+/** Discovery: installed modes (cached per process). */
+export const discoverApertiumModes = once(async (): Promise<Map<string, string>> => {
+  const modes = new Map<string, string>(); // "en>es" -> "eng-spa"
+  if (!which(APERTIUM_BIN)) return modes;
+  const { stdout } = await run(APERTIUM_BIN, ['-l'], { timeoutMs: 30_000 });
+  for (const line of stdout.split('\n')) {
+    const mode = line.trim();
+    const pair = parseApertiumMode(mode);
+    if (pair && !modes.has(`${pair[0]}>${pair[1]}`)) modes.set(`${pair[0]}>${pair[1]}`, mode);
+  }
+  return modes;
+});
+
+const PH_PREFIX = 'ZQX';
+function phToken(i: number): string {
+  let s = '';
+  let n = i;
+  do {
+    s = String.fromCharCode(65 + (n % 26)) + s;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return PH_PREFIX + s;
+}
+function phIndex(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+/** Text before a position that ends where a sentence starts. */
+const SENTENCE_START = /(^|[.!?]\s+)[¡¿"'«(]*\s*$/u;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Case-insensitive whole-word matcher for a term (Unicode letters/digits as word characters). */
+export function termRegExp(term: string): RegExp {
+  const body = term.trim().split(/\s+/).map(escapeRe).join('\\s+');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${body}(?![\\p{L}\\p{N}_])`, 'giu');
+}
+
+/**
+ * Replaces glossary source terms (longest first, case-insensitive, whole words) by placeholder
+ * tokens. Returns the protected text and the target term of each placeholder used.
+ */
+export function protectTerms(text: string, glossary: readonly GlossaryTerm[]): { text: string; targets: string[]; capitalised: boolean[] } {
+  const terms = glossary
+    .map((g, i) => ({ ...g, i }))
+    .filter((g) => g.source.trim() && g.target.trim())
+    .sort((a, b) => b.source.length - a.source.length);
+  const targets: string[] = [];
+  const capitalised: boolean[] = [];
+  let out = text;
+  for (const t of terms) {
+    out = out.replace(termRegExp(t.source), (m: string, offset: number) => {
+      const idx = targets.length;
+      targets.push(t.target.trim());
+      // sentence-initial capital in the source: keep it on the target term
+      const before = out.slice(0, offset);
+      capitalised.push(/^\p{Lu}/u.test(m) && SENTENCE_START.test(before));
+      return phToken(idx);
+    });
+  }
+  return { text: out, targets, capitalised };
+}
+
+/** Puts target terms where their placeholders ended up. */
+export function restoreTerms(text: string, targets: readonly string[], capitalised: readonly boolean[] = []): string {
+  return text.replace(new RegExp(`${PH_PREFIX}([A-Z]+)(?![\\p{L}\\p{N}])`, 'giu'), (m, letters: string, offset: number) => {
+    const i = phIndex(letters);
+    const t = targets[i];
+    if (t === undefined) return m;
+    const atStart = SENTENCE_START.test(text.slice(0, offset));
+    return capitalised[i] && atStart ? t.charAt(0).toUpperCase() + t.slice(1) : t;
+  });
+}
+
+/** Removes Apertium's marks (* unknown, # generation error, @ untranslated lemma) not in the source. */
+export function cleanApertiumOutput(out: string, source: string): string {
+  return out
+    .replace(/(^|[^\p{L}\p{N}])([*#@~])(?=[\p{L}\p{N}])/gu, (m, pre: string, mark: string, offset: number) => {
+      // keep a mark the source itself had (e.g. "#hashtag", "@name")
+      const word = /^[\p{L}\p{N}_]+/u.exec(out.slice(offset + m.length))?.[0] ?? '';
+      return source.includes(mark + word) ? m : pre;
+    })
+    .replace(/\s+([,.;:!?)])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/**
+ * Line mode drops a text's final full stop and may lower-case its first letter: put back the source's
+ * sentence-final punctuation and initial capital.
+ */
+export function restoreSentenceShape(out: string, source: string): string {
+  let r = out;
+  const end = /([.!?…]+)["'»)\]]*\s*$/u.exec(source);
+  if (end && r && !/[.!?…:;]["'»)\]]*$/u.test(r)) r += end[1];
+  const s0 = /\p{L}/u.exec(source)?.[0];
+  const o0 = /\p{L}/u.exec(r);
+  if (s0 && o0 && s0 === s0.toUpperCase() && s0 !== s0.toLowerCase() && o0[0] === o0[0].toLowerCase()) {
+    r = r.slice(0, o0.index) + o0[0].toUpperCase() + r.slice(o0.index + 1);
+  }
+  return r;
+}
+
+function oneLine(t: string): string {
+  return t.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+export function createApertiumMt(opts: ApertiumOptions = {}): MtEngine {
+  let modes: Map<string, string> | null = null;
+  const init = async () => {
+    modes = await discoverApertiumModes();
+  };
+
+  async function translateLines(mode: string, lines: string[], o: EngineCallOptions): Promise<string[]> {
+    if (lines.length === 0) return [];
+    // The input goes through a file: apertium opens /dev/stdin, which fails on Node's socket stdio.
+    const dir = mkdtempSync(join(tmpdir(), 'apertium-'));
+    const inFile = join(dir, 'in.txt');
+    writeFileSync(inFile, lines.join('\n') + '\n');
+    let stdout: string;
+    try {
+      ({ stdout } = await run(APERTIUM_BIN, ['-u', '-f', 'line', mode, inFile], { signal: o.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000 }));
+    } catch (e) {
+      if (e instanceof CommandError && e.reason === 'aborted') throw e;
+      throw new EngineError('failed', `apertium ${mode} failed: ${(e as Error).message}`, { cause: e });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const out = stdout.replace(/\n$/, '').split('\n');
+    if (out.length === lines.length) return out;
+    // the line structure was not kept: fall back to one call per text
+    if (lines.length === 1) return [out.join(' ')];
+    return mapLimit(lines, 2, async (l) => (await translateLines(mode, [l], o))[0]!);
+  }
+
+  return {
+    id: 'apertium',
+    label: 'Apertium (rule-based MT)',
+    supportsGlossary: true,
+    init,
+    available: () => !!which(APERTIUM_BIN),
+    pairs() {
+      return modes ? [...modes.keys()].map((k) => k.split('>') as [string, string]) : [];
+    },
+    async translate(texts, src, dst, o = {}) {
+      if (!modes) await init();
+      const s = src.toLowerCase().split(/[-_]/)[0]!;
+      const d = dst.toLowerCase().split(/[-_]/)[0]!;
+      const mode = modes!.get(`${s}>${d}`);
+      if (!mode) throw new EngineError('unsupported_language', `apertium has no installed pair ${src} -> ${dst}`);
+      const glossary = o.glossary ?? [];
+      const prepared = texts.map((t) => {
+        const line = oneLine(t);
+        return glossary.length ? { ...protectTerms(line, glossary), source: line } : { text: line, targets: [], capitalised: [], source: line };
+      });
+      const result = new Array<string>(texts.length).fill('');
+      const todo = prepared.map((p, i) => ({ p, i })).filter(({ p }) => p.text.length > 0);
+      const batch = opts.batchSize ?? 500;
+      for (let k = 0; k < todo.length; k += batch) {
+        const chunk = todo.slice(k, k + batch);
+        const out = await translateLines(mode, chunk.map(({ p }) => p.text), o);
+        chunk.forEach(({ p, i }, j) => {
+          result[i] = restoreTerms(restoreSentenceShape(cleanApertiumOutput(out[j] ?? '', p.source), p.source), p.targets, p.capitalised);
+        });
+      }
+      return result;
+    },
+  };
+}

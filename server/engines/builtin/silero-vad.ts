@@ -1,0 +1,190 @@
+// Silero VAD v5 (the ONNX model shipped in @ricky0123/vad-web) on onnxruntime-node.
+// 512-sample frames at 16 kHz with the 64-sample context the model was trained with; hysteresis
+// thresholds, minimum speech/silence durations, edge padding, merging of close regions and splitting
+// of long regions at their least speech-like point.
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { readWav, toMono } from '../../media/wav';
+import { EngineError, type EngineCallOptions, type SpeechRegion, type VadEngine } from '../types';
+
+type Ort = typeof import('onnxruntime-node');
+type Session = import('onnxruntime-node').InferenceSession;
+
+export const SILERO_SAMPLE_RATE = 16000;
+export const SILERO_FRAME = 512;
+const CONTEXT = 64;
+
+export interface SileroVadOptions {
+  /** Speech starts when the probability reaches this (default 0.5). */
+  threshold?: number;
+  /** Speech ends when the probability stays under this (default threshold - 0.15). */
+  negThreshold?: number;
+  /** Regions shorter than this are dropped (default 250 ms). */
+  minSpeechMs?: number;
+  /** Silence needed to end a region (default 100 ms). */
+  minSilenceMs?: number;
+  /** Padding added at both edges (default 60 ms). */
+  padMs?: number;
+  /** Regions closer than this are merged (default 300 ms). */
+  mergeGapMs?: number;
+  /** Regions longer than this are split at their lowest-probability frame (default 15 s). */
+  maxRegionSec?: number;
+  /** Model file; defaults to silero_vad_v5.onnx resolved from node_modules. */
+  modelPath?: string;
+}
+
+export function resolveSileroModel(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve('@ricky0123/vad-web/dist/silero_vad_v5.onnx');
+}
+
+let ortPromise: Promise<Ort> | null = null;
+const sessions = new Map<string, Promise<Session>>();
+
+async function getSession(modelPath: string): Promise<{ ort: Ort; session: Session }> {
+  ortPromise ??= import('onnxruntime-node') as Promise<Ort>;
+  const ort = await ortPromise;
+  let s = sessions.get(modelPath);
+  if (!s) {
+    s = ort.InferenceSession.create(modelPath, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+    sessions.set(modelPath, s);
+    s.catch(() => sessions.delete(modelPath));
+  }
+  return { ort, session: await s };
+}
+
+/** Speech probability of every 512-sample frame (32 ms) of 16 kHz mono samples. */
+export async function sileroFrameProbabilities(
+  samples: Float32Array,
+  o: { modelPath?: string; signal?: AbortSignal } = {},
+): Promise<Float32Array> {
+  const { ort, session } = await getSession(o.modelPath ?? resolveSileroModel());
+  const nFrames = Math.ceil(samples.length / SILERO_FRAME);
+  const probs = new Float32Array(nFrames);
+  const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SILERO_SAMPLE_RATE)]), []);
+  let state = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
+  const buf = new Float32Array(CONTEXT + SILERO_FRAME);
+  for (let f = 0; f < nFrames; f++) {
+    if (f % 256 === 0 && o.signal?.aborted) throw o.signal.reason ?? new Error('aborted');
+    // context = last 64 samples of the previous frame
+    buf.copyWithin(0, SILERO_FRAME, SILERO_FRAME + CONTEXT);
+    const start = f * SILERO_FRAME;
+    const chunk = samples.subarray(start, Math.min(start + SILERO_FRAME, samples.length));
+    buf.fill(0, CONTEXT);
+    buf.set(chunk, CONTEXT);
+    const input = new ort.Tensor('float32', buf.slice(), [1, CONTEXT + SILERO_FRAME]);
+    const out = await session.run({ input, state, sr });
+    probs[f] = (out.output!.data as Float32Array)[0]!;
+    state = out.stateN as typeof state;
+  }
+  return probs;
+}
+
+/**
+ * Turns frame probabilities into speech regions (seconds), the way silero-vad's get_speech_timestamps
+ * does, then merges close regions and splits long ones.
+ */
+export function regionsFromProbabilities(
+  probs: Float32Array,
+  totalSamples: number,
+  opts: SileroVadOptions = {},
+): SpeechRegion[] {
+  const sr = SILERO_SAMPLE_RATE;
+  const frame = SILERO_FRAME;
+  const thr = opts.threshold ?? 0.5;
+  const neg = opts.negThreshold ?? Math.max(thr - 0.15, 0.01);
+  const minSpeech = ((opts.minSpeechMs ?? 250) * sr) / 1000;
+  const minSilence = ((opts.minSilenceMs ?? 100) * sr) / 1000;
+  const pad = ((opts.padMs ?? 60) * sr) / 1000;
+  const mergeGap = ((opts.mergeGapMs ?? 300) * sr) / 1000;
+  const maxLen = (opts.maxRegionSec ?? 15) * sr;
+
+  // 1. hysteresis
+  const raw: Array<{ s: number; e: number }> = [];
+  let triggered = false;
+  let start = 0;
+  let tempEnd = 0;
+  for (let f = 0; f < probs.length; f++) {
+    const p = probs[f]!;
+    const pos = f * frame;
+    if (p >= thr && tempEnd) tempEnd = 0;
+    if (p >= thr && !triggered) {
+      triggered = true;
+      start = pos;
+      continue;
+    }
+    if (p < neg && triggered) {
+      if (!tempEnd) tempEnd = pos;
+      if (pos - tempEnd < minSilence) continue;
+      if (tempEnd - start >= minSpeech) raw.push({ s: start, e: tempEnd });
+      triggered = false;
+      tempEnd = 0;
+    }
+  }
+  if (triggered && totalSamples - start >= minSpeech) raw.push({ s: start, e: totalSamples });
+
+  // 2. pad edges (without crossing the neighbours' midpoints or the file), 3. merge close regions
+  const padded = raw.map((r, i) => {
+    const prevEnd = i > 0 ? raw[i - 1]!.e : -Infinity;
+    const nextStart = i + 1 < raw.length ? raw[i + 1]!.s : Infinity;
+    return {
+      s: Math.max(0, r.s - pad, prevEnd === -Infinity ? 0 : (prevEnd + r.s) / 2),
+      e: Math.min(totalSamples, r.e + pad, nextStart === Infinity ? totalSamples : (r.e + nextStart) / 2),
+    };
+  });
+  const merged: Array<{ s: number; e: number }> = [];
+  for (const r of padded) {
+    const last = merged[merged.length - 1];
+    if (last && r.s - last.e < mergeGap && r.e - last.s <= maxLen) last.e = Math.max(last.e, r.e);
+    else merged.push({ ...r });
+  }
+
+  // 4. split long regions at the lowest-probability frame (recursively)
+  const out: Array<{ s: number; e: number }> = [];
+  const split = (r: { s: number; e: number }) => {
+    if (r.e - r.s <= maxLen) {
+      out.push(r);
+      return;
+    }
+    const margin = Math.min(minSpeech * 4, (r.e - r.s) / 4);
+    const f0 = Math.ceil((r.s + margin) / frame);
+    const f1 = Math.floor((r.e - margin) / frame);
+    let best = f0;
+    for (let f = f0; f <= f1 && f < probs.length; f++) if (probs[f]! < probs[best]!) best = f;
+    const cut = Math.min(Math.max((best + 0.5) * frame, r.s + 1), r.e - 1);
+    split({ s: r.s, e: cut });
+    split({ s: cut, e: r.e });
+  };
+  merged.forEach(split);
+  return out.map((r) => ({ start: round3(r.s / sr), end: round3(r.e / sr) }));
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export function createSileroVad(opts: SileroVadOptions = {}): VadEngine {
+  return {
+    id: 'silero-vad',
+    label: 'Silero VAD v5 (onnxruntime-node)',
+    async init() {
+      await getSession(opts.modelPath ?? resolveSileroModel());
+    },
+    available() {
+      try {
+        return existsSync(opts.modelPath ?? resolveSileroModel());
+      } catch {
+        return false;
+      }
+    },
+    async detect(wav16kMono: string, o: EngineCallOptions = {}): Promise<SpeechRegion[]> {
+      const wav = readWav(wav16kMono);
+      if (wav.sampleRate !== SILERO_SAMPLE_RATE) {
+        throw new EngineError('bad_input', `VAD needs 16 kHz audio, got ${wav.sampleRate} Hz`);
+      }
+      const samples = toMono(wav.channelData);
+      const probs = await sileroFrameProbabilities(samples, { modelPath: opts.modelPath, signal: o.signal });
+      return regionsFromProbabilities(probs, samples.length, opts);
+    },
+  };
+}

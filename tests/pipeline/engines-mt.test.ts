@@ -1,0 +1,102 @@
+// Apertium MT: installed pairs, real translation, glossary enforcement, batching.
+import { describe, expect, it } from 'vitest';
+import {
+  cleanApertiumOutput,
+  createApertiumMt,
+  parseApertiumMode,
+  protectTerms,
+  restoreSentenceShape,
+  restoreTerms,
+} from '../../server/engines/builtin/apertium';
+import { EngineError } from '../../server/engines/types';
+
+const mt = createApertiumMt();
+
+describe('apertium', () => {
+  it('discovers the installed pairs as ISO 639-1 codes', async () => {
+    await mt.init!();
+    const pairs = mt.pairs().map(([a, b]) => `${a}-${b}`);
+    expect(pairs).toContain('en-es');
+    expect(pairs).toContain('es-en');
+    expect(pairs.every((p) => /^[a-z]{2,3}-[a-z]{2,3}$/.test(p))).toBe(true);
+  });
+
+  it('translates English to Spanish', async () => {
+    const [out] = await mt.translate(['The house is big and the dog is black.'], 'en', 'es');
+    expect(out).toMatch(/casa/i);
+    expect(out).toMatch(/perro/i);
+    expect(out).toMatch(/grande/i);
+    expect(out).toMatch(/negro/i);
+    expect(out!.endsWith('.')).toBe(true);
+    expect(out![0]).toBe(out![0]!.toUpperCase());
+  });
+
+  it('keeps order and count across a batch, with empty and multi-line texts', async () => {
+    const texts = ['Hello.', '', 'Good morning, my friend!', '   ', 'First line\nsecond line', 'Where is the house?'];
+    const out = await mt.translate(texts, 'en', 'es');
+    expect(out).toHaveLength(texts.length);
+    expect(out[1]).toBe('');
+    expect(out[3]).toBe('');
+    expect(out[0]).toMatch(/^Hola/);
+    expect(out[2]).toMatch(/amigo/i);
+    expect(out[4]).not.toContain('\n');
+    expect(out[5]).toMatch(/casa/i);
+  });
+
+  it('removes unknown-word marks', async () => {
+    const [out] = await mt.translate(['The glorbix is red.'], 'en', 'es');
+    expect(out).toContain('glorbix');
+    expect(out).not.toMatch(/[*#@]/);
+  });
+
+  it('forces glossary terms (case-insensitive, whole words, longest first)', async () => {
+    const glossary = [
+      { source: 'dubbing studio', target: 'Estudio de Doblaje' },
+      { source: 'studio', target: 'taller' },
+      { source: 'car', target: 'bólido' },
+    ];
+    const out = await mt.translate(
+      ['Our Dubbing Studio is open.', 'I like the red car.', 'The carpet is in the studio.', 'Car races are fun.'],
+      'en',
+      'es',
+      { glossary },
+    );
+    expect(out[0]).toContain('Estudio de Doblaje');
+    expect(out[0]).not.toContain('taller');
+    expect(out[1]).toContain('bólido');
+    expect(out[1]).not.toMatch(/coche/);
+    expect(out[2]).toContain('taller');
+    expect(out[2]).not.toContain('bólido'); // "carpet" is not "car"
+    expect(out[3]).toMatch(/^Bólido/); // sentence-initial capital kept
+    for (const o of out) expect(o).not.toMatch(/ZQX/i);
+  });
+
+  it('refuses a pair that is not installed', async () => {
+    await expect(mt.translate(['hola'], 'es', 'ja')).rejects.toBeInstanceOf(EngineError);
+  });
+});
+
+describe('apertium helpers', () => {
+  it('parses mode names', () => {
+    expect(parseApertiumMode('eng-spa')).toEqual(['en', 'es']);
+    expect(parseApertiumMode('en-es')).toEqual(['en', 'es']);
+    expect(parseApertiumMode('spa-eng_US')).toBeNull();
+    expect(parseApertiumMode('xxx-spa')).toBeNull();
+  });
+  it('protects and restores terms', () => {
+    const p = protectTerms('Dubbing studio rocks; the studio too.', [{ source: 'studio', target: 'taller' }, { source: 'dubbing studio', target: 'Doblaje' }]);
+    expect(p.text).toBe('ZQXA rocks; the ZQXB too.');
+    expect(p.targets).toEqual(['Doblaje', 'taller']);
+    expect(restoreTerms('zqxa mola; el ZQXB también.', p.targets, p.capitalised)).toBe('Doblaje mola; el taller también.');
+  });
+  it('cleans marks but keeps the source’s own', () => {
+    expect(cleanApertiumOutput('Hola *mundo #ser @casa', 'x')).toBe('Hola mundo ser casa');
+    expect(cleanApertiumOutput('Sigue #dubbing', 'Follow #dubbing')).toBe('Sigue #dubbing');
+    expect(cleanApertiumOutput(' Quiero  esto , ya', 'x')).toBe('Quiero esto, ya');
+  });
+  it('restores final punctuation and the initial capital', () => {
+    expect(restoreSentenceShape('no fue un hombre', 'He was not a man.')).toBe('No fue un hombre.');
+    expect(restoreSentenceShape('Qué?', 'What?')).toBe('Qué?');
+    expect(restoreSentenceShape('hola', 'hello')).toBe('hola');
+  });
+});
