@@ -1,0 +1,152 @@
+// Routes of spec section 2. Pages load lazily (route-level code splitting).
+//   /auth, /auth/callback                      sign-in (signed-out users land here with ?origin=)
+//   /                                          -> first space
+//   /spaces/:spaceId                           home: translation list (?page, ?searchText)
+//   /spaces/:spaceId/voices | glossaries | folders/:folderId | project/:projectId
+//   /project/:id, /voices, /glossaries, /folders/:id  -> the same page in the first space
+//   /pricing, /checkout, /account, /admin (customers default; feedback; survey; hidden homepage)
+//   anything else                              not-found page
+// A space the user may not access redirects home; superusers may enter any space.
+import { useAtom } from 'jotai';
+import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
+import { useCurrentUser } from '../features/account/api';
+import { SpinnerPage } from '../ui/spinner-page';
+import { AppShell } from './shell';
+import { NotFoundPage } from './not-found';
+import { RequireSession } from './session-gate';
+import { firstSpace, useSpaceList } from './spaces';
+import { currentSpaceIdAtom } from './state';
+
+const AuthPage = lazy(() => import('../features/auth/AuthPage'));
+const AuthCallbackPage = lazy(() => import('../features/auth/AuthCallbackPage'));
+const AccountPage = lazy(() => import('../features/account/AccountPage'));
+const AdminPage = lazy(() => import('../features/admin/AdminPage'));
+const PricingPage = lazy(() => import('../features/pricing/PricingPage'));
+const CheckoutPage = lazy(() => import('../features/pricing/CheckoutPage'));
+const GlossariesPage = lazy(() => import('../features/glossaries/GlossariesPage'));
+const VoicesPage = lazy(() => import('../features/voices/VoicesPage'));
+const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ default: m.ProjectsHome })));
+const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
+const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<SpinnerPage />}>
+      <Switch>
+        <Route path="/auth/callback" component={AuthCallbackPage} />
+        <Route path="/auth" component={AuthPage} />
+        <Route>
+          <RequireSession>
+            <AppShell>
+              <Suspense fallback={<SpinnerPage />}>
+                <ShellRoutes />
+              </Suspense>
+            </AppShell>
+          </RequireSession>
+        </Route>
+      </Switch>
+    </Suspense>
+  );
+}
+
+function ShellRoutes() {
+  return (
+    <Switch>
+      <Route path="/">
+        <ToFirstSpace />
+      </Route>
+      <Route path="/spaces/:spaceId">
+        <SpaceScope>
+          <ProjectsHome />
+        </SpaceScope>
+      </Route>
+      <Route path="/spaces/:spaceId/voices">
+        <SpaceScope>
+          <VoicesPage />
+        </SpaceScope>
+      </Route>
+      <Route path="/spaces/:spaceId/glossaries">
+        <SpaceScope>
+          <GlossariesPage />
+        </SpaceScope>
+      </Route>
+      <Route path="/spaces/:spaceId/folders/:folderId">
+        <SpaceScope>
+          <FolderPage />
+        </SpaceScope>
+      </Route>
+      <Route path="/spaces/:spaceId/project/:projectId">
+        <SpaceScope>
+          <ProjectPage />
+        </SpaceScope>
+      </Route>
+      <Route path="/project/:projectId">{(p) => <ToFirstSpace sub={`/project/${encodeURIComponent(p.projectId)}`} />}</Route>
+      <Route path="/folders/:folderId">{(p) => <ToFirstSpace sub={`/folders/${encodeURIComponent(p.folderId)}`} />}</Route>
+      <Route path="/voices">
+        <ToFirstSpace sub="/voices" />
+      </Route>
+      <Route path="/glossaries">
+        <ToFirstSpace sub="/glossaries" />
+      </Route>
+      <Route path="/pricing" component={PricingPage} />
+      <Route path="/checkout" component={CheckoutPage} />
+      <Route path="/account" component={AccountPage} />
+      <Route path="/admin">
+        <AdminPage section="customers" />
+      </Route>
+      <Route path="/admin/customers">
+        <AdminPage section="customers" />
+      </Route>
+      <Route path="/admin/feedback">
+        <AdminPage section="feedback" />
+      </Route>
+      <Route path="/admin/survey">
+        <AdminPage section="survey" />
+      </Route>
+      <Route path="/admin/homepage">
+        <AdminPage section="homepage" />
+      </Route>
+      <Route>
+        <NotFoundPage />
+      </Route>
+    </Switch>
+  );
+}
+
+/** Redirects to the first space (the default one), keeping a sub-path and the query. */
+export function ToFirstSpace({ sub = '' }: { sub?: string }) {
+  const { data: spaces } = useSpaceList();
+  const search = useSearch();
+  const first = firstSpace(spaces);
+  if (!first) return <NotFoundPage />;
+  return <Redirect to={`/spaces/${encodeURIComponent(first.id)}${sub}${search ? `?${search}` : ''}`} replace />;
+}
+
+/** Whether the user may open a space: a member of an active space (owners also of an inactive one), or a superuser. */
+export function canAccessSpace(
+  spaceId: string,
+  spaces: { id: string; is_active: boolean; owner_id: string }[] | undefined,
+  user: { id: string; is_superuser: boolean } | undefined,
+): boolean {
+  if (user?.is_superuser) return true;
+  const space = spaces?.find((s) => s.id === spaceId);
+  if (!space) return false;
+  return space.is_active || space.owner_id === user?.id;
+}
+
+/** Makes the route's space current (space_id of API calls, settings) and sends others home. */
+function SpaceScope({ children }: { children: ReactNode }) {
+  const { spaceId } = useParams<{ spaceId: string }>();
+  const { data: spaces } = useSpaceList();
+  const { data: user } = useCurrentUser();
+  const [current, setCurrent] = useAtom(currentSpaceIdAtom);
+  const allowed = canAccessSpace(spaceId, spaces, user);
+  useLayoutEffect(() => {
+    if (allowed && current !== spaceId) setCurrent(spaceId);
+  }, [allowed, current, spaceId, setCurrent]);
+  if (!allowed) return <Redirect to="/" replace />;
+  // Children mount once the space is current, so their first requests already carry it.
+  if (current !== spaceId) return null;
+  return <>{children}</>;
+}

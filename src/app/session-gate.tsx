@@ -1,0 +1,98 @@
+// The signed-in part of the app: signed-out users go to /auth keeping where they came from; a new identity gets
+// its product account (POST /api/users when GET /api/users/current says 404 'User not found'); the shell waits
+// for the user and the space list.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSWRConfig } from 'swr';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { TEXT } from '../../contract/errors';
+import type { User } from '../../contract/schemas/user';
+import { createAccount, CURRENT_USER_KEY, useCurrentUser } from '../features/account/api';
+import { analytics, identify } from '../lib/analytics';
+import { decodeJwtPayload } from '../lib/auth/jwt';
+import { errorMessage, type ApiError } from '../lib/http';
+import { GenericErrorPage } from '../ui/error-page';
+import { SpinnerPage } from '../ui/spinner-page';
+import { useAuth, useIsAuthenticated } from './auth-context';
+import { PaymentReturn } from './payment-return';
+import { SPACE_LIST_KEY, useSpaceList } from './spaces';
+
+/** Referral id from the affiliate script (window.Rewardful / window.rewardful), when present. */
+export function readReferralId(): string | null {
+  const w = window as unknown as { Rewardful?: { referral?: unknown }; rewardful?: unknown };
+  if (!w.Rewardful && !w.rewardful) {
+    if (!loggedMissingAffiliate) {
+      loggedMissingAffiliate = true;
+      console.error('Affiliate script is missing: no referral id');
+    }
+    return null;
+  }
+  const ref = w.Rewardful?.referral;
+  return typeof ref === 'string' && ref !== '' ? ref : null;
+}
+let loggedMissingAffiliate = false;
+
+export function RequireSession({ children }: { children: ReactNode }) {
+  const authed = useIsAuthenticated();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (!authed) {
+    const origin = `${location}${search ? `?${search}` : ''}`;
+    const q = origin !== '/' ? `?origin=${encodeURIComponent(origin)}` : '';
+    return <Redirect to={`/auth${q}`} replace />;
+  }
+  return <AccountBootstrap>{children}</AccountBootstrap>;
+}
+
+function isUserNotFound(e: ApiError | undefined): boolean {
+  return !!e && e.status === 404;
+}
+
+function AccountBootstrap({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  const { mutate } = useSWRConfig();
+  const user = useCurrentUser();
+  const spaces = useSpaceList(!!user.data);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const creating = useRef(false);
+
+  useEffect(() => {
+    if (!isUserNotFound(user.error) || creating.current) return;
+    creating.current = true;
+    void (async () => {
+      try {
+        const email = auth.getEmail();
+        if (!email) throw new Error('The session carries no e-mail address to create the account with.');
+        const created: User = await createAccount({ email, referral_id: readReferralId(), token: await auth.getToken() });
+        const token = await auth.getToken();
+        const provider = token ? decodeJwtPayload(token)?.provider : null;
+        analytics.registration(auth.kind === 'embedded' ? 'embedded' : provider === 'password' ? 'password' : 'oidc');
+        await mutate(CURRENT_USER_KEY, created, { revalidate: false });
+        await mutate(SPACE_LIST_KEY);
+      } catch (e) {
+        // 409 is handled globally (sign out, clear storage, reload).
+        setCreateError(errorMessage(e));
+      } finally {
+        creating.current = false;
+      }
+    })();
+  }, [user.error, auth, mutate]);
+
+  useEffect(() => {
+    if (user.data) identify(user.data.id);
+  }, [user.data]);
+
+  if (createError) return <GenericErrorPage detail={createError} />;
+  if (user.error && !isUserNotFound(user.error)) {
+    // 401 and 'Inactive user' sign out globally; show the spinner meanwhile.
+    if (user.error.status === 401 || (user.error.status === 400 && user.error.message === TEXT.inactiveUser)) return <SpinnerPage />;
+    return <GenericErrorPage detail={user.error.message} />;
+  }
+  if (spaces.error) return <GenericErrorPage detail={spaces.error.message} />;
+  if (!user.data || !spaces.data) return <SpinnerPage />;
+  return (
+    <>
+      <PaymentReturn />
+      {children}
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+// Admin calls (superusers): customer search and CSV export, app flags.
+import useSWR from 'swr';
+import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
+import type { PlanTier } from '../../../contract/features';
+import type { AdminUser } from '../../../contract/schemas/user';
+import { request, type ApiError } from '../../lib/http';
+
+export interface CustomerFilter {
+  email?: string;
+  date_gt?: string;
+  date_lt?: string;
+  subscription_type?: PlanTier | '';
+  limit?: number;
+}
+
+/** Query string of a customer search (empty values left out; limit defaults to 20). */
+export function customerQuery(f: CustomerFilter): URLSearchParams {
+  const q = new URLSearchParams();
+  if (f.email?.trim()) q.set('email', f.email.trim());
+  if (f.date_gt) q.set('date_gt', f.date_gt);
+  if (f.date_lt) q.set('date_lt', f.date_lt);
+  if (f.subscription_type) q.set('subscription_type', f.subscription_type);
+  q.set('limit', String(f.limit ?? ADMIN_LIST_LIMIT));
+  return q;
+}
+
+export function customersKey(f: CustomerFilter): string {
+  return `/api/admin/users?${customerQuery(f).toString()}`;
+}
+
+export function useCustomers(f: CustomerFilter) {
+  return useSWR<AdminUser[], ApiError>(customersKey(f), { keepPreviousData: true });
+}
+
+/** Downloads the CSV export of a search. */
+export async function downloadCustomersCsv(f: CustomerFilter): Promise<void> {
+  const q = customerQuery(f);
+  q.delete('limit');
+  const blob = await request((c) => c.get('admin/users/csv', { searchParams: q, context: { spaceId: false } }).blob());
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'users.csv';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export interface AppFlags {
+  maintenance?: boolean;
+  warning?: { severity: 'info' | 'warning' | 'critical'; maintenance_time: string | null; message: string | null } | null;
+}
+
+export function saveAppFlags(flags: AppFlags): Promise<unknown> {
+  return request((c) => c.put('admin/settings', { json: flags, context: { spaceId: false } }).json());
+}
+

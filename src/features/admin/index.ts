@@ -1,0 +1,3 @@
+// Admin area (superusers).
+export { customerQuery, customersKey, useCustomers, downloadCustomersCsv, saveAppFlags, type CustomerFilter, type AppFlags } from './api';
+export { ADMIN_TABS, type AdminSection } from './AdminPage';

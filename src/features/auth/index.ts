@@ -1,0 +1,2 @@
+// Sign-in / sign-up (identity service) and the OIDC callback page.
+export { emailError, confirmEmailError, signUpPasswordError, signUpErrors, signInErrors } from './validation';

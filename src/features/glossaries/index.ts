@@ -1,0 +1,2 @@
+// Dictionary (glossaries) area.
+export { default as GlossariesPage } from './GlossariesPage';

@@ -1,0 +1,2 @@
+// Voice Clone Library area.
+export { default as VoicesPage } from './VoicesPage';

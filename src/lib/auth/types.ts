@@ -1,0 +1,65 @@
+// The pluggable auth provider: one React tree, two ways to get a bearer token.
+// - 'identity' (standalone build): the identity service at /api/auth (e-mail + password, OIDC).
+// - 'embedded' (iframe build): session tokens from the parent frame over the postMessage bridge.
+
+export interface AuthProvider {
+  readonly kind: 'identity' | 'embedded';
+  /** A bearer token for the API, refreshed or re-requested as needed; null when signed out. */
+  getToken(): Promise<string | null>;
+  /** Ends the session on this device (revokes the refresh token when there is one). */
+  signOut(): Promise<void>;
+  /** True when a session exists (the token itself may still need a refresh). */
+  isAuthenticated(): boolean;
+  /** E-mail of the signed-in identity when the token carries it. */
+  getEmail(): string | null;
+  /** Called whenever the session changes (sign-in, refresh failure, sign-out). */
+  subscribe(listener: () => void): () => void;
+}
+
+export interface StoredSession {
+  access_token: string;
+  refresh_token: string;
+  /** Epoch milliseconds at which the access token expires. */
+  expires_at: number;
+}
+
+export interface OidcProviderInfo {
+  id: string;
+  name: string;
+}
+export interface OidcConfig {
+  enabled: boolean;
+  providers: OidcProviderInfo[];
+}
+
+export interface IdentityAuthProvider extends AuthProvider {
+  readonly kind: 'identity';
+  signIn(email: string, password: string): Promise<void>;
+  signUp(email: string, password: string): Promise<void>;
+  /** Social sign-in configuration (GET /api/auth/oidc/config). */
+  getOidcConfig(): Promise<OidcConfig>;
+  /** The URL that starts the OIDC code flow and comes back to /auth/callback with `origin`. */
+  oidcStartUrl(origin: string, providerId?: string): string;
+  /**
+   * Completes the OIDC redirect: reads `#access_token=..&refresh_token=..&expires_in=..&origin=..`
+   * (or `#error=..`), stores the session and returns the in-app path to go to.
+   */
+  completeOidcCallback(hash: string): string;
+}
+
+export interface EmbeddedAuthProvider extends AuthProvider {
+  readonly kind: 'embedded';
+  /** Shop domain from the ?shop= param of the first load, when given. */
+  readonly shop: string | null;
+  /** Navigates the app or (for the parent's own origin) asks the parent to navigate. */
+  redirect(url: string): void;
+}
+
+export type AnyAuthProvider = IdentityAuthProvider | EmbeddedAuthProvider;
+
+export function isIdentityProvider(p: AuthProvider | null | undefined): p is IdentityAuthProvider {
+  return !!p && p.kind === 'identity';
+}
+export function isEmbeddedProvider(p: AuthProvider | null | undefined): p is EmbeddedAuthProvider {
+  return !!p && p.kind === 'embedded';
+}
