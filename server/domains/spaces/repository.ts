@@ -155,24 +155,28 @@ export async function deleteInvite(db: Db, inviteId: string): Promise<void> {
 export function takeInvitesFor(db: Db, email: string): Promise<InviteRow[]> {
   return db.query<InviteRow>(`DELETE FROM space_invites WHERE email = $1 RETURNING id, space_id, email`, [email.toLowerCase()]);
 }
-export async function appendPendingWelcome(db: Db, userId: string, spaceIds: string[]): Promise<void> {
-  if (spaceIds.length === 0) return;
+/** Queues welcome modals; returns the user's identity id (for the account cache) or null. */
+export async function appendPendingWelcome(db: Db, userId: string, spaceIds: string[]): Promise<string | null> {
+  if (spaceIds.length === 0) return null;
   // Keeps the existing order and drops duplicates.
-  await db.query(
+  const row = await db.maybeOne<{ identity_id: string }>(
     `UPDATE users SET pending_welcome_spaces = (
        SELECT COALESCE(jsonb_agg(q.x ORDER BY q.o), '[]'::jsonb)
        FROM (SELECT t.x, min(t.o) AS o
              FROM jsonb_array_elements_text(users.pending_welcome_spaces || $2::jsonb) WITH ORDINALITY AS t(x, o)
              GROUP BY t.x) q)
-     WHERE id = $1`,
+     WHERE id = $1 RETURNING identity_id`,
     [userId, JSON.stringify(spaceIds)],
   );
+  return row?.identity_id ?? null;
 }
-export async function removePendingWelcome(db: Db, userId: string, spaceId: string): Promise<void> {
-  await db.query(
-    `UPDATE users SET pending_welcome_spaces = pending_welcome_spaces - $2::text WHERE id = $1`,
+/** Drops one queued welcome modal; returns the user's identity id (for the account cache) or null. */
+export async function removePendingWelcome(db: Db, userId: string, spaceId: string): Promise<string | null> {
+  const row = await db.maybeOne<{ identity_id: string }>(
+    `UPDATE users SET pending_welcome_spaces = pending_welcome_spaces - $2::text WHERE id = $1 RETURNING identity_id`,
     [userId, spaceId],
   );
+  return row?.identity_id ?? null;
 }
 export function findUserEmail(db: Db, userId: string): Promise<{ id: string; email: string } | null> {
   return db.maybeOne(`SELECT id, email FROM users WHERE id = $1`, [userId]);

@@ -4,7 +4,8 @@ import { TEXT } from '../../../contract/errors';
 import { canCreateSpaces, spacesLimitFor, type PlanTier } from '../../../contract/features';
 import type { Db } from '../../db/index';
 import { ApiError } from '../../http/errors';
-import { getSubscription, isSubscriptionActive, planTierOf } from '../billing/plan';
+import { getUserPlan } from '../billing/plan';
+import { invalidateAccount } from '../users/cache';
 import { isUuid, ONLY_OWNER } from './guard';
 import * as repo from './repository';
 
@@ -38,7 +39,10 @@ export async function claimInvites(db: Db, user: { id: string; email: string }):
     for (const inv of invites) {
       if (await repo.addMember(t, inv.space_id, user.id, 'editor')) joined.push(inv.space_id);
     }
-    await repo.appendPendingWelcome(t, user.id, joined);
+    const identity = await repo.appendPendingWelcome(t, user.id, joined);
+    return { joined, identity };
+  }).then(({ joined, identity }) => {
+    if (identity) invalidateAccount(db, identity);
     return joined;
   });
 }
@@ -118,12 +122,35 @@ export interface OwnerPlan {
 }
 
 export async function ownerPlan(db: Db, ownerId: string): Promise<OwnerPlan> {
-  const sub = await getSubscription(db, ownerId);
-  const active = sub !== null && isSubscriptionActive(sub);
-  // An inactive subscription (expired, paused, canceled) leaves the owner on the trial allowance.
-  const tier: PlanTier = active ? planTierOf(sub) : 'trial';
+  // The tier whose features apply now: an inactive subscription (expired, paused...) falls back to free.
+  const plan = await getUserPlan(db, ownerId);
+  const tier = plan.effectiveTier;
   const limits = spacesLimitFor(tier);
-  return { tier, active, spacesEnabled: canCreateSpaces(tier), spacesLimit: limits.spaces, userLimit: limits.userLimit };
+  return { tier, active: plan.active, spacesEnabled: canCreateSpaces(tier), spacesLimit: limits.spaces, userLimit: limits.userLimit };
+}
+
+/** What the caller may do with Teamspaces under their plan (the client mirrors the server's rules with it). */
+export interface SpaceLimitsJson {
+  plan: PlanTier;
+  subscription_active: boolean;
+  spaces_enabled: boolean;
+  spaces_limit: number | null;
+  user_limit: number | null;
+  owned_spaces: number;
+  can_create: boolean;
+}
+export async function spaceLimits(db: Db, userId: string): Promise<SpaceLimitsJson> {
+  const plan = await ownerPlan(db, userId);
+  const owned = await repo.countOwnedSpaces(db, userId);
+  return {
+    plan: plan.tier,
+    subscription_active: plan.active,
+    spaces_enabled: plan.spacesEnabled,
+    spaces_limit: plan.spacesLimit,
+    user_limit: plan.userLimit,
+    owned_spaces: owned,
+    can_create: plan.spacesEnabled && (plan.spacesLimit === null || owned < plan.spacesLimit),
+  };
 }
 
 export const TEXTS = {
@@ -150,6 +177,13 @@ export interface NewInvite {
   email: string;
   /** true: the person already had an account and became an editor at once. */
   joined: boolean;
+  /** Identity of that account (its cached account row is refreshed after commit). */
+  identityId?: string | null;
+}
+
+/** Drops cached account rows whose pending_welcome_spaces changed (after commit, on the root handle). */
+function refreshAccounts(db: Db, identityIds: (string | null | undefined)[]): void {
+  for (const id of identityIds) if (id) invalidateAccount(db, id);
 }
 
 /**
@@ -164,7 +198,7 @@ async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, 
   const taken = await repo.takenEmails(t, space.id);
   const seen = new Set<string>();
   for (const e of emails) {
-    if (taken.has(e) || seen.has(e)) throw new ApiError(409, `${TEXT.emailAlreadyAdded}: ${e}`);
+    if (taken.has(e) || seen.has(e)) throw new ApiError(409, TEXT.emailAlreadyAdded);
     seen.add(e);
   }
   // Capacity: members + pending invites against the spaces feature's user_limit (enforced while active).
@@ -178,8 +212,8 @@ async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, 
     if (existing) {
       // Someone with an account joins as an editor right away and sees the welcome modal once.
       await repo.addMember(t, space.id, existing.id, 'editor');
-      await repo.appendPendingWelcome(t, existing.id, [space.id]);
-      out.push({ spaceId: space.id, email, joined: true });
+      const identityId = await repo.appendPendingWelcome(t, existing.id, [space.id]);
+      out.push({ spaceId: space.id, email, joined: true, identityId });
     } else {
       await repo.insertInvite(t, space.id, email, owner.id);
       out.push({ spaceId: space.id, email, joined: false });
@@ -189,12 +223,14 @@ async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, 
 }
 
 export async function inviteMembers(db: Db, owner: { id: string }, spaceId: string, emails: string[]): Promise<NewInvite[]> {
-  return db.tx(async (t) => {
+  const out = await db.tx(async (t) => {
     const space = await repo.lockSpace(t, spaceId);
     if (!space) throw new ApiError(403, TEXT.noAccess);
     if (space.owner_id !== owner.id) throw new ApiError(403, ONLY_OWNER);
     return inviteLocked(t, space, owner, emails);
   });
+  refreshAccounts(db, out.map((i) => i.identityId));
+  return out;
 }
 
 export async function removeInvite(db: Db, spaceId: string, inviteId: string): Promise<void> {
@@ -208,12 +244,13 @@ export async function removeInvite(db: Db, spaceId: string, inviteId: string): P
 
 export async function removeMember(db: Db, space: repo.SpaceRow, memberId: string): Promise<void> {
   if (memberId === space.owner_id) throw new ApiError(400, TEXTS.ownerNotRemoved);
-  await db.tx(async (t) => {
+  const identity = await db.tx(async (t) => {
     await repo.lockSpace(t, space.id);
     const removed = isUuid(memberId) ? await repo.removeMember(t, space.id, memberId) : false;
     if (!removed) throw new ApiError(404, TEXTS.memberNotFound);
-    await repo.removePendingWelcome(t, memberId, space.id);
+    return repo.removePendingWelcome(t, memberId, space.id);
   });
+  refreshAccounts(db, [identity]);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -238,6 +275,7 @@ export async function createSpace(
     const inv = await inviteLocked(t, locked ?? s, owner, emails);
     return { spaceId: s.id, invites: inv };
   });
+  refreshAccounts(db, invites.map((i) => i.identityId));
   return { space: await spaceJson(db, spaceId), invites };
 }
 
@@ -267,15 +305,16 @@ export async function deleteSpace(db: Db, owner: { id: string; email: string }, 
 export async function leaveSpace(db: Db, user: { id: string; email: string }, space: repo.SpaceRow): Promise<{ default_space_id: string }> {
   if (space.owner_id === user.id) throw new ApiError(400, TEXTS.ownerCannotLeave);
   if (space.is_default) throw new ApiError(400, TEXTS.defaultNotLeft);
-  await db.tx(async (t) => {
+  const identity = await db.tx(async (t) => {
     const removed = await repo.removeMember(t, space.id, user.id);
     if (!removed) throw new ApiError(400, TEXTS.notAMember);
-    await repo.removePendingWelcome(t, user.id, space.id);
+    return repo.removePendingWelcome(t, user.id, space.id);
   });
+  refreshAccounts(db, [identity]);
   return { default_space_id: (await ensureDefaultSpace(db, user)).id };
 }
 
 /** The Welcome-to-Teamspace modal was shown: drop the id from users.pending_welcome_spaces. */
 export async function markWelcomeSeen(db: Db, userId: string, spaceId: string): Promise<void> {
-  await repo.removePendingWelcome(db, userId, spaceId);
+  refreshAccounts(db, [await repo.removePendingWelcome(db, userId, spaceId)]);
 }

@@ -1,0 +1,109 @@
+// /api/space: Teamspaces (spec section 7). Parse -> service -> shape.
+import { Hono, type Context } from 'hono';
+import { TEXT } from '../../../contract/errors';
+import { CreateSpaceRequest, InviteRequest, UpdateSpaceRequest } from '../../../contract/schemas/space';
+import { requireUser } from '../../http/auth';
+import { unprocessable } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { jsonBody } from '../../http/validate';
+import { requireSpaceAccess } from './guard';
+import { sendInviteMails } from './mail';
+import * as svc from './service';
+import { spaceSettings } from './settings';
+
+export const spacesRoutes = new Hono<AppEnv>();
+spacesRoutes.use('*', requireUser);
+
+/** An id given as a query parameter or in a JSON body (DELETE with a body), e.g. invite_id, member_id. */
+async function idParam(c: Context<AppEnv>, name: string): Promise<string> {
+  const q = c.req.query(name);
+  if (q !== undefined && q.trim() !== '') return q.trim();
+  const text = await c.req.text().catch(() => '');
+  if (text.trim() !== '') {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw unprocessable([{ loc: ['body'], msg: 'Malformed JSON body', type: 'json_invalid' }]);
+    }
+    const val = (body as Record<string, unknown> | null)?.[name];
+    if (typeof val === 'string' && val.trim() !== '') return val.trim();
+  }
+  throw unprocessable([{ loc: ['query', name], msg: TEXT.fieldRequired, type: 'missing' }]);
+}
+
+spacesRoutes.get('/list', async (c) => {
+  const user = c.get('user');
+  return c.json(await svc.listSpaces(c.get('deps').db, user.id));
+});
+
+/** The caller's plan limits for Teamspaces (create allowed, owned count, member limit). */
+spacesRoutes.get('/limits', async (c) => {
+  return c.json(await svc.spaceLimits(c.get('deps').db, c.get('user').id));
+});
+
+spacesRoutes.post('/create', async (c) => {
+  const body = await jsonBody(c, CreateSpaceRequest);
+  const user = c.get('user');
+  const deps = c.get('deps');
+  const out = await svc.createSpace(deps.db, user, body.data, body.emails);
+  void sendInviteMails(deps, { inviter: user.email, spaceName: out.space.name, spaceId: out.space.id, invites: out.invites });
+  return c.json(out.space, 201);
+});
+
+spacesRoutes.get('/:id', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'));
+  return c.json(await svc.spaceJson(c.get('deps').db, space.id));
+});
+
+spacesRoutes.patch('/:id', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const body = await jsonBody(c, UpdateSpaceRequest);
+  return c.json(await svc.updateSpace(c.get('deps').db, space.id, body));
+});
+
+spacesRoutes.delete('/:id', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  return c.json(await svc.deleteSpace(c.get('deps').db, c.get('user'), space.id));
+});
+
+spacesRoutes.get('/:id/credits', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'));
+  return c.json(svc.creditsOf(space));
+});
+
+spacesRoutes.get('/:id/settings', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'));
+  return c.json(await spaceSettings(c, space));
+});
+
+spacesRoutes.get('/:id/leave', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'));
+  return c.json(await svc.leaveSpace(c.get('deps').db, c.get('user'), space));
+});
+
+spacesRoutes.post('/:id/invite', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const body = await jsonBody(c, InviteRequest);
+  const user = c.get('user');
+  const deps = c.get('deps');
+  const invites = await svc.inviteMembers(deps.db, user, space.id, body.emails);
+  const json = await svc.spaceJson(deps.db, space.id);
+  void sendInviteMails(deps, { inviter: user.email, spaceName: json.name, spaceId: json.id, invites });
+  return c.json(json);
+});
+
+spacesRoutes.delete('/:id/invite/remove', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const inviteId = await idParam(c, 'invite_id');
+  await svc.removeInvite(c.get('deps').db, space.id, inviteId);
+  return c.json(await svc.spaceJson(c.get('deps').db, space.id));
+});
+
+spacesRoutes.delete('/:id/members/remove', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const memberId = await idParam(c, 'member_id');
+  await svc.removeMember(c.get('deps').db, space, memberId);
+  return c.json(await svc.spaceJson(c.get('deps').db, space.id));
+});
+

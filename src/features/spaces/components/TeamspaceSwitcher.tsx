@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { ActionList, Box, Popover, Text } from '@shopify/polaris';
+import { CheckIcon, ChevronDownIcon, PlusIcon, SettingsIcon } from '@shopify/polaris-icons';
+import { Icon } from '@shopify/polaris';
+import { SIDEBAR_POPOVER_PX } from '../../../../contract/constants';
+import { useCurrentUser, useSpaceLimits, useSpaces } from '../api';
+import { isSpaceDisabledFor } from '../lib/rules';
+import { useCurrentSpaceId, useOpenCreateTeamspace, useOpenTeamspaceDialog, useSpaceNavigation } from '../state';
+import { L } from '../texts';
+import { SpaceAvatar } from './SpaceAvatar';
+import { UpgradeBanner } from './UpgradeBanner';
+
+const SWITCHER_Z_INDEX = 450;
+
+/** The Teamspace switcher of the sidebar (top group). Collapsed: the current space's avatar only. */
+export function TeamspaceSwitcher({ collapsed }: { collapsed: boolean }) {
+  const { data: spaces } = useSpaces();
+  const { data: me } = useCurrentUser();
+  const { data: limits } = useSpaceLimits();
+  const currentId = useCurrentSpaceId();
+  const openDialog = useOpenTeamspaceDialog();
+  const openCreate = useOpenCreateTeamspace();
+  const nav = useSpaceNavigation();
+  const [open, setOpen] = useState(false);
+
+  const current = spaces?.find((s) => s.id === currentId) ?? spaces?.find((s) => s.is_default) ?? spaces?.[0];
+  const close = () => setOpen(false);
+
+  const activator = (
+    <button
+      type="button"
+      className="ds-space-switcher"
+      aria-label={`${L.switcherLabel}: ${current?.name ?? ''}`}
+      aria-expanded={open}
+      onClick={() => setOpen((o) => !o)}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        width: '100%',
+        padding: collapsed ? 4 : '6px 8px',
+        justifyContent: collapsed ? 'center' : 'flex-start',
+        background: 'transparent',
+        border: 0,
+        borderRadius: 8,
+        cursor: 'pointer',
+        textAlign: 'left',
+      }}
+    >
+      <SpaceAvatar name={current?.name ?? '?'} color={current?.color ?? 'midnight'} size={28} />
+      {!collapsed ? (
+        <>
+          <span style={{ flex: 1, minWidth: 0 }}>
+            <Text as="span" variant="bodyMd" fontWeight="semibold" truncate>{current?.name ?? ''}</Text>
+          </span>
+          <span style={{ flex: '0 0 20px' }}><Icon source={ChevronDownIcon} tone="subdued" /></span>
+        </>
+      ) : null}
+    </button>
+  );
+
+  return (
+    <Popover
+      active={open}
+      activator={activator}
+      onClose={close}
+      preferredAlignment="left"
+      autofocusTarget="first-node"
+      // Above the fixed sidebar (z-index 410 in src/app/app.css), below modals.
+      zIndexOverride={SWITCHER_Z_INDEX}
+    >
+      <div style={{ width: SIDEBAR_POPOVER_PX }} data-testid="space-switcher-menu">
+        <ActionList
+          actionRole="menuitem"
+          sections={[
+            {
+              title: 'Teamspaces',
+              items: (spaces ?? []).map((s) => {
+                const disabled = isSpaceDisabledFor(s, me?.id);
+                return {
+                  id: s.id,
+                  content: s.name,
+                  truncate: true,
+                  active: s.id === current?.id,
+                  disabled,
+                  helpText: disabled ? L.disabled : undefined,
+                  prefix: <SpaceAvatar name={s.name} color={s.color} size={20} />,
+                  suffix: s.id === current?.id ? <Icon source={CheckIcon} /> : undefined,
+                  onAction: () => {
+                    close();
+                    nav.toSpace(s.id);
+                  },
+                };
+              }),
+            },
+            {
+              items: [
+                ...(current
+                  ? [{ content: L.settingsAndMembers, icon: SettingsIcon, onAction: () => { close(); openDialog(current.id); } }]
+                  : []),
+                ...(limits?.can_create ? [{ content: L.createTitle, icon: PlusIcon, onAction: () => { close(); openCreate(); } }] : []),
+              ],
+            },
+          ]}
+        />
+        {limits && !limits.can_create ? (
+          <Box padding="200">
+            <UpgradeBanner reason={limits.spaces_enabled ? 'limit' : 'plan'} onUpgrade={() => { close(); nav.toPricing(); }} />
+          </Box>
+        ) : null}
+      </div>
+    </Popover>
+  );
+}
