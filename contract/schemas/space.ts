@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SPACE_COLORS, SPACE_NAME_MAX } from '../constants';
+import { SPACE_COLORS, SPACE_NAME_MAX, type SpaceColor } from '../constants';
 import { TEXT } from '../errors';
 import { Email } from './common';
 
@@ -23,8 +23,13 @@ export const Space = v.object({
   credits: Credits,
 });
 export type Space = v.InferOutput<typeof Space>;
-export const SpaceName = v.pipe(v.string(TEXT.fieldRequired), v.trim(), v.nonEmpty(TEXT.fieldRequired), v.maxLength(SPACE_NAME_MAX, `Name must be at most ${SPACE_NAME_MAX} characters`));
-export const SpaceColorSchema = v.picklist(SPACE_COLORS, TEXT.fieldRequired);
+// A missing key reads like an empty field: 'Field is required' (spec section 5), not a schema message.
+export const SpaceName = v.pipe(v.optional(v.string(TEXT.fieldRequired), ''), v.trim(), v.nonEmpty(TEXT.fieldRequired), v.maxLength(SPACE_NAME_MAX, `Name must be at most ${SPACE_NAME_MAX} characters`));
+export const SpaceColorSchema = v.pipe(
+  v.optional(v.string(TEXT.fieldRequired), ''),
+  v.check((c) => (SPACE_COLORS as readonly string[]).includes(c), TEXT.fieldRequired),
+  v.transform((c) => c as SpaceColor),
+);
 export const CreateSpaceRequest = v.object({
   data: v.object({ name: SpaceName, color: SpaceColorSchema }),
   emails: v.optional(v.pipe(v.array(Email), v.maxLength(100)), []),

@@ -165,10 +165,10 @@ describe('create', () => {
     const cases: [string, unknown, string][] = [
       ['empty name', { data: { name: '', color: 'ocean' } }, TEXT.fieldRequired],
       ['blank name', { data: { name: '   ', color: 'ocean' } }, TEXT.fieldRequired],
-      ['missing name', { data: { color: 'ocean' } }, 'Invalid key: Expected "name" but received undefined'],
+      ['missing name', { data: { color: 'ocean' } }, 'Field is required'],
       ['500-character name', { data: { name: 'x'.repeat(500), color: 'ocean' } }, 'Name must be at most 100 characters'],
       ['colour outside the palette', { data: { name: 'Team', color: 'pink' } }, TEXT.fieldRequired],
-      ['missing colour', { data: { name: 'Team' } }, 'Invalid key: Expected "color" but received undefined'],
+      ['missing colour', { data: { name: 'Team' } }, 'Field is required'],
       ['bad e-mail', { data: { name: 'Team', color: 'ocean' }, emails: ['nope'] }, TEXT.incorrectEmail],
     ];
     it.each(cases)('%s -> 422', async (_label, body, msg) => {
