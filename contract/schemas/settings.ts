@@ -51,3 +51,8 @@ export const Settings = v.object({
   white_label: v.boolean(),
 });
 export type Settings = v.InferOutput<typeof Settings>;
+/** PUT /api/admin/settings (superuser): the app-wide maintenance flag and warning banner. */
+export const AdminSettingsUpdate = v.pipe(
+  v.object({ maintenance: v.optional(v.boolean()), warning: v.optional(v.nullable(Warning)) }),
+  v.check((o) => o.maintenance !== undefined || o.warning !== undefined, 'Nothing to update'),
+);

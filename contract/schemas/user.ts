@@ -57,3 +57,26 @@ export const AdminUpdateUserRequest = v.object({
   is_active: v.optional(v.boolean()),
   is_superuser: v.optional(v.boolean()),
 });
+
+// Admin area (spec section 7, Admin): user search/list rows and their query.
+const AdminDateParam = v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), 'Invalid date'));
+export const AdminUsersQuery = v.object({
+  email: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(254))),
+  date_gt: v.optional(AdminDateParam),
+  date_lt: v.optional(AdminDateParam),
+  subscription_type: v.optional(v.picklist(PLAN_TIERS)),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'Invalid limit'), v.transform(Number), v.minValue(1), v.maxValue(1000))),
+});
+export const AdminUser = v.object({
+  id: v.string(),
+  email: v.string(),
+  email_type: v.string(),
+  is_active: v.boolean(),
+  is_superuser: v.boolean(),
+  created_date: v.string(),
+  plan: v.picklist(PLAN_TIERS),
+  plan_name: v.string(),
+  subscription: v.nullable(Subscription),
+  minutes: v.object({ total: v.number(), used: v.number() }),
+});
+export type AdminUser = v.InferOutput<typeof AdminUser>;

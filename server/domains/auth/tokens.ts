@@ -27,17 +27,30 @@ export async function signAccessToken(secret: string, ttlSec: number, claims: Ac
     .sign(key(secret));
 }
 
-export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' };
+export type VerifyResult = { ok: true; claims: AccessClaims; /** expiry, seconds since epoch */ exp: number } | { ok: false; reason: 'expired' | 'invalid' };
 
 export async function verifyAccessToken(secret: string, token: string): Promise<VerifyResult> {
   try {
     const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.email !== 'string') {
+    if (payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.email !== 'string' || typeof payload.exp !== 'number') {
       return { ok: false, reason: 'invalid' };
     }
-    return { ok: true, claims: { sub: payload.sub, email: payload.email, provider: String(payload.provider ?? 'password') } };
+    return { ok: true, claims: { sub: payload.sub, email: payload.email, provider: String(payload.provider ?? 'password') }, exp: payload.exp };
   } catch (e) {
     if (e instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
     return { ok: false, reason: 'invalid' };
   }
+}
+
+// Refresh tokens: opaque random strings; only their SHA-256 is stored (refresh_tokens.token_hash).
+import { createHash, randomBytes } from 'node:crypto';
+
+export const REFRESH_PREFIX = 'rt_';
+
+export function newRefreshToken(): string {
+  return REFRESH_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

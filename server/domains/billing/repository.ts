@@ -1,5 +1,6 @@
 // All SQL of the billing domain: subscriptions and plan credit grants.
 import type { Db } from '../../db/index';
+import { invalidateSubscription } from '../users/cache';
 
 export interface SubscriptionRow {
   id: string;
@@ -26,7 +27,7 @@ export function findSubscriptionByUser(db: Db, userId: string): Promise<Subscrip
 export async function findSubscriptionsByUsers(db: Db, userIds: string[]): Promise<Map<string, SubscriptionRow>> {
   const out = new Map<string, SubscriptionRow>();
   if (userIds.length === 0) return out;
-  const rows = await db.query<SubscriptionRow>(`SELECT ${COLS} FROM subscriptions WHERE user_id = ANY($1::uuid[])`, [userIds]);
+  const rows = await db.query<SubscriptionRow>(`SELECT ${COLS} FROM subscriptions WHERE user_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`, [userIds]);
   for (const r of rows) out.set(r.user_id, r);
   return out;
 }
@@ -43,8 +44,9 @@ export interface SubscriptionInput {
 }
 
 /** One subscription per user: inserts or replaces it (the id changes with it). */
-export function upsertSubscription(db: Db, s: SubscriptionInput): Promise<SubscriptionRow> {
-  return db.one<SubscriptionRow>(
+export async function upsertSubscription(db: Db, s: SubscriptionInput): Promise<SubscriptionRow> {
+  invalidateSubscription(s.userId);
+  const row = await db.one<SubscriptionRow>(
     `INSERT INTO subscriptions (id, user_id, tier, status, interval, price_id, product_id, current_period_end,
        payments_collection_paused, cancel_at_period_end)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, false, false)
@@ -55,10 +57,13 @@ export function upsertSubscription(db: Db, s: SubscriptionInput): Promise<Subscr
      RETURNING ${COLS}`,
     [s.id, s.userId, s.tier, s.status, s.interval, s.priceId ?? null, s.productId ?? null, s.currentPeriodEnd],
   );
+  invalidateSubscription(s.userId);
+  return row;
 }
 
 export async function deleteSubscriptionOfUser(db: Db, userId: string): Promise<void> {
   await db.query('DELETE FROM subscriptions WHERE user_id = $1', [userId]);
+  invalidateSubscription(userId);
 }
 
 /** Adds plan minutes to the user's default space; returns false when the user has no default space. */

@@ -1,0 +1,137 @@
+// Admin rules: user search/export, plan grants, activation and superuser flags (superusers only).
+import { randomUUID } from 'node:crypto';
+import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
+import { PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
+import type { AdminUser } from '../../../contract/schemas/user';
+import type { Db } from '../../db/index';
+import { ApiError, notFound } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { planNameOf, planTierOf, subscriptionView } from '../billing/plan';
+import { deleteSubscriptionOfUser, grantDefaultSpaceMinutes, upsertSubscription } from '../billing/repository';
+import { invalidateAccount } from '../users/cache';
+import { updateUserFlags } from '../users/repository';
+import * as repo from './repository';
+
+export const TEXTS = {
+  userNotFound: 'User not found',
+  selfChange: 'You cannot remove your own admin access or deactivate yourself',
+} as const;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface UserQuery {
+  email?: string;
+  date_gt?: string;
+  date_lt?: string;
+  subscription_type?: PlanTier;
+  limit?: number;
+}
+
+export function adminUserView(r: repo.AdminUserRow): AdminUser {
+  return {
+    id: r.id,
+    email: r.email,
+    email_type: r.email_type,
+    is_active: r.is_active,
+    is_superuser: r.is_superuser,
+    created_date: new Date(r.created_date).toISOString(),
+    plan: planTierOf(r.sub),
+    plan_name: planNameOf(r.sub),
+    subscription: subscriptionView(r.sub),
+    minutes: { total: r.minutes_total, used: r.minutes_used },
+  };
+}
+
+function filterOf(q: UserQuery, limit: number | null): repo.AdminUserFilter {
+  return {
+    email: q.email || undefined,
+    dateGt: q.date_gt,
+    dateLt: q.date_lt,
+    subscriptionType: q.subscription_type,
+    limit,
+  };
+}
+
+export async function listUsers(db: Db, q: UserQuery): Promise<AdminUser[]> {
+  const rows = await repo.searchUsers(db, filterOf(q, q.limit ?? ADMIN_LIST_LIMIT));
+  return rows.map(adminUserView);
+}
+
+export const CSV_COLUMNS = [
+  'id', 'email', 'email_type', 'created_date', 'is_active', 'is_superuser', 'plan', 'plan_name',
+  'subscription_id', 'subscription_status', 'current_period_end', 'minutes_total', 'minutes_used',
+] as const;
+
+/** One CSV field: quoted when needed; a leading = + - @ (spreadsheet formula) is neutralised with a quote. */
+export function csvField(value: unknown): string {
+  let s = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** CSV export of the same search (every match unless a limit is given). */
+export async function usersCsv(db: Db, q: UserQuery): Promise<string> {
+  const rows = (await repo.searchUsers(db, filterOf(q, q.limit ?? null))).map(adminUserView);
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const u of rows) {
+    lines.push(
+      [
+        u.id, u.email, u.email_type, u.created_date, u.is_active, u.is_superuser, u.plan, u.plan_name,
+        u.subscription?.id ?? '', u.subscription?.status ?? '', u.subscription?.current_period_end ?? '',
+        u.minutes.total, u.minutes.used,
+      ].map(csvField).join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** One month ahead (same day of month, clamped to the month's end). */
+export function oneMonthAhead(from: Date): Date {
+  const d = new Date(from.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/**
+ * PATCH /api/admin/users/{id}: plan -> subscription (active, one month) plus the plan's monthly minutes on the
+ * user's default space ('trial' removes the subscription); is_active; is_superuser.
+ */
+export async function updateUser(
+  db: Db,
+  actor: UserRow,
+  id: string,
+  p: { plan?: PlanTier; is_active?: boolean; is_superuser?: boolean },
+  now: Date = new Date(),
+): Promise<AdminUser> {
+  if (!UUID_RE.test(id)) throw notFound(TEXTS.userNotFound);
+  if (id === actor.id && (p.is_active === false || p.is_superuser === false)) throw new ApiError(400, TEXTS.selfChange);
+  await db.tx(async (t) => {
+    const target = await repo.lockUser(t, id);
+    if (!target) throw notFound(TEXTS.userNotFound);
+    if (p.plan === 'trial') {
+      await deleteSubscriptionOfUser(t, id);
+    } else if (p.plan !== undefined) {
+      const free = p.plan === 'free';
+      await upsertSubscription(t, {
+        id: `${free ? 'free_sub' : 'sub'}_${randomUUID()}`,
+        userId: id,
+        tier: p.plan,
+        status: 'active',
+        interval: 'month',
+        currentPeriodEnd: oneMonthAhead(now),
+      });
+      await grantDefaultSpaceMinutes(t, id, PLAN_MONTHLY_MINUTES[p.plan]);
+    }
+    if (p.is_active !== undefined || p.is_superuser !== undefined) {
+      await updateUserFlags(t, id, { isActive: p.is_active, isSuperuser: p.is_superuser });
+    }
+  });
+  invalidateAccount();
+  const row = await repo.findAdminUser(db, id);
+  if (!row) throw notFound(TEXTS.userNotFound);
+  return adminUserView(row);
+}

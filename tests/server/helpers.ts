@@ -1,0 +1,51 @@
+// Shared helpers for server tests: accounts made through the real API (sign-up, then POST /api/users).
+import { expect } from 'vitest';
+import type { User } from '../../contract/schemas/user';
+import type { Harness } from './harness';
+
+export const TEST_PASSWORD = 'correct-horse-1';
+
+export interface Json {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+/** One request; the body parsed as JSON when it is JSON (text otherwise, null when empty). */
+export async function api(
+  h: Harness,
+  method: string,
+  path: string,
+  opts: { body?: unknown; token?: string | null; headers?: Record<string, string>; raw?: BodyInit } = {},
+): Promise<Json> {
+  const r = await h.request(method, path, opts);
+  const text = await r.text();
+  let json: unknown = null;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = text;
+    }
+  }
+  return { status: r.status, headers: r.headers, json };
+}
+
+/** POST /api/auth/sign-up: the token pair. */
+export async function signUp(h: Harness, email: string, password = TEST_PASSWORD) {
+  const r = await api(h, 'POST', '/api/auth/sign-up', { body: { email, password } });
+  expect(r.status, JSON.stringify(r.json)).toBe(201);
+  return r.json as { access_token: string; refresh_token: string; expires_in: number; token_type: 'Bearer' };
+}
+
+/**
+ * Signs up `email` and creates its product account (default Teamspace included).
+ * Returns the bearer token for `h.request(..., { token })`, the refresh token and the User.
+ */
+export async function signUpAndCreate(h: Harness, email: string, password = TEST_PASSWORD): Promise<{ token: string; refreshToken: string; user: User }> {
+  const tokens = await signUp(h, email, password);
+  const r = await api(h, 'POST', '/api/users', { token: tokens.access_token, body: { email, referral_id: null, token: null } });
+  expect(r.status, JSON.stringify(r.json)).toBe(201);
+  return { token: tokens.access_token, refreshToken: tokens.refresh_token, user: r.json as User };
+}
