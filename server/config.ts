@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { EngineConfigError, loadEngineConfig } from './engines/config';
 
 const Bool = v.pipe(v.optional(v.string(), ''), v.transform((s) => /^(1|true|yes|on)$/i.test(s)));
 const Int = (def: number) => v.pipe(v.optional(v.string(), String(def)), v.transform(Number), v.integer(), v.minValue(0));
@@ -66,6 +67,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('EMBED_APP_KEY and EMBED_APP_SECRET must be set together');
   }
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER');
+  // Model engines (ASR_ENGINE, MT_ENGINE, TTS_ENGINE, LLM_ENGINE and their keys/URLs: server/engines/config.ts).
+  // The built-in defaults need no variable; a bad setting stops start-up. Messages never contain a key.
+  let engines: ReturnType<typeof loadEngineConfig>;
+  try {
+    engines = loadEngineConfig(env);
+  } catch (err) {
+    if (err instanceof EngineConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
   return {
     env: e.NODE_ENV,
     production,
@@ -107,5 +117,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           region: e.S3_REGION,
         }
       : null,
+    engines,
   };
 }

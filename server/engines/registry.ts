@@ -163,10 +163,15 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
       const asrLanguages = [...new Set(ordered('asr').filter(usable).flatMap((e) => e.languages().map(baseLanguage)))];
       const pairMap = new Map<string, { src: string; dst: string; glossary: boolean }>();
       for (const e of ordered('mt').filter(usable)) {
+        // Engines that know per pair where glossaries work (DeepL) say so; others apply to all their pairs.
+        const gp = (e as MtEngine & { glossaryPairs?: () => Array<[string, string]> }).glossaryPairs?.();
         for (const [a, b] of e.pairs()) {
-          const key = `${baseLanguage(a)}>${baseLanguage(b)}`;
+          const src = baseLanguage(a);
+          const dst = baseLanguage(b);
+          const key = `${src}>${dst}`;
           const prev = pairMap.get(key);
-          pairMap.set(key, { src: baseLanguage(a), dst: baseLanguage(b), glossary: !!prev?.glossary || !!e.supportsGlossary });
+          const glossary = gp ? gp.some(([x, y]) => baseLanguage(x) === src && baseLanguage(y) === dst) : !!e.supportsGlossary;
+          pairMap.set(key, { src, dst, glossary: !!prev?.glossary || glossary });
         }
       }
       const t: Record<string, { dialects: string[]; cloning: boolean }> = {};

@@ -1,0 +1,54 @@
+// POST /api/tools/summarize: the AI rewrite tool (summarise or rewrite a piece of the script).
+import * as v from 'valibot';
+
+/** Longest text the tool accepts (characters). */
+export const SUMMARIZE_MAX_TEXT = 20_000;
+/** Longest extra instructions (characters). */
+export const SUMMARIZE_MAX_INSTRUCTIONS = 1_000;
+export const SUMMARIZE_MODES = ['summarize', 'rewrite'] as const;
+export type SummarizeMode = (typeof SUMMARIZE_MODES)[number];
+
+export const SummarizeRequest = v.object({
+  text: v.pipe(
+    v.string('The text must be a string'),
+    v.check((s) => s.trim() !== '', 'Field is required'),
+    v.maxLength(SUMMARIZE_MAX_TEXT, `The text is too long: at most ${SUMMARIZE_MAX_TEXT} characters`),
+  ),
+  /** ISO 639-1 code of the text (optionally with a region, e.g. 'en-gb'); the model keeps the text's language when absent. */
+  lang: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('The language must be a string'),
+        v.trim(),
+        v.toLowerCase(),
+        v.regex(/^[a-z]{2,3}([-_][a-z0-9]{2,8})?$/, 'The language must be an ISO 639-1 code such as "en" or "es"'),
+      ),
+    ),
+  ),
+  /** The longest answer wanted, in characters. */
+  max_chars: v.optional(
+    v.nullable(
+      v.pipe(
+        v.number('max_chars must be a number'),
+        v.integer('max_chars must be a whole number'),
+        v.minValue(1, 'max_chars must be at least 1'),
+        v.maxValue(SUMMARIZE_MAX_TEXT, `max_chars must be at most ${SUMMARIZE_MAX_TEXT}`),
+      ),
+    ),
+  ),
+  instructions: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('The instructions must be a string'),
+        v.trim(),
+        v.maxLength(SUMMARIZE_MAX_INSTRUCTIONS, `The instructions are too long: at most ${SUMMARIZE_MAX_INSTRUCTIONS} characters`),
+      ),
+    ),
+  ),
+  /** summarize (default): keep the main points; rewrite: same meaning, shorter and easier to speak. */
+  mode: v.optional(v.picklist(SUMMARIZE_MODES, 'mode must be "summarize" or "rewrite"'), 'summarize'),
+});
+export type SummarizeRequest = v.InferInput<typeof SummarizeRequest>;
+
+export const SummarizeResponse = v.object({ text: v.string() });
+export type SummarizeResponse = v.InferOutput<typeof SummarizeResponse>;
