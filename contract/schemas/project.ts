@@ -11,6 +11,9 @@ export const Segment = v.object({
   src: SegmentText,
   dst: SegmentText,
   status: v.picklist(SEGMENT_STATUSES),
+  /** Result of the last voiceover: speed factor applied and seconds past the slot (server fields). */
+  speed_factor: v.optional(v.nullable(v.number())),
+  overflow: v.optional(v.nullable(v.number())),
 });
 export type Segment = v.InferOutput<typeof Segment>;
 
@@ -46,5 +49,77 @@ export const Project = v.object({
   }),
   speakers: v.array(v.object({ id: v.string(), name: v.string(), voice_id: v.nullable(v.string()), gender: v.nullable(v.string()) })),
   changed_segments: v.number(),
+  /** Server extras: why it failed (machine code), subtitle-banner flags, the burned-subtitles task. */
+  error_code: v.optional(v.nullable(v.string())),
+  subtitles_banner_displayed: v.optional(v.array(v.string())),
+  subtitles_burn_state: v.optional(v.nullable(v.picklist(['processing', 'done', 'failed']))),
+  subtitles_burn_error: v.optional(v.nullable(v.string())),
 });
 export type Project = v.InferOutput<typeof Project>;
+
+// ------------------------------------------------------------------ project calls (requests)
+
+const LangCode = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z]{2,3}(?:-[a-z0-9]{2,8})?$/, 'Unknown language code'));
+const Id = v.pipe(v.string(), v.uuid('Invalid id'));
+const Text = (max: number) => v.pipe(v.string(), v.maxLength(max, `At most ${max} characters`));
+
+export const CreateTranscriptRequest = v.object({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Field is required'), v.maxLength(255, 'At most 255 characters')),
+  src_lang: LangCode,
+  dst_lang: LangCode,
+  media_id: v.optional(v.nullable(Id)),
+  link: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2048)))),
+  glossary_id: v.optional(v.nullable(Id)),
+  num_speakers: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20)))),
+  src_srt_media_id: v.optional(v.nullable(Id)),
+  dst_srt_media_id: v.optional(v.nullable(Id)),
+});
+export type CreateTranscriptRequest = v.InferOutput<typeof CreateTranscriptRequest>;
+
+export const UpdateProjectRequest = v.object({
+  name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'Field is required'), v.maxLength(255, 'At most 255 characters'))),
+  folder_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64)))),
+  speakers: v.optional(
+    v.pipe(
+      v.array(v.object({
+        id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+        name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'Field is required'), v.maxLength(100))),
+        voice_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
+      })),
+      v.maxLength(50),
+    ),
+  ),
+});
+export type UpdateProjectRequest = v.InferOutput<typeof UpdateProjectRequest>;
+
+export const PromptRequest = v.object({ prompt: v.nullable(Text(5000)) });
+export const CopyProjectRequest = v.object({ dst_lang: LangCode, free_dubbing: v.optional(v.boolean(), false) });
+export const MEDIA_DOWNLOAD_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original'] as const;
+export const MediaDownloadRequest = v.object({ media_type: v.picklist(MEDIA_DOWNLOAD_TYPES, 'Unknown media type') });
+export const FeedbackRequest = v.object({
+  comment: v.optional(Text(5000), ''),
+  options: v.optional(v.pipe(v.array(Text(200)), v.maxLength(20)), []),
+});
+export const BURN_VIDEO_TYPES = ['translated', 'original', 'lipsync'] as const;
+
+const SegmentTextInput = v.object({ lang: v.optional(v.string()), text: Text(5000) });
+const Seconds = v.pipe(v.number(), v.minValue(0, 'Times cannot be negative'), v.maxValue(24 * 3600));
+export const NewSegmentInput = v.object({
+  start: Seconds,
+  end: Seconds,
+  speaker: v.pipe(v.string(), v.maxLength(64)),
+  src: v.optional(SegmentTextInput),
+  dst: v.optional(SegmentTextInput),
+});
+export const SegmentPatchInput = v.object({
+  id: Id,
+  start: v.optional(Seconds),
+  end: v.optional(Seconds),
+  speaker: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  src: v.optional(SegmentTextInput),
+  dst: v.optional(SegmentTextInput),
+});
+/** Segment saves are sent in batches of at most 50 (spec section 5). */
+export const TranscriptAddRequest = v.object({ segments: v.pipe(v.array(NewSegmentInput), v.minLength(1), v.maxLength(50)) });
+export const TranscriptPatchRequest = v.object({ segments: v.pipe(v.array(SegmentPatchInput), v.minLength(1), v.maxLength(50)) });
+export const TranscriptMergeRequest = v.object({ segment_ids: v.pipe(v.array(Id), v.minLength(2, 'Select at least two segments'), v.maxLength(50)) });

@@ -1,0 +1,267 @@
+// Pipeline benchmark (`npm run bench:pipeline`): a 60 s 1280x720 video built from the LibriVox clips of
+// pocketsphinx-testdata (real speech, known transcripts), dubbed English -> Spanish through the HTTP API
+// with the built-in engines and the embedded worker. Prints per-stage seconds, the end-to-end real-time
+// factor, the peak RSS (this process and every tool it starts), the WER of the transcript, and the fit
+// figures (segments ending within slot + 150 ms, speed factors within 0.85-1.25, maximum drift).
+// Options: --seconds=N (default 60), --width=W --height=H, --concurrency=N, --json.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signAccessToken } from '../server/domains/auth/tokens';
+import { ensureDefaultSpace } from '../server/domains/spaces/service';
+import { buildDeps, shutdownDeps } from '../server/bootstrap';
+import { loadConfig } from '../server/config';
+import { createApp } from '../server/http/app';
+import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
+import { probe } from '../server/media/probe';
+import { wavDurationSec } from '../server/media/wav';
+import type { VoiceoverStats } from '../server/pipeline/handlers/generation';
+import { projectKey } from '../server/storage/index';
+
+// The LibriVox clips and their transcripts (pocketsphinx-testdata). tests/fixtures/media.ts has the same
+// helpers but registers vitest hooks on import, so the benchmark (a plain node script) reads them here.
+const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+const LIBRIVOX_IDS = ['0870', '0880', '0890', '0920', '0930'] as const;
+const librivoxWav = (id: string) => join(LIBRIVOX_DIR, `sense_and_sensibility_01_austen_64kb-${id}.wav`);
+function librivoxTranscript(id: string): string {
+  const line = readFileSync(join(LIBRIVOX_DIR, 'transcription'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes(`(sense_and_sensibility_01_austen_64kb-${id})`));
+  if (!line) throw new Error(`no transcript for ${id}`);
+  return line.replace(/\(.*\)\s*$/, '').replace(/<\/?s>/g, '').trim();
+}
+/** Word error rate (Levenshtein over words; case and punctuation ignored). */
+function wordErrorRate(reference: string, hypothesis: string): number {
+  const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}'\s]/gu, ' ').split(/\s+/).filter(Boolean);
+  const r = words(reference);
+  const h = words(hypothesis);
+  let prev = Array.from({ length: h.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= r.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= h.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return r.length ? prev[h.length]! / r.length : h.length ? 1 : 0;
+}
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
+    return m ? [m[1]!, m[2] ?? 'true'] : [a, 'true'];
+  }),
+);
+const SECONDS = Number(args.seconds ?? 60);
+const WIDTH = Number(args.width ?? 1280);
+const HEIGHT = Number(args.height ?? 720);
+
+// ------------------------------------------------------------------ peak RSS of this process tree
+
+function rssOfTree(root: number): number {
+  const kids = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(after[1]);
+      const pages = Number(after[21]);
+      const pid = Number(name);
+      rss.set(pid, pages * 4096);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), pid]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const p = stack.pop()!;
+    total += rss.get(p) ?? 0;
+    stack.push(...(kids.get(p) ?? []));
+  }
+  return total;
+}
+
+function rssSampler(everyMs = 100) {
+  let peak = rssOfTree(process.pid);
+  let peakSelf = process.memoryUsage().rss;
+  const t = setInterval(() => {
+    peak = Math.max(peak, rssOfTree(process.pid));
+    peakSelf = Math.max(peakSelf, process.memoryUsage().rss);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(t);
+      return { peakTree: peak, peakNode: peakSelf };
+    },
+  };
+}
+
+// ------------------------------------------------------------------ the test video
+
+async function buildVideo(dir: string): Promise<{ path: string; reference: string; speechSec: number }> {
+  const gap = 0.7;
+  const clips: Array<{ path: string; offsetSec: number }> = [];
+  const words: string[] = [];
+  let t = 0.5;
+  let speech = 0;
+  for (let i = 0; ; i++) {
+    const id = LIBRIVOX_IDS[i % LIBRIVOX_IDS.length]!;
+    const d = wavDurationSec(librivoxWav(id));
+    if (t + d > SECONDS - 0.3) break;
+    clips.push({ path: librivoxWav(id), offsetSec: t });
+    words.push(librivoxTranscript(id));
+    speech += d;
+    t += d + gap;
+  }
+  const wav = join(dir, 'speech.wav');
+  await placeClips(clips, SECONDS, wav, { sampleRate: 16000, channels: 1 });
+  const path = join(dir, 'bench.mp4');
+  await makeTestVideo({ out: path, seconds: SECONDS, width: WIDTH, height: HEIGHT, fps: 25, audio: wav });
+  return { path, reference: words.join(' '), speechSec: speech };
+}
+
+// ------------------------------------------------------------------ run
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+  const timings: Array<{ stage: string; seconds: number; outcome: string }> = [];
+  const steps: Array<{ stage: string; step: string; seconds: number }> = [];
+  try {
+    process.stderr.write(`building a ${SECONDS} s ${WIDTH}x${HEIGHT} video from the LibriVox clips...\n`);
+    const video = await buildVideo(dataDir);
+    const config = loadConfig({
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1',
+      DATA_DIR: dataDir,
+      WORKER_CONCURRENCY: String(args.concurrency ?? 1),
+    });
+    const deps = await buildDeps(config, {
+      role: 'test',
+      pipeline: {
+        log: (msg, meta) => {
+          if (msg === 'step' && meta) steps.push({ stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds) });
+          else if (msg !== 'step') process.stderr.write(`[pipeline] ${msg} ${JSON.stringify(meta ?? {})}\n`);
+        },
+        onJobEnd: (e) => timings.push({ stage: e.stage, seconds: e.seconds, outcome: e.outcome }),
+      },
+    });
+    const app = createApp(deps, { distDir: null, log: () => {} });
+    const identity = await deps.db.one<{ id: string }>(
+      `INSERT INTO identities (provider, subject, email) VALUES ('password', 'bench@example.com', 'bench@example.com') RETURNING id`,
+    );
+    const user = await deps.db.one<{ id: string; email: string }>(
+      `INSERT INTO users (identity_id, email) VALUES ($1, 'bench@example.com') RETURNING id, email`,
+      [identity.id],
+    );
+    const space = await ensureDefaultSpace(deps.db, user);
+    const token = await signAccessToken(config.jwtSecret, 24 * 3600, { sub: identity.id, email: user.email, provider: 'password' });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await app.request(path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const j = (await r.json()) as Record<string, any>;
+      if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(j)}`);
+      return j;
+    };
+    const waitFor = async (id: string, done: (s: string) => boolean) => {
+      for (;;) {
+        const p = await call('GET', `/api/project/${id}`);
+        if (done(p.status)) return p;
+        if (/failed|^no_|forbidden/.test(p.status)) throw new Error(`project ended in ${p.status}: ${p.error_message}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
+    // Upload (multipart, as the browser's fallback path does).
+    const form = new FormData();
+    form.set('file', new Blob([readFileSync(video.path)], { type: 'video/mp4' }), 'bench.mp4');
+    const up = await app.request(`/api/library/media?space_id=${space.id}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const media = (await up.json()) as { id: string; status: string };
+    if (media.status !== 'uploaded') throw new Error(`upload: ${JSON.stringify(media)}`);
+
+    await deps.engines!.ready(); // engine discovery is start-up work, not per-video work
+    const sampler = rssSampler();
+    await deps.pipeline!.startWorker();
+    const t0 = Date.now();
+    const created = await call('POST', `/api/project/create_transcript?space_id=${space.id}`, {
+      name: 'Bench', src_lang: 'en', dst_lang: 'es', media_id: media.id,
+    });
+    await waitFor(created.id, (s) => s === 'translation_done');
+    const tAnalysis = (Date.now() - t0) / 1000;
+    const t1 = Date.now();
+    await call('POST', `/api/project/${created.id}/generate`);
+    await waitFor(created.id, (s) => s === 'merging_done');
+    const tGenerate = (Date.now() - t1) / 1000;
+    const total = (Date.now() - t0) / 1000;
+    const rss = sampler.stop();
+
+    const transcript = (await call('GET', `/api/project/${created.id}/transcript`)).segments as Array<{ src: { text: string } }>;
+    const hyp = transcript.map((s) => s.src.text).join(' ');
+    const wer = wordErrorRate(video.reference, hyp);
+    const stats = JSON.parse((await deps.storage!.getBuffer(projectKey(created.id, 'voiceover_stats.json'))).toString('utf8')) as VoiceoverStats;
+    const voiced = stats.fitted.filter((f) => f.placedEnd > f.placedStart);
+    const sorted = [...stats.fitted].sort((a, b) => a.start - b.start);
+    const withinSlot = voiced.filter((f) => f.placedEnd <= f.end + 0.15 + 1e-9).length;
+    const inRange = voiced.filter((f) => f.speedFactor >= 0.85 - 1e-9 && f.speedFactor <= 1.25 + 1e-9).length;
+    const maxDrift = Math.max(0, ...stats.fitted.map((f) => f.placedStart - f.start));
+    const overlaps = sorted.filter((f, i) => sorted[i + 1] && f.placedEnd > sorted[i + 1]!.start + 1e-6).length;
+    const overflow = voiced.filter((f) => f.overflowSec > 0).length;
+
+    const dub = await probe(join(config.dataDir, 'media', projectKey(created.id, 'translated_video.mp4')));
+    const src = await probe(video.path);
+
+    const perStage = new Map<string, number>();
+    for (const t of timings) perStage.set(t.stage, (perStage.get(t.stage) ?? 0) + t.seconds);
+    const result = {
+      video: { seconds: SECONDS, width: WIDTH, height: HEIGHT, speechSec: Math.round(video.speechSec * 10) / 10 },
+      stages: Object.fromEntries([...perStage].map(([k, v]) => [k, Math.round(v * 100) / 100])),
+      steps: steps.map((s) => ({ ...s, seconds: Math.round(s.seconds * 100) / 100 })),
+      analysisSec: Math.round(tAnalysis * 100) / 100,
+      generateSec: Math.round(tGenerate * 100) / 100,
+      totalSec: Math.round(total * 100) / 100,
+      realTimeFactor: Math.round((total / SECONDS) * 1000) / 1000,
+      peakRssMb: { processTree: Math.round(rss.peakTree / 1048576), nodeProcess: Math.round(rss.peakNode / 1048576) },
+      wer: Math.round(wer * 1000) / 1000,
+      segments: stats.segments,
+      fit: {
+        withinSlotPlus150ms: `${withinSlot}/${voiced.length} (${((100 * withinSlot) / Math.max(1, voiced.length)).toFixed(1)}%)`,
+        speedFactorIn085to125: `${inRange}/${voiced.length} (${((100 * inRange) / Math.max(1, voiced.length)).toFixed(1)}%)`,
+        maxCumulativeDriftSec: Math.round(maxDrift * 1000) / 1000,
+        overlapsIntoNextSegment: overlaps,
+        segmentsCut: overflow,
+        speedFactors: voiced.map((f) => f.speedFactor),
+      },
+      output: {
+        durationSec: dub.durationSec, sourceDurationSec: src.durationSec, fps: dub.fps, sourceFps: src.fps,
+        video: dub.videoCodec, audio: dub.audioCodec,
+      },
+    };
+    if (args.json) {
+      console.log(JSON.stringify(result, null, 2));
+    } else {
+      console.log(`\nPipeline benchmark: ${SECONDS} s ${WIDTH}x${HEIGHT}, English -> Spanish, built-in engines, ${config.worker.concurrency} worker slot(s)\n`);
+      console.log('stage                    seconds');
+      for (const [k, v] of Object.entries(result.stages)) {
+        console.log(`  ${k.padEnd(22)} ${v.toFixed(2).padStart(7)}`);
+        for (const st of result.steps.filter((x) => x.stage === k)) console.log(`      ${st.step.padEnd(20)} ${st.seconds.toFixed(2).padStart(7)}`);
+      }
+      console.log(`analysis (upload done -> translation_done): ${result.analysisSec} s`);
+      console.log(`generate (click -> merging_done):          ${result.generateSec} s`);
+      console.log(`end to end:                                ${result.totalSec} s  (real-time factor ${result.realTimeFactor})`);
+      console.log(`peak RSS: ${result.peakRssMb.processTree} MB (process tree), ${result.peakRssMb.nodeProcess} MB (node)`);
+      console.log(`WER of the transcript: ${(wer * 100).toFixed(1)}% over ${video.reference.split(/\s+/).length} reference words`);
+      console.log(`segments: ${stats.segments}; ending within slot + 150 ms: ${result.fit.withinSlotPlus150ms}; speed factor in 0.85-1.25: ${result.fit.speedFactorIn085to125}`);
+      console.log(`max cumulative drift: ${result.fit.maxCumulativeDriftSec} s; overlaps into the next segment: ${overlaps}; segments cut: ${overflow}`);
+      console.log(`speed factors: ${result.fit.speedFactors.join(', ')}`);
+      console.log(`output: ${dub.durationSec.toFixed(3)} s at ${dub.fps} fps (${dub.videoCodec}+${dub.audioCodec}); source ${src.durationSec.toFixed(3)} s at ${src.fps} fps`);
+    }
+    await shutdownDeps(deps);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

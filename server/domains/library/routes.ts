@@ -1,0 +1,161 @@
+// /api/library: uploads (multipart and tus), upload status, link information.
+import { Hono, type Context } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TEXT } from '../../../contract/errors';
+import { isValidVideoLink } from '../../../contract/links';
+import { requireUser } from '../../http/auth';
+import { ApiError, badRequest, notFound, unprocessable } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { MediaError } from '../../media/errors';
+import { probeLink } from '../../media/link';
+import { uploadKey } from '../../storage/index';
+import type { Storage } from '../../storage/types';
+import { isUuid, optionalSpaceIdFromQuery, requireSpaceAccess, spaceIdFromQuery } from '../spaces/guard';
+import { MultipartError, readMultipart } from './multipart';
+import * as repo from './repository';
+import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';
+import { createTusServer, kindFrom, tusContext, type TusServer } from './tus';
+import { findMembership } from '../spaces/repository';
+
+export const libraryRoutes = new Hono<AppEnv>();
+libraryRoutes.use('*', requireUser);
+
+function storageOf(c: Context<AppEnv>): Storage {
+  const s = c.get('deps').storage as Storage | undefined;
+  if (!s) throw new ApiError(503, 'Storage is not configured');
+  return s;
+}
+
+libraryRoutes.post('/media', async (c) => {
+  const deps = c.get('deps');
+  const storage = storageOf(c);
+  const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
+  const user = c.get('user');
+  const id = randomUUID();
+  const tmpDir = join(deps.config.dataDir, 'tmp');
+  await mkdir(tmpDir, { recursive: true });
+  const tmp = join(tmpDir, `upload-${id}`);
+  let parsed;
+  try {
+    parsed = await readMultipart(c.req.raw.body, c.req.header('content-type'), {
+      fileField: 'file',
+      destPath: tmp,
+      maxBytes: deps.config.limits.maxVideoSize,
+      maxSizeText: formatBytes(deps.config.limits.maxVideoSize),
+    });
+  } catch (e) {
+    if (e instanceof MultipartError) throw new ApiError(e.status, e.message);
+    throw e;
+  }
+  const file = parsed.file;
+  if (!file) {
+    await rm(tmp, { force: true });
+    throw unprocessable([{ loc: ['body', 'file'], msg: TEXT.fieldRequired, type: 'missing' }]);
+  }
+  const kindField = parsed.fields.kind;
+  if (kindField !== undefined && !['video', 'audio', 'srt'].includes(kindField)) {
+    await rm(tmp, { force: true });
+    throw unprocessable([{ loc: ['body', 'kind'], msg: 'kind must be video, audio or srt', type: 'enum' }]);
+  }
+  const filename = (file.filename || 'upload').slice(0, 255);
+  const key = uploadKey(id, filename);
+  await repo.insertMedia(deps.db, {
+    id, spaceId: space.id, userId: user.id, kind: kindFrom(kindField, filename), filename,
+    contentType: file.contentType, sizeBytes: file.size, storageKey: key, via: 'multipart',
+  });
+  try {
+    await storage.putFile(key, tmp, { move: true });
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  const row = await checkUpload({ db: deps.db, storage, config: deps.config }, id);
+  return c.json(mediaJson(row!));
+});
+
+/** An upload is visible to its uploader and to members of the space it was uploaded into. */
+async function visibleMedia(c: Context<AppEnv>, id: string) {
+  if (!isUuid(id)) throw notFound('Media not found');
+  const db = c.get('deps').db;
+  const m = await repo.findMedia(db, id);
+  const user = c.get('user');
+  if (!m) throw notFound('Media not found');
+  if (m.user_id !== user.id && !user.is_superuser) {
+    if (!m.space_id || !(await findMembership(db, m.space_id, user.id))) throw notFound('Media not found');
+  }
+  return m;
+}
+
+libraryRoutes.get('/media/:id', async (c) => {
+  const m = await visibleMedia(c, c.req.param('id'));
+  return c.json(mediaJson(m));
+});
+
+libraryRoutes.get('/info/video', async (c) => {
+  const link = (c.req.query('link') ?? '').trim();
+  if (!link) throw unprocessable([{ loc: ['query', 'link'], msg: TEXT.fieldRequired, type: 'missing' }]);
+  if (!isValidVideoLink(link)) throw badRequest(TEXT.incorrectLink);
+  const limits = c.get('deps').config.limits;
+  try {
+    const info = await probeLink(link, { signal: c.req.raw.signal, timeoutMs: 60_000 });
+    if (info.type === 'playlist') throw badRequest('This link is a playlist: please provide a link to one video');
+    if (info.isLive) throw badRequest('Live streams cannot be dubbed');
+    if (info.durationSec !== null && info.durationSec > limits.maxVideoDownloadDuration) {
+      throw badRequest(`The video is too long (${formatDuration(info.durationSec)}): the limit is ${formatDuration(limits.maxVideoDownloadDuration)}`);
+    }
+    return c.json({
+      link,
+      title: info.title,
+      duration: info.durationSec,
+      thumbnail: info.thumbnail,
+      extractor: info.extractor,
+      webpage_url: info.webpageUrl,
+    });
+  } catch (e) {
+    if (e instanceof MediaError) throw badRequest(e.message);
+    throw e;
+  }
+});
+
+// ------------------------------------------------------------------ tus
+
+// One tus server per app (tests build several apps in one process).
+const tusServers = new WeakMap<object, Promise<TusServer>>();
+
+async function tus(c: Context<AppEnv>): Promise<TusServer> {
+  const deps = c.get('deps');
+  let s = tusServers.get(deps);
+  if (!s) {
+    s = createTusServer({ ...deps, storage: storageOf(c) });
+    tusServers.set(deps, s);
+  }
+  return s;
+}
+
+libraryRoutes.all('/tus', async (c) => {
+  const server = await tus(c);
+  const req = c.req.raw;
+  if (req.method === 'POST') {
+    const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
+    tusContext.set(req, { userId: c.get('user').id, spaceId: space.id });
+  } else if (req.method !== 'OPTIONS') {
+    throw new ApiError(404, 'Not found');
+  }
+  return server.handleWeb(req);
+});
+
+libraryRoutes.all('/tus/:id', async (c) => {
+  const server = await tus(c);
+  const req = c.req.raw;
+  if (req.method !== 'OPTIONS') {
+    const id = c.req.param('id');
+    const m = isUuid(id) ? await repo.findMedia(c.get('deps').db, id) : null;
+    if (!m || m.via !== 'tus' || (m.user_id !== c.get('user').id && !c.get('user').is_superuser)) {
+      throw new ApiError(404, 'Upload not found');
+    }
+    const spaceId = optionalSpaceIdFromQuery(c);
+    tusContext.set(req, { userId: c.get('user').id, spaceId: spaceId ?? m.space_id });
+  }
+  return server.handleWeb(req);
+});

@@ -1,0 +1,112 @@
+// Library rules: what an upload must be (video/audio readable by ffprobe within the limits, subtitle files
+// parseable), and the checks that decide its status.
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import { MediaError } from '../../media/errors';
+import { probe, type ProbeResult } from '../../media/probe';
+import { parseSrt, SrtParseError } from '../../media/subtitles';
+import type { Storage } from '../../storage/types';
+import * as repo from './repository';
+
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+export function formatDuration(sec: number): string {
+  const s = Math.round(sec);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  const parts: string[] = [];
+  if (h) parts.push(`${h} h`);
+  if (m) parts.push(`${m} min`);
+  if (r || parts.length === 0) parts.push(`${r} s`);
+  return parts.join(' ');
+}
+
+export const tooLargeText = (limit: number) => `The file is too large: the limit is ${formatBytes(limit)}`;
+export const tooLongText = (durationSec: number, limit: number) =>
+  `The video is too long (${formatDuration(durationSec)}): the limit is ${formatDuration(limit)}`;
+
+/** ffprobe facts kept with an upload (and a project). */
+export function probeFacts(p: ProbeResult): Record<string, unknown> {
+  return {
+    durationSec: p.durationSec, hasAudio: p.hasAudio, hasVideo: p.hasVideo, width: p.width, height: p.height, fps: p.fps,
+    videoCodec: p.videoCodec, audioCodec: p.audioCodec, pixFmt: p.pixFmt, sizeBytes: p.sizeBytes, formatName: p.formatName,
+  };
+}
+
+/** A readable reason why a media file cannot be used. */
+export function unreadableText(e: unknown): string {
+  if (e instanceof MediaError && (e.code === 'corrupt' || e.code === 'not_found')) {
+    if (/0 bytes|empty/.test(e.message)) return 'The file is empty (0 bytes)';
+    return 'The file is not a readable video or audio file (it may be damaged or not a media file)';
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Checks a stored upload and records its status: videos/audio are probed (readable, within max size and
+ * duration); subtitle files are parsed. Returns the updated row.
+ */
+export async function checkUpload(deps: { db: Db; storage: Storage; config: Config }, mediaId: string): Promise<repo.MediaRow | null> {
+  const m = await repo.findMedia(deps.db, mediaId);
+  if (!m) return null;
+  const limits = deps.config.limits;
+  try {
+    const st = await deps.storage.stat(m.storage_key);
+    if (!st) return repo.finishMedia(deps.db, m.id, { status: 'failed', error: 'The upload is incomplete' });
+    if (m.kind === 'srt') {
+      if (st.size === 0) return repo.finishMedia(deps.db, m.id, { status: 'failed', error: 'The subtitle file is empty', sizeBytes: 0 });
+      if (st.size > 5 * 1024 * 1024) return repo.finishMedia(deps.db, m.id, { status: 'failed', error: 'The subtitle file is too large (the limit is 5 MB)' });
+      const text = (await readFile(await deps.storage.localFile(m.storage_key))).toString('utf8');
+      try {
+        const cues = parseSrt(text);
+        return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: { cues: cues.length } });
+      } catch (e) {
+        const why = e instanceof SrtParseError ? `${e.message} (line ${e.line})` : String(e);
+        return repo.finishMedia(deps.db, m.id, { status: 'failed', error: `The subtitle file could not be read: ${why}`, sizeBytes: st.size });
+      }
+    }
+    if (st.size > limits.maxVideoSize) {
+      return repo.finishMedia(deps.db, m.id, { status: 'failed', error: tooLargeText(limits.maxVideoSize), sizeBytes: st.size });
+    }
+    let p: ProbeResult;
+    try {
+      p = await probe(await deps.storage.localFile(m.storage_key));
+    } catch (e) {
+      return repo.finishMedia(deps.db, m.id, { status: 'failed', error: unreadableText(e), sizeBytes: st.size });
+    }
+    if (p.durationSec > limits.maxVideoDuration) {
+      return repo.finishMedia(deps.db, m.id, {
+        status: 'failed', error: tooLongText(p.durationSec, limits.maxVideoDuration), sizeBytes: st.size, probe: probeFacts(p),
+      });
+    }
+    return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: probeFacts(p) });
+  } catch (e) {
+    return repo.finishMedia(deps.db, m.id, { status: 'failed', error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+export function mediaJson(m: repo.MediaRow) {
+  const probe = m.probe as { durationSec?: number } | null;
+  return {
+    id: m.id,
+    status: m.status,
+    kind: m.kind,
+    filename: m.filename,
+    size: Number(m.size_bytes),
+    duration: probe?.durationSec ?? null,
+    error: m.error,
+    space_id: m.space_id,
+    created_date: new Date(m.created_at).toISOString(),
+  };
+}

@@ -1,0 +1,85 @@
+// Resumable uploads (tus 1.0, feature key `tus`) at /api/library/tus. Each tus upload is a media row with
+// the same id; when the last byte arrives the file moves into storage and is checked like a multipart upload.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppDeps } from '../../deps';
+import type { Storage } from '../../storage/types';
+import { uploadKey } from '../../storage/index';
+import * as repo from './repository';
+import { checkUpload, formatBytes } from './service';
+
+export const TUS_PATH = '/api/library/tus';
+
+export interface TusRequestContext {
+  userId: string;
+  spaceId: string | null;
+}
+
+/** Per-request caller facts, set by the route before handing the request to the tus server. */
+export const tusContext = new WeakMap<Request, TusRequestContext>();
+
+export type TusServer = import('@tus/server').Server;
+
+export function kindFrom(kind: string | null | undefined, filename: string): repo.MediaKind {
+  if (kind === 'video' || kind === 'audio' || kind === 'srt') return kind;
+  return /\.srt$/i.test(filename) ? 'srt' : 'video';
+}
+
+export async function createTusServer(deps: AppDeps & { storage: Storage }): Promise<TusServer> {
+  const { Server } = await import('@tus/server');
+  const { FileStore } = await import('@tus/file-store');
+  const dir = join(deps.config.dataDir, 'tus');
+  mkdirSync(dir, { recursive: true });
+  const maxSize = deps.config.limits.maxVideoSize;
+  const server = new Server({
+    path: TUS_PATH,
+    datastore: new FileStore({ directory: dir, expirationPeriodInMilliseconds: 24 * 3600 * 1000 }),
+    maxSize,
+    relativeLocation: true,
+    respectForwardedHeaders: deps.config.trustProxy,
+    namingFunction: () => randomUUID(),
+    onUploadCreate: async (req, upload) => {
+      const ctx = tusContext.get(req as unknown as Request);
+      if (!ctx) throw { status_code: 401, body: 'Not authenticated\n' };
+      const meta = upload.metadata ?? {};
+      const filename = String(meta.filename ?? meta.name ?? 'upload.mp4').slice(0, 255);
+      const kind = kindFrom(meta.kind ?? null, filename);
+      await repo.insertMedia(deps.db, {
+        id: upload.id,
+        spaceId: ctx.spaceId,
+        userId: ctx.userId,
+        kind,
+        filename,
+        contentType: (meta.filetype ?? meta.type ?? null) as string | null,
+        sizeBytes: 0,
+        storageKey: uploadKey(upload.id, filename),
+        via: 'tus',
+      });
+      return {};
+    },
+    onUploadFinish: async (_req, upload) => {
+      const m = await repo.findMedia(deps.db, upload.id);
+      if (!m) throw { status_code: 404, body: 'Upload not found\n' };
+      await deps.storage.putFile(m.storage_key, join(dir, upload.id), { move: true });
+      await rm(join(dir, `${upload.id}.json`), { force: true });
+      const done = await checkUpload(deps, upload.id);
+      return {
+        headers: {
+          'Media-Id': upload.id,
+          'Media-Status': done?.status ?? 'failed',
+          'Access-Control-Expose-Headers': 'Media-Id, Media-Status, Upload-Offset, Location, Upload-Length',
+        },
+      };
+    },
+    onResponseError: (_req, err) => {
+      const e = err as { status_code?: number; body?: string };
+      if (e.status_code === 413) return { status_code: 413, body: `File is too large (the limit is ${formatBytes(maxSize)})\n` };
+      return undefined;
+    },
+  });
+  // Unfinished uploads older than the expiration period are removed (hourly; never keeps a process alive).
+  setInterval(() => void server.cleanUpExpiredUploads().catch(() => 0), 3600_000).unref();
+  return server;
+}

@@ -1,0 +1,263 @@
+// All SQL of the projects domain: projects, speakers, feedback, glossary look-ups.
+import type { ProjectStatus } from '../../../contract/statuses';
+import type { Db } from '../../db/index';
+
+export interface MediaInfo {
+  hasVideo: boolean;
+  hasAudio: boolean;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  videoCodec: string | null;
+  pixFmt: string | null;
+  sizeBytes: number;
+  /** Storage key of the source file (original_video holds the same for video inputs). */
+  sourceKey?: string;
+}
+
+export interface ProjectRow {
+  id: string;
+  space_id: string;
+  user_id: string | null;
+  name: string;
+  folder_id: string | null;
+  status: ProjectStatus;
+  progress: number;
+  error_code: string | null;
+  error_message: string | null;
+  prompt: string | null;
+  src_lang: string;
+  dst_lang: string;
+  media_id: string | null;
+  link: string | null;
+  num_speakers: number | null;
+  src_srt_media_id: string | null;
+  dst_srt_media_id: string | null;
+  glossary_id: string | null;
+  copied_from: string | null;
+  free_dubbing: boolean;
+  tts_provider: string | null;
+  duration: number | null;
+  media_info: MediaInfo | null;
+  original_video: string | null;
+  cover: string | null;
+  translated_audio: string | null;
+  translated_video: string | null;
+  voiceover: string | null;
+  translation_srt_path: string | null;
+  translation_vtt_path: string | null;
+  lipsync_result_path: string | null;
+  subtitles_burn_result_path: string | null;
+  subtitles_lipsync_burn_result_path: string | null;
+  subtitles_banner_displayed: string[];
+  subtitles_burn_state: 'processing' | 'done' | 'failed' | null;
+  subtitles_burn_video_type: string | null;
+  subtitles_burn_error: string | null;
+  charged_minutes: number | null;
+  charged_at: Date | string | null;
+  generation: number;
+  created_date: Date | string;
+  updated_at: Date | string;
+}
+
+const COLS = `id, space_id, user_id, name, folder_id, status, progress, error_code, error_message, prompt, src_lang,
+  dst_lang, media_id, link, num_speakers, src_srt_media_id, dst_srt_media_id, glossary_id, copied_from, free_dubbing,
+  tts_provider, duration, media_info, original_video, cover, translated_audio, translated_video, voiceover,
+  translation_srt_path, translation_vtt_path, lipsync_result_path, subtitles_burn_result_path,
+  subtitles_lipsync_burn_result_path, subtitles_banner_displayed, subtitles_burn_state, subtitles_burn_video_type,
+  subtitles_burn_error, charged_minutes, charged_at, generation, created_date, updated_at`;
+export { COLS as PROJECT_COLUMNS };
+
+export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
+  return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1`, [id]);
+}
+export function lockProject(db: Db, id: string): Promise<ProjectRow | null> {
+  return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1 FOR UPDATE`, [id]);
+}
+
+export interface NewProject {
+  spaceId: string;
+  userId: string;
+  name: string;
+  srcLang: string;
+  dstLang: string;
+  mediaId: string | null;
+  link: string | null;
+  numSpeakers: number | null;
+  srcSrtMediaId: string | null;
+  dstSrtMediaId: string | null;
+  glossaryId: string | null;
+  freeDubbing?: boolean;
+  copiedFrom?: string | null;
+  ttsProvider: string | null;
+  status?: ProjectStatus;
+  progress?: number;
+}
+
+export function insertProject(db: Db, p: NewProject): Promise<ProjectRow> {
+  return db.one<ProjectRow>(
+    `INSERT INTO projects (space_id, user_id, name, src_lang, dst_lang, media_id, link, num_speakers, src_srt_media_id,
+       dst_srt_media_id, glossary_id, free_dubbing, copied_from, tts_provider, status, progress)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     RETURNING ${COLS}`,
+    [
+      p.spaceId, p.userId, p.name, p.srcLang, p.dstLang, p.mediaId, p.link, p.numSpeakers, p.srcSrtMediaId,
+      p.dstSrtMediaId, p.glossaryId, p.freeDubbing ?? false, p.copiedFrom ?? null, p.ttsProvider, p.status ?? 'created',
+      p.progress ?? 1,
+    ],
+  );
+}
+
+export async function listProjects(
+  db: Db,
+  spaceId: string,
+  o: { name?: string | null; folderId?: string | null; limit: number; offset: number },
+): Promise<{ rows: ProjectRow[]; total: number }> {
+  const name = o.name && o.name.trim() !== '' ? `%${o.name.trim().replace(/[\\%_]/g, (m) => '\\' + m)}%` : null;
+  const folder = o.folderId && o.folderId.trim() !== '' ? o.folderId.trim() : null;
+  const where = `space_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR folder_id = $3)`;
+  const rows = await db.query<ProjectRow>(
+    `SELECT ${COLS} FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5`,
+    [spaceId, name, folder, o.limit, o.offset],
+  );
+  const t = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM projects WHERE ${where}`, [spaceId, name, folder]);
+  return { rows, total: Number(t.n) };
+}
+
+export async function updateProjectFields(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<ProjectRow,
+    | 'name' | 'folder_id' | 'prompt' | 'glossary_id' | 'duration' | 'media_info' | 'original_video' | 'cover'
+    | 'translated_audio' | 'translated_video' | 'voiceover' | 'translation_srt_path' | 'translation_vtt_path'
+    | 'subtitles_burn_result_path' | 'subtitles_lipsync_burn_result_path' | 'subtitles_burn_state'
+    | 'subtitles_burn_video_type' | 'subtitles_burn_error' | 'tts_provider'>>,
+): Promise<ProjectRow | null> {
+  const keys = Object.keys(patch) as Array<keyof typeof patch>;
+  if (keys.length === 0) return findProject(db, id);
+  const sets = keys.map((k, i) => `${k} = $${i + 2}`);
+  return db.maybeOne<ProjectRow>(
+    `UPDATE projects SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 RETURNING ${COLS}`,
+    [id, ...keys.map((k) => patch[k] as never)],
+  );
+}
+
+export async function markCharged(db: Db, id: string, minutes: number): Promise<void> {
+  await db.query(`UPDATE projects SET charged_minutes = $2, charged_at = now() WHERE id = $1`, [id, minutes]);
+}
+export async function bumpGeneration(db: Db, id: string): Promise<void> {
+  await db.query(`UPDATE projects SET generation = generation + 1 WHERE id = $1`, [id]);
+}
+
+export async function addBannerDisplayed(db: Db, id: string, videoType: string): Promise<void> {
+  await db.query(
+    `UPDATE projects SET subtitles_banner_displayed = CASE WHEN subtitles_banner_displayed ? $2
+       THEN subtitles_banner_displayed ELSE subtitles_banner_displayed || to_jsonb($2::text) END WHERE id = $1`,
+    [id, videoType],
+  );
+}
+
+export async function deleteProject(db: Db, id: string): Promise<boolean> {
+  const rows = await db.query(`DELETE FROM projects WHERE id = $1 RETURNING id`, [id]);
+  return rows.length > 0;
+}
+
+// ------------------------------------------------------------------ speakers
+
+export interface SpeakerRow {
+  project_id: string;
+  id: string;
+  name: string;
+  gender: 'male' | 'female' | null;
+  pitch_hz: number | null;
+  voice_id: string | null;
+  voice_locked: boolean;
+  position: number;
+}
+
+export function speakersOf(db: Db, projectId: string): Promise<SpeakerRow[]> {
+  return db.query<SpeakerRow>(
+    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position FROM speakers
+     WHERE project_id = $1 ORDER BY position, id`,
+    [projectId],
+  );
+}
+export function speakersOfMany(db: Db, ids: string[]): Promise<SpeakerRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.query<SpeakerRow>(
+    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position FROM speakers
+     WHERE project_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY project_id, position, id`,
+    [ids],
+  );
+}
+
+/** Replaces the project's speakers, keeping the voice of speakers whose voice a person chose. */
+export async function replaceSpeakers(
+  db: Db,
+  projectId: string,
+  speakers: Array<{ id: string; name: string; gender: string | null; pitch_hz: number | null }>,
+): Promise<void> {
+  await db.query(
+    `DELETE FROM speakers WHERE project_id = $1 AND NOT voice_locked
+       AND id NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [projectId, speakers.map((s) => s.id)],
+  );
+  let pos = 0;
+  for (const s of speakers) {
+    await db.query(
+      `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (project_id, id) DO UPDATE SET gender = EXCLUDED.gender, pitch_hz = EXCLUDED.pitch_hz,
+         position = EXCLUDED.position`,
+      [projectId, s.id, s.name, s.gender, s.pitch_hz, pos++],
+    );
+  }
+}
+
+export async function setSpeakerVoice(db: Db, projectId: string, speakerId: string, voiceId: string, locked: boolean): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE speakers SET voice_id = $3, voice_locked = $4 WHERE project_id = $1 AND id = $2 RETURNING id`,
+    [projectId, speakerId, voiceId, locked],
+  );
+  return rows.length > 0;
+}
+export async function setSpeakerName(db: Db, projectId: string, speakerId: string, name: string): Promise<boolean> {
+  const rows = await db.query(`UPDATE speakers SET name = $3 WHERE project_id = $1 AND id = $2 RETURNING id`, [projectId, speakerId, name]);
+  return rows.length > 0;
+}
+export async function ensureSpeaker(db: Db, projectId: string, speakerId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO speakers (project_id, id, name, position)
+     VALUES ($1, $2, $2, (SELECT COALESCE(max(position) + 1, 0) FROM speakers WHERE project_id = $1))
+     ON CONFLICT (project_id, id) DO NOTHING`,
+    [projectId, speakerId],
+  );
+}
+export async function copySpeakers(db: Db, fromId: string, toId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position)
+     SELECT $2, id, name, gender, pitch_hz, position FROM speakers WHERE project_id = $1`,
+    [fromId, toId],
+  );
+}
+
+// ------------------------------------------------------------------ glossary (minimal table of this domain)
+
+export interface GlossaryRow {
+  id: string;
+  space_id: string;
+  src_lang: string;
+  dst_lang: string;
+  terms: Array<{ source: string; target: string }>;
+}
+export function findGlossary(db: Db, id: string): Promise<GlossaryRow | null> {
+  return db.maybeOne<GlossaryRow>(`SELECT id, space_id, src_lang, dst_lang, terms FROM glossaries WHERE id = $1`, [id]);
+}
+
+// ------------------------------------------------------------------ feedback
+
+export async function insertFeedback(db: Db, f: { projectId: string; userId: string; comment: string; options: string[] }): Promise<{ id: string }> {
+  return db.one<{ id: string }>(
+    `INSERT INTO project_feedback (project_id, user_id, comment, options) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [f.projectId, f.userId, f.comment, JSON.stringify(f.options)],
+  );
+}

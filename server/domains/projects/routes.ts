@@ -1,0 +1,109 @@
+// /api/project: the project calls of spec section 7. Parse -> service -> shape.
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { PROJECT_PAGE_SIZE } from '../../../contract/constants';
+import {
+  BURN_VIDEO_TYPES, CopyProjectRequest, CreateTranscriptRequest, FeedbackRequest, MediaDownloadRequest, PromptRequest,
+  UpdateProjectRequest,
+} from '../../../contract/schemas/project';
+import { requireUser } from '../../http/auth';
+import { unprocessable } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { jsonBody, queryWith } from '../../http/validate';
+import { requireSpaceAccess, spaceIdFromQuery } from '../spaces/guard';
+import { transcriptRoutes } from '../transcript/routes';
+import * as repo from './repository';
+import * as svc from './service';
+import { oneProjectJson, projectsJson } from './shape';
+
+export const projectsRoutes = new Hono<AppEnv>();
+projectsRoutes.use('*', requireUser);
+
+const PageQuery = v.object({
+  name: v.optional(v.pipe(v.string(), v.maxLength(255))),
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100)), String(PROJECT_PAGE_SIZE)),
+  offset: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0)), '0'),
+});
+
+projectsRoutes.get('/paginated', async (c) => {
+  const deps = svc.projectDeps(c);
+  const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
+  const q = queryWith(c, v.object({ ...PageQuery.entries, space_id: v.optional(v.string()), folder_id: v.optional(v.string()) }));
+  const { rows, total } = await repo.listProjects(deps.db, space.id, {
+    name: q.name, folderId: q.folder_id, limit: Number(q.limit), offset: Number(q.offset),
+  });
+  return c.json({ data: await projectsJson(deps, rows), offset: Number(q.offset), total });
+});
+
+projectsRoutes.post('/create_transcript', async (c) => {
+  const body = await jsonBody(c, CreateTranscriptRequest);
+  return c.json(await svc.createTranscript(c, spaceIdFromQuery(c), body));
+});
+
+projectsRoutes.get('/:id', async (c) => {
+  const deps = svc.projectDeps(c);
+  const { project } = await svc.loadProject(c, c.req.param('id'));
+  return c.json(await oneProjectJson(deps, project));
+});
+
+projectsRoutes.patch('/:id', async (c) => {
+  const body = await jsonBody(c, UpdateProjectRequest);
+  return c.json(await svc.updateProject(c, c.req.param('id'), body));
+});
+
+projectsRoutes.delete('/:id', async (c) => {
+  await svc.deleteProject(c, c.req.param('id'));
+  return c.json({ id: c.req.param('id'), status: 'deleted' });
+});
+
+projectsRoutes.put('/:id/prompt', async (c) => {
+  const body = await jsonBody(c, PromptRequest);
+  return c.json(await svc.setPrompt(c, c.req.param('id'), body.prompt));
+});
+
+projectsRoutes.patch('/:id/glossary', async (c) => {
+  const raw = c.req.query('glossary_id');
+  const id = raw === undefined || raw.trim() === '' || raw === 'null' ? null : raw.trim();
+  return c.json(await svc.setGlossary(c, c.req.param('id'), id));
+});
+
+projectsRoutes.post('/:id/copy', async (c) => {
+  const body = await jsonBody(c, CopyProjectRequest);
+  return c.json(await svc.copyProject(c, c.req.param('id'), body.dst_lang, body.free_dubbing));
+});
+
+projectsRoutes.post('/:id/generate', async (c) => {
+  return c.json(await svc.generate(c, c.req.param('id')));
+});
+
+projectsRoutes.post('/:id/media_download', async (c) => {
+  const body = await jsonBody(c, MediaDownloadRequest);
+  return c.json(await svc.mediaDownload(c, c.req.param('id'), body.media_type));
+});
+
+function videoType(c: { req: { query(k: string): string | undefined } }): string {
+  const t = c.req.query('video_type') ?? 'translated';
+  if (!(BURN_VIDEO_TYPES as readonly string[]).includes(t)) {
+    throw unprocessable([{ loc: ['query', 'video_type'], msg: `video_type must be one of ${BURN_VIDEO_TYPES.join(', ')}`, type: 'enum' }]);
+  }
+  return t;
+}
+
+projectsRoutes.post('/:id/burn_subtitles', async (c) => {
+  return c.json(await svc.burnSubtitles(c, c.req.param('id'), videoType(c)));
+});
+
+projectsRoutes.post('/:id/set_subtitles_banner_displayed', async (c) => {
+  return c.json(await svc.setBannerDisplayed(c, c.req.param('id'), videoType(c)));
+});
+
+projectsRoutes.post('/:id/feedback', async (c) => {
+  const body = await jsonBody(c, FeedbackRequest);
+  return c.json(await svc.addFeedback(c, c.req.param('id'), body));
+});
+
+projectsRoutes.route('/', transcriptRoutes);
+
+projectsRoutes.get('/:id/voice_pool', async (c) => {
+  return c.json(await svc.voicePool(c, c.req.param('id')));
+});

@@ -1,0 +1,186 @@
+// All SQL of the transcript: a project's segments.
+import type { Db } from '../../db/index';
+
+export type SegmentStatus = 'done' | 'error' | 'processing' | 'updated';
+
+export interface SegmentRow {
+  id: string;
+  project_id: string;
+  start_sec: number;
+  end_sec: number;
+  speaker: string;
+  src_text: string;
+  dst_text: string;
+  status: SegmentStatus;
+  words: Array<{ text: string; start: number; end: number }> | null;
+  speed_factor: number | null;
+  overflow_sec: number | null;
+  audio_hash: string | null;
+}
+
+const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash`;
+
+export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
+  if (ids && ids.length > 0) {
+    return db.query<SegmentRow>(
+      `SELECT ${COLS} FROM segments WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb))
+       ORDER BY start_sec, end_sec, created_at, id`,
+      [projectId, ids],
+    );
+  }
+  return db.query<SegmentRow>(
+    `SELECT ${COLS} FROM segments WHERE project_id = $1 ORDER BY start_sec, end_sec, created_at, id`,
+    [projectId],
+  );
+}
+
+/** Locks the project's segments (serialises concurrent edits of one transcript). */
+export async function lockSegments(db: Db, projectId: string): Promise<void> {
+  await db.query(`SELECT id FROM projects WHERE id = $1 FOR UPDATE`, [projectId]);
+}
+
+export interface NewSegment {
+  start: number;
+  end: number;
+  speaker: string;
+  src: string;
+  dst: string;
+  status: SegmentStatus;
+  words?: Array<{ text: string; start: number; end: number }> | null;
+}
+
+export async function insertSegments(db: Db, projectId: string, segs: NewSegment[]): Promise<SegmentRow[]> {
+  const out: SegmentRow[] = [];
+  // Chunks of rows per statement keep parameter counts small.
+  for (let i = 0; i < segs.length; i += 200) {
+    const chunk = segs.slice(i, i + 200);
+    const params: unknown[] = [projectId];
+    const values = chunk.map((s) => {
+      params.push(s.start, s.end, s.speaker, s.src, s.dst, s.status, s.words ? JSON.stringify(s.words) : null);
+      const b = params.length - 7;
+      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::jsonb)`;
+    });
+    const rows = await db.query<SegmentRow>(
+      `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words)
+       VALUES ${values.join(', ')} RETURNING ${COLS}`,
+      params as never[],
+    );
+    out.push(...rows);
+  }
+  return out;
+}
+
+export async function deleteAllSegments(db: Db, projectId: string): Promise<void> {
+  await db.query(`DELETE FROM segments WHERE project_id = $1`, [projectId]);
+}
+
+export async function deleteSegments(db: Db, projectId: string, ids: string[]): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM segments WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb)) RETURNING id`,
+    [projectId, ids],
+  );
+  return rows.length;
+}
+
+export interface SegmentPatch {
+  start_sec?: number;
+  end_sec?: number;
+  speaker?: string;
+  src_text?: string;
+  dst_text?: string;
+  status?: SegmentStatus;
+  speed_factor?: number | null;
+  overflow_sec?: number | null;
+  audio_hash?: string | null;
+}
+
+export async function updateSegment(db: Db, projectId: string, id: string, patch: SegmentPatch): Promise<SegmentRow | null> {
+  const keys = Object.keys(patch) as Array<keyof SegmentPatch>;
+  if (keys.length === 0) return db.maybeOne<SegmentRow>(`SELECT ${COLS} FROM segments WHERE project_id = $1 AND id = $2`, [projectId, id]);
+  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
+  return db.maybeOne<SegmentRow>(
+    `UPDATE segments SET ${sets.join(', ')}, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLS}`,
+    [projectId, id, ...keys.map((k) => patch[k] as never)],
+  );
+}
+
+export async function setSegmentsStatus(db: Db, projectId: string, from: SegmentStatus[] | null, to: SegmentStatus): Promise<void> {
+  if (from) {
+    await db.query(
+      `UPDATE segments SET status = $3 WHERE project_id = $1 AND status IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+      [projectId, from, to],
+    );
+  } else {
+    await db.query(`UPDATE segments SET status = $2 WHERE project_id = $1`, [projectId, to]);
+  }
+}
+
+export async function countChangedSegments(db: Db, projectIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (projectIds.length === 0) return out;
+  const rows = await db.query<{ project_id: string; n: number }>(
+    `SELECT project_id, count(*)::int AS n FROM segments
+     WHERE project_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) AND status = 'updated' GROUP BY project_id`,
+    [projectIds],
+  );
+  for (const r of rows) out.set(r.project_id, Number(r.n));
+  return out;
+}
+
+export async function copySegments(db: Db, fromId: string, toId: string, dstLangText: 'empty' | 'keep'): Promise<void> {
+  await db.query(
+    `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, created_at)
+     SELECT $2, start_sec, end_sec, speaker, src_text, CASE WHEN $3 = 'keep' THEN dst_text ELSE '' END, 'processing', words,
+       created_at
+     FROM segments WHERE project_id = $1`,
+    [fromId, toId, dstLangText],
+  );
+}
+
+/** Sets the speaker of many segments at once. */
+export async function setSegmentSpeakers(db: Db, projectId: string, rows: Array<{ id: string; speaker: string }>): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE segments s SET speaker = x.speaker, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, speaker text)
+     WHERE s.project_id = $1 AND s.id = x.id`,
+    [projectId, rows],
+  );
+}
+
+/** Sets the translated text (and status) of many segments at once. */
+export async function setSegmentTranslations(
+  db: Db,
+  projectId: string,
+  rows: Array<{ id: string; dst: string }>,
+  status: SegmentStatus,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE segments s SET dst_text = x.dst, status = $3, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text)
+     WHERE s.project_id = $1 AND s.id = x.id`,
+    [projectId, rows, status],
+  );
+}
+
+/** Records the voiceover result of many segments at once. */
+export async function setSegmentFits(
+  db: Db,
+  projectId: string,
+  rows: Array<{ id: string; speed_factor: number; overflow_sec: number; audio_hash: string; status: SegmentStatus }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE segments s SET speed_factor = x.speed_factor, overflow_sec = x.overflow_sec, audio_hash = x.audio_hash,
+       status = x.status, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, speed_factor float8, overflow_sec float8, audio_hash text, status text)
+     WHERE s.project_id = $1 AND s.id = x.id`,
+    [projectId, rows],
+  );
+}
+
+/** A speaker's voice changed: its voiced segments must be synthesised again. */
+export async function markSpeakerSegmentsUpdated(db: Db, projectId: string, speaker: string): Promise<void> {
+  await db.query(`UPDATE segments SET status = 'updated' WHERE project_id = $1 AND speaker = $2 AND status = 'done'`, [projectId, speaker]);
+}

@@ -1,0 +1,38 @@
+// /api/project/{id}/transcript: segments (spec section 7). Parse -> service -> shape.
+import { Hono } from 'hono';
+import { TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../contract/schemas/project';
+import type { AppEnv } from '../../http/env';
+import { jsonBody } from '../../http/validate';
+import { isUuid } from '../spaces/guard';
+import { notFound } from '../../http/errors';
+import * as svc from './service';
+
+// Mounted inside projectsRoutes (which already requires a user).
+export const transcriptRoutes = new Hono<AppEnv>();
+
+transcriptRoutes.get('/:id/transcript', async (c) => {
+  // ?segments=a&segments=b or ?segments=a,b
+  const ids = (c.req.queries('segments') ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return c.json(await svc.getTranscript(c, c.req.param('id'), ids.length > 0 ? ids.filter(isUuid) : null));
+});
+
+transcriptRoutes.post('/:id/transcript/merge', async (c) => {
+  const body = await jsonBody(c, TranscriptMergeRequest);
+  return c.json(await svc.mergeSegments(c, c.req.param('id'), body.segment_ids));
+});
+
+transcriptRoutes.post('/:id/transcript', async (c) => {
+  const body = await jsonBody(c, TranscriptAddRequest);
+  return c.json(await svc.addSegments(c, c.req.param('id'), body.segments));
+});
+
+transcriptRoutes.patch('/:id/transcript', async (c) => {
+  const body = await jsonBody(c, TranscriptPatchRequest);
+  return c.json(await svc.patchSegments(c, c.req.param('id'), body.segments));
+});
+
+transcriptRoutes.delete('/:id/transcript/:segmentId', async (c) => {
+  const segmentId = c.req.param('segmentId');
+  if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
+  return c.json(await svc.deleteSegment(c, c.req.param('id'), segmentId));
+});

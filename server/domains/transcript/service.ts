@@ -1,0 +1,193 @@
+// Transcript rules: segment edits in batches of at most 50; a segment ends after it starts; segments of
+// the same speaker never overlap (spec section 5); edits move the project to transcript_edited.
+import type { Context } from 'hono';
+import type { Segment } from '../../../contract/schemas/project';
+import type { ProjectStatus } from '../../../contract/statuses';
+import type { Db } from '../../db/index';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { setStatus } from '../../pipeline/stages';
+import { ensureSpeaker, lockProject, type ProjectRow } from '../projects/repository';
+import { canEdit, loadProject } from '../projects/service';
+import { segmentJson } from '../projects/shape';
+import * as repo from './repository';
+
+const EPS = 1e-6;
+
+export interface TimedSegment {
+  id: string;
+  start: number;
+  end: number;
+  speaker: string;
+}
+
+/** Rejects end <= start. */
+export function checkTimes(s: { id?: string; start: number; end: number }): void {
+  if (!(s.end > s.start + EPS)) {
+    throw badRequest(`Segment ${s.id ? `${s.id} ` : ''}must end after it starts (start ${s.start}, end ${s.end})`);
+  }
+}
+
+/** The first pair of same-speaker segments that overlap, one of them in `changed` (touching is fine). */
+export function findOverlap(all: readonly TimedSegment[], changed: ReadonlySet<string>): [TimedSegment, TimedSegment] | null {
+  const ch = all.filter((s) => changed.has(s.id)).sort((a, b) => a.start - b.start);
+  for (const a of ch) {
+    for (const b of all) {
+      if (a.id !== b.id && a.speaker === b.speaker && a.start < b.end - EPS && b.start < a.end - EPS) {
+        return a.start <= b.start ? [a, b] : [b, a];
+      }
+    }
+  }
+  return null;
+}
+
+function overlapText(a: TimedSegment, b: TimedSegment): string {
+  const f = (x: number) => x.toFixed(3).replace(/\.?0+$/, '');
+  return `Segments of the same speaker cannot overlap: ${a.id} (${f(a.start)}-${f(a.end)}) and ${b.id} (${f(b.start)}-${f(b.end)}), speaker ${a.speaker || '(none)'}`;
+}
+
+async function editable(db: Db, projectId: string): Promise<ProjectRow> {
+  const p = (await lockProject(db, projectId))!;
+  if (!canEdit(p.status)) throw conflict('The transcript cannot be edited while the project is being processed');
+  return p;
+}
+
+async function markEdited(db: Db, p: ProjectRow): Promise<void> {
+  if (p.status !== 'transcript_edited' && p.status !== 'voice_update_started') {
+    await setStatus(db, p.id, 'transcript_edited' as ProjectStatus);
+  }
+}
+
+const toTimed = (s: repo.SegmentRow): TimedSegment => ({ id: s.id, start: s.start_sec, end: s.end_sec, speaker: s.speaker });
+
+export async function getTranscript(c: Context<AppEnv>, projectId: string, ids: string[] | null): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(c, projectId);
+  const rows = await repo.segmentsOf(c.get('deps').db, project.id, ids);
+  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+}
+
+export interface NewSegmentBody {
+  start: number;
+  end: number;
+  speaker: string;
+  src?: { text: string };
+  dst?: { text: string };
+}
+
+export async function addSegments(c: Context<AppEnv>, projectId: string, segs: NewSegmentBody[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(c, projectId);
+  for (const s of segs) checkTimes(s);
+  const rows = await c.get('deps').db.tx(async (t) => {
+    const p = await editable(t, project.id);
+    const existing = (await repo.segmentsOf(t, p.id)).map(toTimed);
+    const fresh = segs.map((s, i) => ({ id: `new-${i + 1}`, start: s.start, end: s.end, speaker: s.speaker }));
+    const hit = findOverlap([...existing, ...fresh], new Set(fresh.map((f) => f.id)));
+    if (hit) throw badRequest(overlapText(hit[0], hit[1]));
+    for (const sp of new Set(segs.map((s) => s.speaker).filter((x) => x !== ''))) await ensureSpeaker(t, p.id, sp);
+    const inserted = await repo.insertSegments(
+      t,
+      p.id,
+      segs.map((s) => ({ start: s.start, end: s.end, speaker: s.speaker, src: s.src?.text ?? '', dst: s.dst?.text ?? '', status: 'updated' })),
+    );
+    await markEdited(t, p);
+    return inserted;
+  });
+  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+}
+
+export interface SegmentPatchBody {
+  id: string;
+  start?: number;
+  end?: number;
+  speaker?: string;
+  src?: { text: string };
+  dst?: { text: string };
+}
+
+export async function patchSegments(c: Context<AppEnv>, projectId: string, patches: SegmentPatchBody[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(c, projectId);
+  const ids = patches.map((p) => p.id);
+  if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in one batch');
+  const rows = await c.get('deps').db.tx(async (t) => {
+    const p = await editable(t, project.id);
+    const all = await repo.segmentsOf(t, p.id);
+    const byId = new Map(all.map((s) => [s.id, s]));
+    const next = new Map(all.map((s) => [s.id, toTimed(s)]));
+    for (const patch of patches) {
+      const cur = byId.get(patch.id);
+      if (!cur) throw notFound(`Segment not found: ${patch.id}`);
+      const n = { id: cur.id, start: patch.start ?? cur.start_sec, end: patch.end ?? cur.end_sec, speaker: patch.speaker ?? cur.speaker };
+      checkTimes(n);
+      next.set(cur.id, n);
+    }
+    const hit = findOverlap([...next.values()], new Set(ids));
+    if (hit) throw badRequest(overlapText(hit[0], hit[1]));
+    const out: repo.SegmentRow[] = [];
+    let anyVoiced = false;
+    for (const patch of patches) {
+      const cur = byId.get(patch.id)!;
+      const change: repo.SegmentPatch = {};
+      if (patch.start !== undefined && patch.start !== cur.start_sec) change.start_sec = patch.start;
+      if (patch.end !== undefined && patch.end !== cur.end_sec) change.end_sec = patch.end;
+      if (patch.speaker !== undefined && patch.speaker !== cur.speaker) change.speaker = patch.speaker;
+      if (patch.src !== undefined && patch.src.text !== cur.src_text) change.src_text = patch.src.text;
+      if (patch.dst !== undefined && patch.dst.text !== cur.dst_text) change.dst_text = patch.dst.text;
+      const voiced = change.start_sec !== undefined || change.end_sec !== undefined || change.speaker !== undefined || change.dst_text !== undefined;
+      if (voiced) {
+        change.status = 'updated';
+        anyVoiced = true;
+      }
+      if (change.speaker) await ensureSpeaker(t, p.id, change.speaker);
+      out.push((await repo.updateSegment(t, p.id, cur.id, change))!);
+    }
+    if (anyVoiced || patches.some((x) => x.src !== undefined)) await markEdited(t, p);
+    return out;
+  });
+  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+}
+
+export async function deleteSegment(c: Context<AppEnv>, projectId: string, segmentId: string): Promise<{ id: string }> {
+  const { project } = await loadProject(c, projectId);
+  await c.get('deps').db.tx(async (t) => {
+    const p = await editable(t, project.id);
+    const n = await repo.deleteSegments(t, p.id, [segmentId]);
+    if (n === 0) throw notFound(`Segment not found: ${segmentId}`);
+    await markEdited(t, p);
+  });
+  return { id: segmentId };
+}
+
+export async function mergeSegments(c: Context<AppEnv>, projectId: string, ids: string[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(c, projectId);
+  if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in the merge');
+  const merged = await c.get('deps').db.tx(async (t) => {
+    const p = await editable(t, project.id);
+    const all = await repo.segmentsOf(t, p.id);
+    const byId = new Map(all.map((s) => [s.id, s]));
+    const picked = ids.map((id) => {
+      const s = byId.get(id);
+      if (!s) throw notFound(`Segment not found: ${id}`);
+      return s;
+    });
+    picked.sort((a, b) => a.start_sec - b.start_sec || a.end_sec - b.end_sec);
+    const first = picked[0]!;
+    const start = Math.min(...picked.map((s) => s.start_sec));
+    const end = Math.max(...picked.map((s) => s.end_sec));
+    const join = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean).join(' ');
+    const result: TimedSegment = { id: first.id, start, end, speaker: first.speaker };
+    const others = all.filter((s) => !ids.includes(s.id)).map(toTimed);
+    const hit = findOverlap([...others, result], new Set([first.id]));
+    if (hit) throw badRequest(overlapText(hit[0], hit[1]));
+    await repo.deleteSegments(t, p.id, picked.slice(1).map((s) => s.id));
+    const row = await repo.updateSegment(t, p.id, first.id, {
+      start_sec: start,
+      end_sec: end,
+      src_text: join(picked.map((s) => s.src_text)),
+      dst_text: join(picked.map((s) => s.dst_text)),
+      status: 'updated',
+    });
+    await markEdited(t, p);
+    return row!;
+  });
+  return { segments: [segmentJson(merged, project.src_lang, project.dst_lang)] };
+}

@@ -1,0 +1,52 @@
+// Construction of the pipeline services from config: storage, engines, the queue (in-process by default,
+// BullMQ with REDIS_URL) and the Pipeline runtime. Used by server/bootstrap.ts and server/worker.ts.
+import type { Config } from '../config';
+import type { Db } from '../db/index';
+import { createAdapters, createConfiguredRegistry, type ConfiguredAdapters } from '../engines/adapters/index';
+import type { EngineRegistry } from '../engines/registry';
+import { createStorage } from '../storage/index';
+import type { Storage } from '../storage/types';
+import { HANDLERS } from './handlers/index';
+import { Pipeline, type PipelineOptions } from './pipeline';
+import { BullQueue, InProcessQueue, type JobQueue } from './queue';
+
+export { Pipeline } from './pipeline';
+export type { StageHandler, StageContext } from './pipeline';
+
+export interface PipelineServices {
+  storage: Storage;
+  engines: EngineRegistry;
+  /** The configured HTTP adapters (the rewriter of /api/tools, the voice cloner, DeepL glossaries). */
+  engineAdapters: ConfiguredAdapters;
+  pipeline: Pipeline;
+}
+
+export interface PipelineBuildOptions extends Partial<PipelineOptions> {
+  storage?: Storage;
+  engines?: EngineRegistry;
+  queue?: JobQueue;
+  /** Redis key prefix of the BullMQ queue (tests use a unique one). */
+  queuePrefix?: string;
+}
+
+export function createQueue(config: Config, o: { prefix?: string; log?: (m: string, meta?: Record<string, unknown>) => void } = {}): JobQueue {
+  const log = o.log ?? ((m, meta) => console.error(`[queue] ${m}`, meta ?? ''));
+  if (config.redisUrl) {
+    return new BullQueue({ redisUrl: config.redisUrl, prefix: o.prefix }, (e, job) =>
+      log('queue error', { error: e instanceof Error ? e.message : String(e), job }),
+    );
+  }
+  return new InProcessQueue((e, job) => log('job crashed', { error: e instanceof Error ? e.stack : String(e), job }));
+}
+
+export function createPipelineServices(config: Config, db: Db, o: PipelineBuildOptions = {}): PipelineServices {
+  const storage = o.storage ?? createStorage(config);
+  // Built-in engines plus the HTTP adapters chosen by ASR_ENGINE/MT_ENGINE/TTS_ENGINE (server/engines/config.ts),
+  // from the configuration validated at start-up (config.engines).
+  const configured = o.engines ? null : createConfiguredRegistry(config.engines);
+  const engines = o.engines ?? configured!.registry;
+  const engineAdapters = configured?.adapters ?? createAdapters(config.engines);
+  const queue = o.queue ?? createQueue(config, { prefix: o.queuePrefix, log: o.log });
+  const pipeline = new Pipeline({ config, db, storage, engines }, queue, { ...o, handlers: o.handlers ?? HANDLERS });
+  return { storage, engines, engineAdapters, pipeline };
+}

@@ -1,0 +1,199 @@
+// Queue adapters. Jobs carry ids only ({projectId, stage}); the job id is `<projectId>-<stage>`, so pushing
+// the same work twice is harmless. In-process (embedded default) or BullMQ (REDIS_URL).
+import type { StageName } from './stages';
+import { jobId } from './repository';
+
+export interface JobData {
+  projectId: string;
+  stage: StageName;
+}
+
+export type JobProcessor = (job: JobData) => Promise<void>;
+
+export interface JobQueue {
+  readonly kind: 'memory' | 'bullmq';
+  /** Adds a job; a job with the same id that is waiting or running is not added again. */
+  push(job: JobData): Promise<void>;
+  /** Starts processing with `processor` (a producer-only queue never calls it). */
+  startProcessing(processor: JobProcessor, concurrency: number): Promise<void>;
+  /** Stops taking jobs; waits for running ones unless `force`. */
+  close(opts?: { force?: boolean }): Promise<void>;
+  /** Jobs waiting or running in this process (in-process queue) or in Redis (BullMQ). */
+  counts(): Promise<{ waiting: number; active: number }>;
+}
+
+/** The embedded queue: a FIFO in memory, N jobs at a time, no job id twice. */
+export class InProcessQueue implements JobQueue {
+  readonly kind = 'memory' as const;
+  private waiting: JobData[] = [];
+  private readonly ids = new Set<string>();
+  private active = 0;
+  private processor: JobProcessor | null = null;
+  private concurrency = 1;
+  private closed = false;
+  private readonly running = new Set<Promise<void>>();
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly onError: (e: unknown, job: JobData) => void = () => {}) {}
+
+  async push(job: JobData): Promise<void> {
+    if (this.closed) return;
+    const id = jobId(job.projectId, job.stage);
+    if (this.ids.has(id)) return;
+    this.ids.add(id);
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
+    this.processor = processor;
+    this.concurrency = Math.max(1, concurrency);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.processor && !this.closed && this.active < this.concurrency && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.active++;
+      const run = async (): Promise<void> => {
+        try {
+          await this.processor!(job);
+        } catch (e) {
+          this.onError(e, job);
+        } finally {
+          this.active--;
+          this.ids.delete(jobId(job.projectId, job.stage));
+          this.running.delete(p);
+          if (this.active === 0 && this.waiting.length === 0) {
+            const w = this.idleWaiters;
+            this.idleWaiters = [];
+            w.forEach((f) => f());
+          }
+          this.pump();
+        }
+      };
+      const p: Promise<void> = Promise.resolve().then(run);
+      this.running.add(p);
+    }
+  }
+
+  /** Resolves when nothing is waiting or running (tests, benchmarks). */
+  idle(): Promise<void> {
+    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  async counts() {
+    return { waiting: this.waiting.length, active: this.active };
+  }
+
+  async close(opts: { force?: boolean } = {}): Promise<void> {
+    this.closed = true;
+    for (const j of this.waiting) this.ids.delete(jobId(j.projectId, j.stage));
+    this.waiting = [];
+    if (!opts.force) await Promise.allSettled([...this.running]);
+  }
+}
+
+export interface BullOptions {
+  redisUrl: string;
+  /** Key prefix in Redis (tests use a unique one). */
+  prefix?: string;
+  queueName?: string;
+  /** Seconds after which a job whose worker died is handed to another worker. */
+  stalledSec?: number;
+}
+
+/** BullMQ over Redis: any number of processes push, any number of workers (`npm run worker`) process. */
+export class BullQueue implements JobQueue {
+  readonly kind = 'bullmq' as const;
+  private queue: import('bullmq').Queue | null = null;
+  private worker: import('bullmq').Worker | null = null;
+  private connections: Array<import('ioredis').Redis> = [];
+
+  constructor(private readonly o: BullOptions, private readonly onError: (e: unknown, job: JobData | null) => void = () => {}) {}
+
+  private async connection() {
+    const { Redis } = await import('ioredis');
+    const c = new Redis(this.o.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
+    c.on('error', (e) => this.onError(e, null));
+    this.connections.push(c);
+    return c;
+  }
+
+  private get name() {
+    return this.o.queueName ?? 'pipeline';
+  }
+  private get prefix() {
+    return this.o.prefix ?? 'ds';
+  }
+
+  private async q() {
+    if (!this.queue) {
+      const { Queue } = await import('bullmq');
+      this.queue = new Queue(this.name, { connection: await this.connection(), prefix: this.prefix });
+      this.queue.on('error', (e) => this.onError(e, null));
+    }
+    return this.queue;
+  }
+
+  async push(job: JobData): Promise<void> {
+    const q = await this.q();
+    await q.add(job.stage, job, {
+      jobId: jobId(job.projectId, job.stage),
+      attempts: 1,
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
+    if (this.worker) return;
+    const { Worker } = await import('bullmq');
+    this.worker = new Worker(
+      this.name,
+      async (j) => {
+        const data = j.data as JobData;
+        await processor({ projectId: String(data.projectId), stage: data.stage });
+      },
+      {
+        connection: await this.connection(),
+        prefix: this.prefix,
+        concurrency: Math.max(1, concurrency),
+        // A job whose worker died (lock not renewed) goes back to waiting after about stalledSec.
+        lockDuration: (this.o.stalledSec ?? 30) * 1000,
+        stalledInterval: (this.o.stalledSec ?? 30) * 1000,
+        maxStalledCount: 2,
+      },
+    );
+    this.worker.on('error', (e) => this.onError(e, null));
+    await this.worker.waitUntilReady();
+  }
+
+  async counts() {
+    const q = await this.q();
+    const c = await q.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return { waiting: (c.waiting ?? 0) + (c.delayed ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0 };
+  }
+
+  /** Removes every key of this queue (tests). */
+  async obliterate(): Promise<void> {
+    const q = await this.q();
+    await q.obliterate({ force: true });
+  }
+
+  async close(opts: { force?: boolean } = {}): Promise<void> {
+    await this.worker?.close(opts.force ?? false);
+    await this.queue?.close();
+    this.worker = null;
+    this.queue = null;
+    for (const c of this.connections) {
+      try {
+        await c.quit();
+      } catch {
+        c.disconnect();
+      }
+    }
+    this.connections = [];
+  }
+}

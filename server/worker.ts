@@ -1,0 +1,27 @@
+// `npm run worker`: a pipeline worker without the HTTP API. With REDIS_URL (BullMQ) any number of workers
+// on any machines share the queue; DATABASE_URL and S3 settings point them at the same data.
+import { loadConfig } from './config';
+import { buildDeps, shutdownDeps } from './bootstrap';
+
+const config = loadConfig();
+if (!config.redisUrl) {
+  console.error('npm run worker needs REDIS_URL (BullMQ); without it `npm start` runs the embedded worker.');
+  process.exit(1);
+}
+if (!config.databaseUrl) {
+  console.error('npm run worker needs DATABASE_URL: workers and the server must share one PostgreSQL database.');
+  process.exit(1);
+}
+const deps = await buildDeps(config, { role: 'worker' });
+console.log(`Pipeline worker ${deps.pipeline!.owner} processing (concurrency ${config.worker.concurrency}, storage ${deps.storage!.kind})`);
+
+let stopping = false;
+async function stop(sig: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${sig}: stopping (running stages are released and resume at the next start)`);
+  await shutdownDeps(deps);
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
