@@ -38,7 +38,7 @@ export interface FitSettings {
 }
 
 export const DEFAULT_FIT_SETTINGS: Readonly<FitSettings> = {
-  minRate: 0.8,
+  minRate: 0.9, // never drag speech much to fill a long slot: a short pause sounds better than slow speech
   maxRate: 1.6,
   minTempo: 0.85,
   maxTempo: 1.25,
