@@ -1,0 +1,107 @@
+// The project page (/spaces/{spaceId}/project/{projectId}): live status and progress until the transcript
+// is ready, then the editor.
+import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, SkeletonBodyText, SkeletonDisplayText, Text } from '@shopify/polaris';
+import useSWR from 'swr';
+import { useLocation, useParams } from 'wouter';
+import type { Project } from '../../../../contract/schemas/project';
+import { isEditable, isFailure, statusLabel } from '../../../../contract/statuses';
+import { fetcher, isApiError, type ApiError } from '../../../lib/http';
+import { PageFrame } from '../../../ui';
+import { projectKey } from '../api';
+import { isBusy, isPreparing } from '../lib/generate';
+import { EditorView } from './EditorView';
+import './editor.css';
+
+export const PROJECT_POLL_MS = 2000;
+
+export function isWorkingStatus(s: Project['status']): boolean {
+  return isPreparing(s) || isBusy(s);
+}
+
+export function useProjectDetail(id: string | null) {
+  return useSWR<Project, ApiError>(id ? projectKey(id) : null, fetcher, {
+    refreshInterval: (p) => (p && (isWorkingStatus(p.status) || p.subtitles_burn_state === 'processing') ? PROJECT_POLL_MS : 0),
+  });
+}
+
+export function ProjectEditor() {
+  const { spaceId, projectId } = useParams<{ spaceId: string; projectId: string }>();
+  const { data: project, error, mutate } = useProjectDetail(projectId);
+  const [, navigate] = useLocation();
+  const home = `/spaces/${spaceId}`;
+
+  if (!project) {
+    if (error) {
+      const notFound = isApiError(error) && (error.status === 404 || error.status === 422);
+      return (
+        <PageFrame title={notFound ? 'Project not found' : 'The project could not be loaded'} backAction={{ content: 'Translation', onAction: () => navigate(home) }}>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="p">{notFound ? 'It may have been deleted, or the link is wrong.' : error.message}</Text>
+              <InlineStack gap="200">
+                <Button onClick={() => navigate(home)}>Back to projects</Button>
+                {!notFound && <Button onClick={() => void mutate()}>Try again</Button>}
+              </InlineStack>
+            </BlockStack>
+          </Card>
+        </PageFrame>
+      );
+    }
+    return (
+      <PageFrame title="Loading project…">
+        <Card>
+          <BlockStack gap="300">
+            <SkeletonDisplayText size="small" />
+            <SkeletonBodyText lines={6} />
+          </BlockStack>
+        </Card>
+      </PageFrame>
+    );
+  }
+
+  if (isPreparing(project.status) || (isFailure(project.status) && !isEditable(project.status))) {
+    return <ProcessingView project={project} onBack={() => navigate(home)} />;
+  }
+  return <EditorView key={project.id} project={project} spaceId={spaceId} mutateProject={mutate} />;
+}
+
+export function ProcessingView({ project, onBack }: { project: Project; onBack: () => void }) {
+  const failed = isFailure(project.status);
+  const label = statusLabel(project.status, project.src_srt_uploaded ? 'srt' : 'default');
+  return (
+    <PageFrame title={project.name} backAction={{ content: 'Translation', onAction: onBack }}>
+      <Card>
+        <BlockStack gap="400">
+          {project.cover && <img className="ed-cover" src={project.cover} alt="" style={{ maxWidth: 480, borderRadius: 8 }} />}
+          <InlineStack gap="200" blockAlign="center">
+            <Badge tone={failed ? 'critical' : 'attention'} progress={failed ? undefined : 'partiallyComplete'}>
+              {label}
+            </Badge>
+            {!failed && (
+              <Text as="span" tone="subdued">
+                {project.progress}%
+              </Text>
+            )}
+          </InlineStack>
+          {!failed && (
+            <Box maxWidth="480px">
+              <ProgressBar progress={project.progress} tone="highlight" ariaLabelledBy="project-progress-note" />
+            </Box>
+          )}
+          <div id="project-progress-note" role="status" aria-live="polite">
+            <Text as="p" tone={failed ? 'critical' : 'subdued'}>
+              {failed
+                ? project.error_message ?? 'Something went wrong while preparing this video.'
+                : 'We are transcribing and translating your video. The editor opens here when the transcript is ready; you can leave this page meanwhile.'}
+            </Text>
+          </div>
+          {failed && (
+            <InlineStack>
+              <Button onClick={onBack}>Back to projects</Button>
+            </InlineStack>
+          )}
+        </BlockStack>
+      </Card>
+    </PageFrame>
+  );
+}

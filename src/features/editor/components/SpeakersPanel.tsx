@@ -1,0 +1,145 @@
+// Speakers: rename, pick a voice of the target language per speaker, play a sample.
+import { BlockStack, Button, Card, Divider, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { useEffect, useRef, useState } from 'react';
+import { TEXT } from '../../../../contract/errors';
+import type { Project } from '../../../../contract/schemas/project';
+import type { Voice } from '../api';
+
+type Speaker = Project['speakers'][number];
+
+export interface SpeakersPanelProps {
+  speakers: readonly Speaker[];
+  voices: readonly Voice[] | undefined;
+  disabled: boolean;
+  onRename: (id: string, name: string) => Promise<unknown>;
+  onVoice: (id: string, voiceId: string) => Promise<unknown>;
+}
+
+export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice }: SpeakersPanelProps) {
+  const audio = useRef<HTMLAudioElement | null>(null);
+  const [playing, setPlaying] = useState<string | null>(null);
+
+  useEffect(() => () => audio.current?.pause(), []);
+
+  const play = (voice: Voice | undefined) => {
+    if (!voice?.sample_url) return;
+    if (playing === voice.id) {
+      audio.current?.pause();
+      setPlaying(null);
+      return;
+    }
+    audio.current?.pause();
+    const a = new Audio(voice.sample_url);
+    audio.current = a;
+    a.onended = () => setPlaying(null);
+    a.onerror = () => setPlaying(null);
+    setPlaying(voice.id);
+    void a.play().catch(() => setPlaying(null));
+  };
+
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingSm">
+          Speakers and voices
+        </Text>
+        {speakers.length === 0 && (
+          <Text as="p" tone="subdued">
+            No speakers yet.
+          </Text>
+        )}
+        {speakers.map((s, i) => (
+          <BlockStack key={s.id} gap="300">
+            {i > 0 && <Divider />}
+            <SpeakerRow speaker={s} voices={voices} disabled={disabled} playing={playing} onPlay={play} onRename={onRename} onVoice={onVoice} />
+          </BlockStack>
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function SpeakerRow({
+  speaker,
+  voices,
+  disabled,
+  playing,
+  onPlay,
+  onRename,
+  onVoice,
+}: {
+  speaker: Speaker;
+  voices: readonly Voice[] | undefined;
+  disabled: boolean;
+  playing: string | null;
+  onPlay: (v: Voice | undefined) => void;
+  onRename: (id: string, name: string) => Promise<unknown>;
+  onVoice: (id: string, voiceId: string) => Promise<unknown>;
+}) {
+  const [name, setName] = useState(speaker.name);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setName(speaker.name), [speaker.name]);
+
+  const commit = async () => {
+    const n = name.trim();
+    if (n === speaker.name) return setError(null);
+    if (!n) return setError(TEXT.fieldRequired);
+    if (n.length > 100) return setError('At most 100 characters');
+    setBusy(true);
+    try {
+      await onRename(speaker.id, n);
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+      setName(speaker.name);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const voice = voices?.find((v) => v.id === speaker.voice_id);
+  const options = [
+    ...(speaker.voice_id && !voice ? [{ label: speaker.voice_id, value: speaker.voice_id }] : []),
+    ...(!speaker.voice_id ? [{ label: 'Choose a voice', value: '' }] : []),
+    ...(voices ?? []).map((v) => ({ label: v.gender ? `${v.name} (${v.gender})` : v.name, value: v.id })),
+  ];
+  return (
+    <BlockStack gap="150">
+      <TextField
+        label={`Name of speaker ${speaker.id}`}
+        labelHidden
+        autoComplete="off"
+        value={name}
+        disabled={disabled || busy}
+        onChange={setName}
+        onBlur={() => void commit()}
+        error={error ?? undefined}
+      />
+      <InlineStack gap="200" wrap={false} blockAlign="center">
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <Select
+            label={`Voice of ${speaker.name}`}
+            labelHidden
+            options={options}
+            value={speaker.voice_id ?? ''}
+            disabled={disabled || busy || !voices}
+            onChange={(v) => {
+              if (!v) return;
+              setBusy(true);
+              onVoice(speaker.id, v)
+                .then(() => setError(null), (e: Error) => setError(e.message))
+                .finally(() => setBusy(false));
+            }}
+          />
+        </div>
+        <Button
+          onClick={() => onPlay(voice)}
+          disabled={!voice?.sample_url}
+          accessibilityLabel={playing === voice?.id ? `Stop the sample of ${speaker.name}` : `Play a sample of ${speaker.name}'s voice`}
+        >
+          {playing === voice?.id && voice ? 'Stop' : 'Play sample'}
+        </Button>
+      </InlineStack>
+    </BlockStack>
+  );
+}

@@ -1,0 +1,127 @@
+// SWR hooks and calls of the projects feature. Keys are the API paths as the browser sees them.
+import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
+import { api, fetcher, request } from '../../lib/http';
+import type { Project } from '../../../contract/schemas/project';
+import type { Credits } from '../../../contract/schemas/space';
+import { isAnalyzing, isGenerating, type ProjectStatus } from '../../../contract/statuses';
+import { projectsListUrl } from './lib/paging';
+
+export interface ProjectPage {
+  data: Project[];
+  offset: number;
+  total: number;
+}
+
+/** Statuses that change without the user: the list and the project page poll while any is shown. */
+export function isWorking(s: ProjectStatus): boolean {
+  return isAnalyzing(s) || isGenerating(s) || s === 'voice_update_started' || s === 'voice_suggest_done' || s === 'voice_suggest_failed';
+}
+
+export const LIST_POLL_MS = 4000;
+export const PROJECT_POLL_MS = 2000;
+
+export const projectKey = (id: string) => `/api/project/${id}`;
+export const projectsListKey = (o: Parameters<typeof projectsListUrl>[0]) => `/api/${projectsListUrl(o)}`;
+
+export function useProjectList(o: { spaceId: string | null; page: number; searchText: string; folderId?: string | null }) {
+  const key = o.spaceId ? projectsListKey({ spaceId: o.spaceId, page: o.page, searchText: o.searchText, folderId: o.folderId }) : null;
+  return useSWR<ProjectPage>(key, fetcher, {
+    keepPreviousData: true,
+    refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status)) ? LIST_POLL_MS : 0),
+  });
+}
+
+/** Revalidates every list page of the translation list and the folders (after create, rename, move, delete). */
+export function revalidateLists(mutate: ScopedMutator): Promise<unknown> {
+  return mutate((key) => typeof key === 'string' && (key.startsWith('/api/project/paginated') || key.startsWith('/api/project/folders')));
+}
+export function useRevalidateLists(): () => Promise<unknown> {
+  const { mutate } = useSWRConfig();
+  return () => revalidateLists(mutate);
+}
+
+export function useProject(id: string | null, o: { poll?: boolean } = {}) {
+  return useSWR<Project>(id ? projectKey(id) : null, fetcher, {
+    refreshInterval: (p) => (o.poll !== false && p && isWorking(p.status) ? PROJECT_POLL_MS : 0),
+  });
+}
+
+export function useCredits(spaceId: string | null) {
+  return useSWR<Credits>(spaceId ? `/api/space/${spaceId}/credits` : null, fetcher);
+}
+
+export function renameProject(id: string, name: string): Promise<Project> {
+  return request((c) => c.patch(`project/${id}`, { json: { name } }).json<Project>());
+}
+export function moveProject(id: string, folderId: string | null): Promise<Project> {
+  return request((c) => c.patch(`project/${id}`, { json: { folder_id: folderId } }).json<Project>());
+}
+export function deleteProject(id: string): Promise<unknown> {
+  return request((c) => c.delete(`project/${id}`).json());
+}
+
+export interface CreateTranscriptBody {
+  name: string;
+  src_lang: string;
+  dst_lang: string;
+  media_id?: string;
+  link?: string;
+  glossary_id?: string;
+  num_speakers?: number;
+  src_srt_media_id?: string;
+  dst_srt_media_id?: string;
+}
+export function createTranscript(body: CreateTranscriptBody): Promise<Project> {
+  return request((c) => c.post('project/create_transcript', { json: body }).json<Project>());
+}
+
+export interface VideoInfo {
+  duration: number | null;
+  title: string | null;
+  thumbnail?: string | null;
+}
+export function videoInfo(link: string): Promise<VideoInfo> {
+  return request((c) => c.get('library/info/video', { searchParams: { link }, context: { effects: false } }).json<VideoInfo>());
+}
+
+/** Multipart upload (subtitle files and the fallback when tus is off). */
+export function uploadMultipart(file: File, kind: 'video' | 'audio' | 'srt'): Promise<{ id: string; status: string }> {
+  const form = new FormData();
+  form.set('file', file);
+  form.set('kind', kind);
+  return request((c) => c.post('library/media', { body: form, searchParams: { kind } }).json<{ id: string; status: string }>());
+}
+
+export interface GlossaryItem {
+  id: string;
+  name: string;
+}
+/** Dictionaries as the glossary calls list them: an array or {data: [...]}, ids as id or glossary_id. */
+export function toGlossaryItems(raw: unknown): GlossaryItem[] {
+  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' && Array.isArray((raw as { data?: unknown }).data) ? (raw as { data: unknown[] }).data : [];
+  return list.flatMap((g) => {
+    if (!g || typeof g !== 'object') return [];
+    const o = g as Record<string, unknown>;
+    const id = typeof o.glossary_id === 'string' ? o.glossary_id : typeof o.id === 'string' ? o.id : null;
+    if (!id) return [];
+    const name = typeof o.name === 'string' && o.name ? o.name : typeof o.label === 'string' && o.label ? o.label : id;
+    return [{ id, name }];
+  });
+}
+export function useGlossaries(spaceId: string | null, srcLang: string, dstLang: string, enabled: boolean) {
+  const key = enabled && spaceId && srcLang && dstLang
+    ? `/api/glossary?${new URLSearchParams({ source_lang: srcLang, target_lang: dstLang, space_id: spaceId })}`
+    : null;
+  const swr = useSWR<unknown>(key, fetcher, { shouldRetryOnError: false });
+  return { ...swr, data: swr.data === undefined ? undefined : toGlossaryItems(swr.data) };
+}
+
+/** A folder of the space: folder_id is the folder's name (projects with the same folder_id are one folder). */
+export interface Folder {
+  id: string;
+  count: number;
+}
+export const foldersKey = (spaceId: string) => `/api/project/folders?space_id=${encodeURIComponent(spaceId)}`;
+export function useFolders(spaceId: string | null) {
+  return useSWR<{ data: Folder[] }>(spaceId ? foldersKey(spaceId) : null, fetcher, { shouldRetryOnError: false });
+}
