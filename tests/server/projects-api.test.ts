@@ -111,7 +111,16 @@ describe('list, get, patch, prompt', () => {
     await api(h, 'PATCH', path(ids[2]!), { token: u.token, body: { folder_id: 'folder-9' } });
     const folder = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}&folder_id=folder-9`, { token: u.token });
     expect(folder.json.data.map((p: { id: string }) => p.id)).toEqual([ids[2]]);
+    await api(h, 'PATCH', path(ids[1]!), { token: u.token, body: { folder_id: 'Archive' } });
+    const folders = await api(h, 'GET', `/api/project/folders?space_id=${u.defaultSpaceId}`, { token: u.token });
+    expect(folders.status).toBe(200);
+    expect(folders.json).toEqual({ data: [{ id: 'Archive', count: 1 }, { id: 'folder-9', count: 1 }] });
+    const foreignFolders = await api(h, 'GET', `/api/project/folders?space_id=${u.defaultSpaceId}`, { token: alice.token });
+    expect(foreignFolders.status).toBe(403);
+    await api(h, 'PATCH', path(ids[1]!), { token: u.token, body: { folder_id: null } });
     await api(h, 'PATCH', path(ids[2]!), { token: u.token, body: { folder_id: null } });
+    const none = await api(h, 'GET', `/api/project/folders?space_id=${u.defaultSpaceId}`, { token: u.token });
+    expect(none.json).toEqual({ data: [] });
     const other = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}`, { token: alice.token });
     expect(other.status).toBe(403);
     const noSpace = await api(h, 'GET', '/api/project/paginated', { token: u.token });

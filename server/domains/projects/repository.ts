@@ -124,6 +124,16 @@ export async function listProjects(
   return { rows, total: Number(t.n) };
 }
 
+/** Folders of a space: the distinct folder names its projects are filed under, with their project counts. */
+export function listFolders(db: Db, spaceId: string): Promise<{ id: string; count: number }[]> {
+  return db.query<{ id: string; count: number }>(
+    `SELECT folder_id AS id, count(*)::int AS count FROM projects
+     WHERE space_id = $1 AND folder_id IS NOT NULL AND folder_id <> ''
+     GROUP BY folder_id ORDER BY lower(folder_id), folder_id`,
+    [spaceId],
+  );
+}
+
 export async function updateProjectFields(
   db: Db,
   id: string,

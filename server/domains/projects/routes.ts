@@ -35,6 +35,13 @@ projectsRoutes.get('/paginated', async (c) => {
   return c.json({ data: await projectsJson(deps, rows), offset: Number(q.offset), total });
 });
 
+projectsRoutes.get('/folders', async (c) => {
+  const deps = svc.projectDeps(c);
+  const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
+  const rows = await repo.listFolders(deps.db, space.id);
+  return c.json({ data: rows.map((r) => ({ id: r.id, count: Number(r.count) })) });
+});
+
 projectsRoutes.post('/create_transcript', async (c) => {
   const body = await jsonBody(c, CreateTranscriptRequest);
   return c.json(await svc.createTranscript(c, spaceIdFromQuery(c), body));
