@@ -29,7 +29,7 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a=
 
 # Dependency install scripts stay off (.npmrc): onnxruntime-node works without its CUDA download.
 export ONNXRUNTIME_NODE_INSTALL=skip
-if [[ -f package-lock.json ]]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+npm install --no-audit --no-fund   # from package-lock.json (npm ci refuses it: see .ci/run)
 npm run build
 npm run migrate
 echo "Setup done. Start the app with: npm start   (then open http://localhost:${PORT:-8080})"
