@@ -1,12 +1,15 @@
 // Customers: search by e-mail, sign-up date range and plan (20 rows by default), CSV export.
 import { Banner, BlockStack, Button, Card, DataTable, EmptyState, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
+import { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import { PLAN_TIERS, type PlanTier } from '../../../contract/features';
 import { errorMessage } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useSnackbar } from '../../ui/snackbars';
-import { downloadCustomersCsv, useCustomers, type CustomerFilter } from './api';
+import { downloadCustomersCsv, grantPlan, useCustomers, type CustomerFilter } from './api';
+import type { AdminUser } from '../../../contract/schemas/user';
+import { useToast } from '../../ui/toasts';
 
 function useDebounced<T>(value: T, ms = 300): T {
   const [v, setV] = useState(value);
@@ -15,6 +18,36 @@ function useDebounced<T>(value: T, ms = 300): T {
     return () => clearTimeout(t);
   }, [value, ms]);
   return v;
+}
+
+/** The plan of one customer, changeable in place (self-hosters grant plans here until payments exist). */
+function PlanCell({ user }: { user: AdminUser }) {
+  const [saving, setSaving] = useState(false);
+  const snackbar = useSnackbar();
+  const toast = useToast();
+  const { mutate } = useSWRConfig();
+  async function change(plan: PlanTier) {
+    if (plan === user.plan) return;
+    setSaving(true);
+    try {
+      await grantPlan(mutate, user.id, plan);
+      toast.show(`${user.email} is now on ${plan}`);
+    } catch (e) {
+      snackbar.show(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Select
+      label={`Plan of ${user.email}`}
+      labelHidden
+      disabled={saving}
+      value={user.plan}
+      onChange={(v) => void change(v as PlanTier)}
+      options={PLAN_TIERS.map((p) => ({ label: p, value: p }))}
+    />
+  );
 }
 
 function day(iso: string): string {
@@ -47,7 +80,7 @@ export function CustomersSection() {
 
   const rows = (data ?? []).map((u) => [
     u.email,
-    u.plan_name,
+    <PlanCell key={`plan-${u.id}`} user={u} />,
     `${u.minutes.used} / ${u.minutes.total}`,
     day(u.created_date),
     u.is_active ? (u.is_superuser ? 'Active, admin' : 'Active') : 'Inactive',

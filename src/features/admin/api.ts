@@ -1,5 +1,5 @@
 // Admin calls (superusers): customer search and CSV export, app flags.
-import useSWR from 'swr';
+import useSWR, { type ScopedMutator } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { PlanTier } from '../../../contract/features';
 import type { AdminUser } from '../../../contract/schemas/user';
@@ -56,3 +56,12 @@ export function saveAppFlags(flags: AppFlags): Promise<unknown> {
   return request((c) => c.put('admin/settings', { json: flags, context: { spaceId: false } }).json());
 }
 
+
+/** Grants a plan to a user (superuser): PATCH /api/admin/users/{id} {plan}; the customer lists refetch. */
+export async function grantPlan(mutate: ScopedMutator, userId: string, plan: PlanTier): Promise<AdminUser> {
+  const user = await request((c) =>
+    c.patch(`admin/users/${encodeURIComponent(userId)}`, { json: { plan }, context: { spaceId: false } }).json<AdminUser>(),
+  );
+  await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
+  return user;
+}
