@@ -39,6 +39,8 @@ export interface MediaUrlOptions {
   downloadName?: string;
   /** The name shown at the end of the URL (players use its extension). */
   displayName?: string;
+  /** Make the object on first request with this generator (server/storage/generators.ts). */
+  generate?: { kind: string; args: Record<string, string> };
 }
 
 /** A signed, expiring URL for a stored object, served with HTTP range requests. */
@@ -51,7 +53,8 @@ export function mediaUrl(
   // Expiry rounded up to the hour: the same object keeps the same URL for a while, so players polling the
   // project do not reload their source on every poll.
   const exp = Math.ceil((Date.now() / 1000 + ttl) / 3600) * 3600;
-  if (deps.storage instanceof S3Storage) {
+  // Derived files go through /api/files even on S3: the object may not exist before the first request.
+  if (deps.storage instanceof S3Storage && !o.generate) {
     return deps.storage.presignGet(key, ttl, { filename: o.downloadName, date: new Date((exp - ttl - 3600) * 1000), extraSec: 3600 });
   }
   const name = o.downloadName ?? o.displayName ?? key.split('/').pop() ?? 'file';
@@ -59,6 +62,7 @@ export function mediaUrl(
     key,
     exp,
     ...(o.downloadName ? { name: o.downloadName, disp: 'attachment' as const } : {}),
+    ...(o.generate ? { gen: o.generate } : {}),
   });
   const base = (deps.config.publicUrl ?? '').replace(/\/+$/, '');
   return `${base}/api/files/${token}/${encodeURIComponent(safeFileName(name.replace(/\.[^.]+$/, ''), /\.[^.]+$/.exec(name)?.[0] ?? ''))}`;

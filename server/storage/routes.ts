@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
 import type { AppEnv } from '../http/env';
 import { ApiError } from '../http/errors';
+import { materialize } from './generators';
 import { verifyFileToken } from './signed';
 import type { Storage } from './types';
 
@@ -48,7 +49,8 @@ async function serve(c: Context<AppEnv>, head: boolean): Promise<Response> {
   const v = verifyFileToken(deps.config.jwtSecret, c.req.param('token') ?? '');
   if (!v.ok) throw new ApiError(v.reason === 'expired' ? 410 : 403, v.reason === 'expired' ? 'This link has expired' : 'Invalid link');
   const key = v.grant.key;
-  const st = await storage.stat(key);
+  let st = await storage.stat(key);
+  if (!st && v.grant.gen && (await materialize(deps, key, v.grant.gen))) st = await storage.stat(key);
   if (!st) throw new ApiError(404, 'File not found');
   const etag = `"${st.size.toString(16)}-${st.mtime.getTime().toString(16)}"`;
   const headers: Record<string, string> = {

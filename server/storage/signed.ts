@@ -10,6 +10,11 @@ export interface FileGrant {
   name?: string;
   /** inline | attachment */
   disp?: 'inline' | 'attachment';
+  /**
+   * A derived file made on first request when the object does not exist yet (e.g. a voice sample):
+   * the generator registered for `kind` (server/storage/generators.ts) writes it under `key`.
+   */
+  gen?: { kind: string; args: Record<string, string> };
 }
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');

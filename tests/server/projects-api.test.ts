@@ -325,6 +325,28 @@ describe('copy, glossary, subtitles, feedback, voices, delete', () => {
     expect(ghost.status).toBe(404);
   });
 
+  it('plays a voice sample: made on the first request, then served from storage', async () => {
+    const id = await seedProject(h, alice, { mediaId });
+    const r = await api(h, 'GET', path(id, `/voice_pool?space_id=${alice.defaultSpaceId}`), { token: alice.token });
+    const voice = r.json.voices[0] as { id: string; sample_url: string };
+    expect(voice.sample_url).toMatch(/^\/api\/files\/[^/]+\/sample\.wav$/);
+    const first = await h.app.request(voice.sample_url);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/audio\/(wav|x-wav)/);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(bytes.length).toBeGreaterThan(10_000); // about two seconds of speech, not an empty file
+    // Served again from storage: same bytes, and a range request works like any stored file.
+    const again = await h.app.request(voice.sample_url);
+    expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
+    const part = await h.app.request(voice.sample_url, { headers: { range: 'bytes=0-3' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).toString('ascii')).toBe('RIFF');
+    // A tampered token is refused and makes nothing.
+    const tampered = voice.sample_url.replace(/\/api\/files\/(.)/, (_m, ch: string) => `/api/files/${ch === 'A' ? 'B' : 'A'}`);
+    expect((await h.app.request(tampered)).status).toBe(403);
+  });
+
   it('deletes a project with its files', async () => {
     const id = await seedProject(h, alice, { mediaId });
     await h.deps.storage!.putBuffer(projectKey(id, 'cover.jpg'), 'x');

@@ -22,6 +22,7 @@ import { findMembership } from '../spaces/repository';
 import { isUuid, requireSpaceAccess, type SpaceAccess } from '../spaces/guard';
 import { copySegments, markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
 import * as repo from './repository';
+import { sampleUrl } from './samples';
 import { oneProjectJson } from './shape';
 
 export interface ProjectDeps {
@@ -354,7 +355,8 @@ export async function voicePool(c: Context<AppEnv>, id: string) {
   return {
     language: project.dst_lang,
     voices: voices.map((v) => ({
-      id: v.id, name: v.name, gender: v.gender, language: v.lang, dialect: v.dialect ?? null, engine: v.engine, sample_url: null,
+      id: v.id, name: v.name, gender: v.gender, language: v.lang, dialect: v.dialect ?? null, engine: v.engine,
+      sample_url: sampleUrl(c.get('deps'), v, project.dst_lang),
     })),
   };
 }
