@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { SPACE_COLORS, SPACE_NAME_MAX, type SpaceColor } from '../constants';
+import { PLAN_TIERS } from '../features';
 import { TEXT } from '../errors';
 import { Email } from './common';
 
@@ -39,3 +40,15 @@ export const UpdateSpaceRequest = v.pipe(
   v.check((o) => o.name !== undefined || o.color !== undefined, 'Nothing to update'),
 );
 export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });
+
+/** What the caller may do with Teamspaces under their plan: GET /api/space/limits (the client mirrors the server's rules with it). */
+export const SpaceLimits = v.object({
+  plan: v.picklist(PLAN_TIERS),
+  subscription_active: v.boolean(),
+  spaces_enabled: v.boolean(),
+  spaces_limit: v.nullable(v.number()),
+  user_limit: v.nullable(v.number()),
+  owned_spaces: v.number(),
+  can_create: v.boolean(),
+});
+export type SpaceLimits = v.InferOutput<typeof SpaceLimits>;

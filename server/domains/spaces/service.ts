@@ -1,4 +1,5 @@
 // Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
+import type { SpaceLimits } from '../../../contract/schemas/space';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
 import { canCreateSpaces, spacesLimitFor, type PlanTier } from '../../../contract/features';
@@ -129,17 +130,7 @@ export async function ownerPlan(db: Db, ownerId: string): Promise<OwnerPlan> {
   return { tier, active: plan.active, spacesEnabled: canCreateSpaces(tier), spacesLimit: limits.spaces, userLimit: limits.userLimit };
 }
 
-/** What the caller may do with Teamspaces under their plan (the client mirrors the server's rules with it). */
-export interface SpaceLimitsJson {
-  plan: PlanTier;
-  subscription_active: boolean;
-  spaces_enabled: boolean;
-  spaces_limit: number | null;
-  user_limit: number | null;
-  owned_spaces: number;
-  can_create: boolean;
-}
-export async function spaceLimits(db: Db, userId: string): Promise<SpaceLimitsJson> {
+export async function spaceLimits(db: Db, userId: string): Promise<SpaceLimits> {
   const plan = await ownerPlan(db, userId);
   const owned = await repo.countOwnedSpaces(db, userId);
   return {

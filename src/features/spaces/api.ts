@@ -1,4 +1,5 @@
 // SWR hooks and calls of the Teamspaces feature. Keys are the API paths as the browser sees them.
+import type { SpaceLimits } from '../../../contract/schemas/space';
 import { useCallback, useEffect, useMemo } from 'react';
 import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
 import { SPACE_CACHE_MS } from '../../../contract/constants';
@@ -19,15 +20,7 @@ export const SPACE_KEYS = {
 export const USER_KEY = '/api/users/current';
 
 /** What the server reports of the caller's plan for Teamspaces (GET /api/space/limits). */
-export interface SpaceLimits {
-  plan: PlanTier;
-  subscription_active: boolean;
-  spaces_enabled: boolean;
-  spaces_limit: number | null;
-  user_limit: number | null;
-  owned_spaces: number;
-  can_create: boolean;
-}
+export type { SpaceLimits };
 /** GET /api/space/{id}/settings: the Settings document of the space (kind 'space'). */
 export type SpaceSettings = Settings;
 
