@@ -4,9 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export ONNXRUNTIME_NODE_INSTALL=skip
 
+# What the suite needs and a fresh machine may lack: system packages (Chromium, test clips) and npm packages.
+bash scripts/system-packages.sh --with-tests
+[[ -d node_modules ]] || npm install --no-audit --no-fund
+
 pg_url="${TEST_PG_URL:-postgres://postgres@127.0.0.1:5432/test}"
 pg_up() { node -e "const {Client}=require('pg');const c=new Client({connectionString:process.argv[1]});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))" "$pg_url"; }
-redis_up() { node -e "const n=require('net').connect(6379,'127.0.0.1');n.on('connect',()=>{n.end();process.exit(0)});n.on('error',()=>process.exit(1))"; }
 
 echo "== type check"
 npx tsc --noEmit -p tsconfig.json

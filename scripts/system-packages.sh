@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the app needs, when missing (apt-get; root or sudo).
+#   --with-tests   also what the test suite needs: Chromium and the LibriVox clips of pocketsphinx-testdata
+set -euo pipefail
+
+pkgs=(ffmpeg espeak-ng pocketsphinx pocketsphinx-en-us apertium apertium-eng-spa apertium-eng-cat
+  rubberband-cli sox yt-dlp)
+if [[ " $* " == *" --with-tests "* ]]; then
+  pkgs+=(chromium pocketsphinx-testdata)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+
+echo "Installing Debian packages: ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "Need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  SUDO="sudo"
+fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
