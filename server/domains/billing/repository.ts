@@ -24,14 +24,6 @@ export function findSubscriptionByUser(db: Db, userId: string): Promise<Subscrip
   return db.maybeOne<SubscriptionRow>(`SELECT ${COLS} FROM subscriptions WHERE user_id = $1`, [userId]);
 }
 
-export async function findSubscriptionsByUsers(db: Db, userIds: string[]): Promise<Map<string, SubscriptionRow>> {
-  const out = new Map<string, SubscriptionRow>();
-  if (userIds.length === 0) return out;
-  const rows = await db.query<SubscriptionRow>(`SELECT ${COLS} FROM subscriptions WHERE user_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid)`, [userIds]);
-  for (const r of rows) out.set(r.user_id, r);
-  return out;
-}
-
 export interface SubscriptionInput {
   id: string;
   userId: string;
