@@ -1,8 +1,8 @@
 // The windowed segment list with its toolbar (add segment, counts).
 import { forwardRef, useCallback, useImperativeHandle, useRef } from 'react';
-import type { EditorSegment, SegmentPatch } from '../lib/segments';
+import type { EditorSegment } from '../lib/segments';
 import { canMergeWithNext } from '../lib/segments';
-import { ROW_HEIGHT, SegmentRow, type SpeakerOption } from './SegmentRow';
+import { ROW_HEIGHT, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 
 export interface SegmentListHandle {
@@ -20,13 +20,13 @@ export interface SegmentListProps {
   durationSec: number | null;
   readOnly: boolean;
   height: number | string;
-  onSelect: (id: string) => void;
-  onChange: (id: string, patch: SegmentPatch) => void;
-  onInvalid: (id: string, invalid: boolean) => void;
-  onPlay: (id: string) => void;
-  onSplit: (id: string, caret: { field: 'src' | 'dst'; at: number } | null) => void;
-  onMergeNext: (id: string) => void;
-  onDelete: (id: string) => void;
+  onSelect: SegmentRowProps['onSelect'];
+  onChange: SegmentRowProps['onChange'];
+  onInvalid: SegmentRowProps['onInvalid'];
+  onPlay: SegmentRowProps['onPlay'];
+  onSplit: SegmentRowProps['onSplit'];
+  onMergeNext: SegmentRowProps['onMergeNext'];
+  onDelete: SegmentRowProps['onDelete'];
 }
 
 export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(function SegmentList(p, ref) {
