@@ -1,5 +1,6 @@
 // Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
-import type { SpaceLimits } from '../../../contract/schemas/space';
+import type { Credits, Space, SpaceLimits } from '../../../contract/schemas/space';
+import type { SpaceColor } from '../../../contract/constants';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
 import { canCreateSpaces, spacesLimitFor, type PlanTier } from '../../../contract/features';
@@ -51,22 +52,9 @@ export async function claimInvites(db: Db, user: { id: string; email: string }):
 // ---------------------------------------------------------------------------------------------------------
 // Space JSON (contract Space schema)
 
-export interface SpaceJson {
-  id: string;
-  name: string;
-  color: string;
-  owner_id: string;
-  is_active: boolean;
-  is_default: boolean;
-  members: { user_id: string; email: string; role: 'owner' | 'editor' }[];
-  invites: { id: string; email: string }[];
-  credits: CreditsJson;
-}
-export interface CreditsJson {
-  minutes: { total: number; used: number };
-  video: { total: number; used: number };
-  lipsync_free_minutes: number;
-}
+// The API shapes are the contract's: one copy for browser and server.
+export type SpaceJson = Space;
+export type CreditsJson = Credits;
 
 export function creditsOf(s: repo.SpaceRow): CreditsJson {
   return {
@@ -86,7 +74,7 @@ async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
     return {
       id: s.id,
       name: s.name,
-      color: s.color,
+      color: s.color as SpaceColor,
       owner_id: s.owner_id,
       is_active: s.is_active,
       is_default: s.is_default,
