@@ -9,20 +9,26 @@ export const SEGMENT_BATCH_SIZE = 50;
 export const SETTINGS_CACHE_MS = 5 * 60 * 1000;
 export const SPACE_CACHE_MS = 5 * 60 * 1000;
 export const SETTINGS_RETRIES = 3;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const PRODUCT_RETRY_BASE_MS = 5000;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const PRODUCT_RETRY_CAP_MS = 30000;
 export const UPLOAD_RECORD_TTL_MS = 5184000000;
 export const EMBED_TOKEN_EXPIRY_MARGIN_MS = 10_000;
 export const PARENT_FRAME_TIMEOUT_MS = 3000;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const PLAN_CHANGE_RELOAD_MS = 1000;
 export const PAYMENT_RETURN_LOADER_MS = 2000;
 export const MAINTENANCE_WINDOW_MINUTES = 30;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const BUY_MINUTES_MAX = 10000;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const BUY_MINUTES_MARKS = [0, 2500, 5000, 7500, 10000] as const;
 export const PASSWORD_MIN = 6;
 export const SIDEBAR_COLLAPSED_PX = 60;
 export const SIDEBAR_EXPANDED_PX = 208;
 export const SIDEBAR_POPOVER_PX = 186;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const SUPPORT_CHAT_SIZE = { width: 408, height: 638 } as const;
 export const TEAMSPACE_DIALOG_SIZE = { width: 540, height: 600 } as const;
 export const DEFAULT_TEAMSPACE_MINUTES = 3;
@@ -30,6 +36,7 @@ export const QUERY_CACHE_MS = 5 * 60 * 1000;
 export const QUERY_RETRIES = 3;
 export const QUERY_BACKOFF_BASE_MS = 1000;
 export const QUERY_BACKOFF_CAP_MS = 30000;
+/** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const COOKIE_DAYS = 365;
 export const DEFAULT_TEAMSPACE_NAME = 'My Teamspace';
 export const DEFAULT_TEAMSPACE_COLOR = 'midnight';

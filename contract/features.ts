@@ -8,6 +8,7 @@ export type FeatureKey = (typeof FEATURE_KEYS)[number];
 
 export const PLAN_TIERS = ['trial', 'free', 'starter', 'creator', 'creator_pro', 'business', 'enterprise', 'custom'] as const;
 export type PlanTier = (typeof PLAN_TIERS)[number];
+/** @public The tiers sold (payments). */
 export const PAID_TIERS = ['starter', 'creator', 'creator_pro', 'business', 'enterprise'] as const;
 
 export const SUBSCRIPTION_STATUSES = [
@@ -53,6 +54,8 @@ export interface FeatureMetadata {
   download_disabled?: boolean;
   user_limit?: number | null;
   limit?: number | null;
+  /** The plan includes the feature but the server lacks what it needs (ai_rewrite without an LLM engine). */
+  not_configured?: boolean;
 }
 export interface AvailableFeature { enabled: boolean; visible: boolean; metadata: FeatureMetadata }
 
@@ -64,6 +67,60 @@ export const FEATURE_MIN_PLAN: Record<FeatureKey, PlanTier> = {
   srt_download: 'creator_pro', srt_upload: 'creator_pro', subtitles: 'creator_pro', tus: 'trial',
   voice_presets: 'creator_pro',
 };
+
+/**
+ * Visibility of a feature that the plan does not enable (spec: hidden items are hidden; visible-but-locked items
+ * open the upgrade modal for that feature):
+ * - 'upsell': shown locked to every plan (an upgrade modal explains it where it is used);
+ * - 'paid': shown locked to paying plans (starter and above), hidden on trial/free (a trial user does not land on
+ *   pages of the Voice Clone Library or the Dictionary that they cannot use);
+ * - 'hidden': shown only when enabled.
+ * Features enabled for the plan are always visible.
+ */
+export const FEATURE_LOCKED_VISIBILITY: Record<FeatureKey, 'upsell' | 'paid' | 'hidden'> = {
+  ai_rewrite: 'upsell', api: 'paid', audio_download: 'hidden', audio_track_editor: 'hidden', free_languages: 'hidden',
+  glossary: 'paid', instant_voice_preset: 'upsell', lipsync: 'upsell', multilanguage: 'upsell', new_checkout: 'hidden',
+  paywall: 'hidden', platform: 'hidden', spaces: 'upsell', srt_download: 'upsell', srt_upload: 'upsell',
+  subtitles: 'upsell', tus: 'hidden', voice_presets: 'paid',
+};
+
+/** Device metadata of features (spec section 3 metadata; the Dictionary and the timeline are desktop only). */
+export const FEATURE_DEVICE_METADATA: Partial<Record<FeatureKey, FeatureMetadata>> = {
+  glossary: { desktop: true },
+  audio_track_editor: { desktop: true },
+};
+
+/** What users call each feature (upgrade modals, refusals). */
+export const FEATURE_LABELS: Record<FeatureKey, string> = {
+  ai_rewrite: 'AI rewrite', api: 'The API', audio_download: 'Audio download', audio_track_editor: 'The timeline editor',
+  free_languages: 'Free languages', glossary: 'The Dictionary', instant_voice_preset: 'Instant voice clones',
+  lipsync: 'Lip-sync', multilanguage: 'Translation into several languages', new_checkout: 'Checkout',
+  paywall: 'Paywall', platform: 'Platform', spaces: 'Teamspaces', srt_download: 'SRT download',
+  srt_upload: 'SRT upload', subtitles: 'Captions and burned subtitles', tus: 'Resumable uploads',
+  voice_presets: 'The Voice Clone Library',
+};
+
+/** Display names of the plans (also the planName rule of spec section 3). */
+export const PLAN_DISPLAY_NAMES: Record<PlanTier, string> = {
+  trial: 'Free Plan', free: 'Free Plan', starter: 'Starter', creator: 'Creator', creator_pro: 'Creator Pro',
+  business: 'Business', enterprise: 'Enterprise', custom: 'Custom',
+};
+
+/**
+ * The detail of a 403 refusing a feature the plan does not include. The client recognises it with
+ * featureOfRefusal() and opens the upgrade modal for that feature.
+ */
+export function featureRefusalText(key: FeatureKey): string {
+  return `${FEATURE_LABELS[key]} is not included in your plan: upgrade to ${PLAN_DISPLAY_NAMES[FEATURE_MIN_PLAN[key]]} or above`;
+}
+/** The feature a refusal detail names, or null for any other text. */
+export function featureOfRefusal(detail: unknown): FeatureKey | null {
+  if (typeof detail !== 'string') return null;
+  for (const k of FEATURE_KEYS) if (detail === featureRefusalText(k)) return k;
+  return null;
+}
+/** The machine-readable body of a feature refusal (beside `detail`). */
+export interface FeatureRefusal { detail: string; code: 'feature_not_in_plan'; feature: FeatureKey; required_plan: PlanTier }
 
 /** Custom voice clones: 10 for Creator Pro and Business, unlimited for Enterprise. */
 export function voiceCloneLimit(plan: PlanTier): number | null {

@@ -21,11 +21,17 @@ export const FAILURE_STATUSES = [
   'merging_failed', 'no_audio', 'no_words', 'forbidden_link',
 ] as const satisfies readonly ProjectStatus[];
 
-/** Statuses in which the user edits the transcript/voices (ready to generate). */
-export const EDITING_STATUSES = [
-  'translation_done', 'voice_suggest_done', 'transcript_edited', 'voice_edited',
-  'voice_update_started', 'voice_update_done', 'voice_update_failed', 'voice_suggest_failed',
+/**
+ * Statuses from which a project can be (re)generated: the transcript is translated and nothing runs on it
+ * (never generated, edited since, generated, or the last generation failed).
+ */
+export const GENERATABLE_STATUSES = [
+  'translation_done', 'transcript_edited', 'voice_edited', 'voice_update_done', 'voice_update_failed',
+  'merging_done', 'voiceover_failed', 'merging_failed',
 ] as const satisfies readonly ProjectStatus[];
+
+/** Statuses in which the transcript and the voices may be edited (the server refuses edits in the others). */
+export const EDITABLE_STATUSES = [...GENERATABLE_STATUSES, 'voice_update_started'] as const satisfies readonly ProjectStatus[];
 
 /** Statuses of the generation phase. */
 export const GENERATING_STATUSES = [
@@ -54,8 +60,10 @@ export function isFinished(s: ProjectStatus): boolean {
   return (FINISHED_STATUSES as readonly string[]).includes(s);
 }
 export function isEditable(s: ProjectStatus): boolean {
-  return (EDITING_STATUSES as readonly string[]).includes(s) || isFinished(s) ||
-    s === 'voiceover_failed' || s === 'merging_failed';
+  return (EDITABLE_STATUSES as readonly string[]).includes(s);
+}
+export function isGeneratable(s: ProjectStatus): boolean {
+  return (GENERATABLE_STATUSES as readonly string[]).includes(s);
 }
 export function isAnalyzing(s: ProjectStatus): boolean {
   return (ANALYZING_STATUSES as readonly string[]).includes(s);
@@ -119,4 +127,12 @@ export function statusLabel(status: ProjectStatus, variant: LabelVariant = 'defa
 }
 export function progressOf(status: ProjectStatus, variant: keyof typeof PROGRESS_VARIANTS = 'default'): number {
   return PROGRESS_VARIANTS[variant][status];
+}
+
+/**
+ * Statuses that change without the user (analysis, voice suggestion, generation, voice updates): screens that
+ * show such a project poll it.
+ */
+export function isWorking(s: ProjectStatus): boolean {
+  return isAnalyzing(s) || isGenerating(s) || s === 'voice_update_started' || s === 'voice_suggest_done' || s === 'voice_suggest_failed';
 }

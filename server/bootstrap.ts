@@ -5,23 +5,100 @@ import type { Config } from './config';
 import { openDb, type Db } from './db/index';
 import { migrate } from './db/migrate';
 import type { AppDeps } from './deps';
+import { PROJECT_STAGES } from './domains/projects/stages/index';
 import { createPipelineServices, type PipelineBuildOptions } from './pipeline/index';
+import { onSideTaskFailure, onStatusChange } from './pipeline/stages';
+import { purgeGarbage, startRetention } from './domains/retention/service';
+import { persistedJwtSecret } from './jwt-secret';
+import { billingOnSideTaskFailure, billingOnStatus } from './domains/billing/listeners';
+import { startWebhookWorker, webhooksOnStatus } from './domains/webhooks/service';
+import { runBillingClock } from './domains/billing/subscriptions';
+import { createPaymentsProvider } from './domains/billing/payments';
+import { seedLocalCatalogue } from './domains/billing/catalogue';
+import { onDebit } from './domains/billing/ledger';
+import { createLogger, createMetrics, logFn, type Logger, type Metrics } from './observability';
 
 export type Role = 'server' | 'worker' | 'test';
 
-export async function buildDeps(config: Config, opts: { role: Role; db?: Db; pipeline?: PipelineBuildOptions }): Promise<AppDeps> {
+export async function buildDeps(
+  config: Config,
+  opts: { role: Role; db?: Db; pipeline?: PipelineBuildOptions; logger?: Logger; metrics?: Metrics },
+): Promise<AppDeps> {
+  // One logger and one metrics registry per process, passed down through the deps.
+  const logger =
+    opts.logger ??
+    (opts.role === 'test'
+      ? createLogger({ ...config, logLevel: process.env.LOG_LEVEL ?? 'silent', logPretty: false })
+      : createLogger(config)
+    ).child({ role: opts.role });
+  // The queue depth gauge reads the pipeline's queue once it exists.
+  const queueOf: { counts?: () => Promise<{ waiting: number; active: number }> } = {};
+  const metrics = opts.metrics ?? createMetrics({ queueCounts: () => queueOf.counts?.() ?? Promise.resolve({ waiting: 0, active: 0 }), defaults: opts.role !== 'test' });
+  onDebit((e) => metrics.minutesDebited.inc({ bucket: e.bucket }, e.minutes));
+  if (!config.jwtSecretFromEnv) config.jwtSecret = await persistedJwtSecret(config.dataDir);
   const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'db') }));
   await migrate(db);
-  const deps: AppDeps = { config, db };
-  // Pipeline: storage, engines, queue. The server runs the embedded worker unless EMBEDDED_WORKER=0;
-  // `npm run worker` (role worker) always processes; tests start processing themselves.
-  Object.assign(deps, createPipelineServices(config, db, opts.pipeline));
-  if (opts.role === 'worker' || (opts.role === 'server' && config.worker.embedded)) await deps.pipeline!.startWorker();
+  // Payments: the local catalogue is always there (local grants name its products); Stripe's is read from its API
+  // (a failure is logged and retried when the products are next asked for).
+  await seedLocalCatalogue(db);
+  const payments = createPaymentsProvider(config);
+  if (payments.kind === 'stripe') {
+    await payments.syncCatalogue(db).catch((e: unknown) => logger.error({ err: e instanceof Error ? e.message : String(e) }, '[payments] Stripe catalogue not loaded yet'));
+  }
+  // What domains do on a project's status change, in its transaction (refunds of failed generations...).
+  onStatusChange(billingOnStatus);
+  onSideTaskFailure(billingOnSideTaskFailure);
+  // Webhook events of a status change are written as deliveries in its transaction.
+  onStatusChange(webhooksOnStatus);
+  // Pipeline: storage, engines, queue, and the stages the projects domain registers.
+  const pipelineLog = logger.child({ component: 'pipeline' });
+  const { storage, engines, engineAdapters, pipeline } = createPipelineServices(config, db, {
+    ...PROJECT_STAGES,
+    log: logFn(pipelineLog),
+    ...opts.pipeline,
+    onJobEnd: (e) => {
+      metrics.jobs.inc({ stage: e.stage, outcome: e.outcome });
+      if (e.outcome !== 'skipped') metrics.stageDuration.observe({ stage: e.stage, outcome: e.outcome }, e.seconds);
+      opts.pipeline?.onJobEnd?.(e);
+    },
+  });
+  queueOf.counts = () => pipeline.queue.counts();
+  const deps: AppDeps = {
+    config, db, storage, engines, engineAdapters, pipeline, logger, metrics, payments,
+    billingClock: opts.role === 'server' ? startBillingClock(db, logger) : null,
+    stopRetention: null,
+  };
+  // The server runs the embedded worker unless EMBEDDED_WORKER=0; `npm run worker` (role worker) always
+  // processes; tests start processing themselves.
+  if (opts.role === 'worker' || (opts.role === 'server' && config.worker.embedded)) {
+    await pipeline.startWorker();
+    // Webhook deliveries: dispatched and sent by the processes that run jobs.
+    const webhooks = await startWebhookWorker({ db, config }, { log: logFn(logger.child({ component: 'webhooks' })) });
+    pipeline.onStop(() => webhooks.stop());
+    // Nothing left behind: stored files of deleted rows, expired uploads, orphans (hourly).
+    const retention = { db, storage, config };
+    await purgeGarbage(retention).catch(() => {});
+    deps.stopRetention = startRetention(retention, { log: logFn(logger.child({ component: 'retention' })) });
+  }
   return deps;
 }
 
-export async function shutdownDeps(deps: AppDeps): Promise<void> {
-  // Running stages are abandoned (not failed): the start-up sweep of the next run resumes them.
-  await deps.pipeline?.stop({ force: true });
+/** Subscriptions renew, credit their monthly minutes and end on time: the clock runs at start and every minute. */
+function startBillingClock(db: Db, logger: Logger): NodeJS.Timeout {
+  const log = logger.child({ component: 'billing' });
+  const tick = () => void runBillingClock(db).catch((e) => log.error({ err: e }, 'billing clock failed'));
+  tick();
+  return setInterval(tick, 60_000).unref();
+}
+
+/**
+ * Stops everything. Graceful (SIGTERM): running stages get SHUTDOWN_GRACE_SECONDS to finish, then are handed
+ * back for another worker or the next start. Otherwise they are stopped at once (and handed back too).
+ */
+export async function shutdownDeps(deps: AppDeps, o: { graceful?: boolean } = {}): Promise<void> {
+  if (deps.billingClock) clearInterval(deps.billingClock);
+  deps.stopRetention?.();
+  await deps.pipeline.stop(o.graceful ? { graceMs: deps.config.worker.shutdownGraceSec * 1000 } : { force: true });
+  (deps.storage as { close?: () => void }).close?.();
   await deps.db.close();
 }

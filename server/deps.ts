@@ -1,20 +1,33 @@
-// The services a request or a job can reach. Built once in server/main.ts (or a test harness).
+// The services a request or a job can reach: ONE complete object, built once by the composition root
+// (server/bootstrap.ts: buildDeps) for `npm start`, `npm run worker`, the tests and the benches. Every member is
+// present; nothing is checked at request time.
 import type { Config } from './config';
 import type { Db } from './db/index';
-import type { EngineRegistry } from './engines/registry';
 import type { ConfiguredAdapters } from './engines/adapters/index';
+import type { EngineRegistry } from './engines/registry';
+import type { Logger, Metrics } from './observability';
 import type { Pipeline } from './pipeline/pipeline';
 import type { Storage } from './storage/types';
+import type { PaymentsProvider } from './domains/billing/provider';
 
 export interface AppDeps {
   config: Config;
   db: Db;
-  /** Media storage (server/storage), engine registry (server/engines) and the pipeline runtime (server/pipeline). */
-  storage?: Storage;
-  engines?: EngineRegistry;
+  /** Media storage: local folder or S3-compatible bucket (server/storage). */
+  storage: Storage;
+  /** Engines per kind and language (server/engines). */
+  engines: EngineRegistry;
   /** The HTTP engine adapters LLM_ENGINE/ASR_ENGINE/MT_ENGINE/TTS_ENGINE configured (rewriter for /api/tools, voice cloner...). */
-  engineAdapters?: ConfiguredAdapters;
-  pipeline?: Pipeline;
-  /** Optional services added by later parts (engines, storage, queue, mailer); see their folders. */
-  [service: string]: unknown;
+  engineAdapters: ConfiguredAdapters;
+  /** The pipeline runtime (server/pipeline) with the stages the domains registered. */
+  pipeline: Pipeline;
+  /** The process's logger and metrics registry (server/observability.ts). */
+  logger: Logger;
+  metrics: Metrics;
+  /** The subscription clock of `npm start` (renewals, monthly minutes); null in workers and tests. */
+  billingClock: NodeJS.Timeout | null;
+  /** Stops the hourly retention sweep (stored files of deleted rows, expired uploads); null when it does not run. */
+  stopRetention: (() => void) | null;
+  /** The payments provider (server/domains/billing/payments.ts): local or Stripe. */
+  payments: PaymentsProvider;
 }

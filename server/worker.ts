@@ -13,14 +13,20 @@ if (!config.databaseUrl) {
   process.exit(1);
 }
 const deps = await buildDeps(config, { role: 'worker' });
-console.log(`Pipeline worker ${deps.pipeline!.owner} processing (concurrency ${config.worker.concurrency}, storage ${deps.storage!.kind})`);
+deps.logger.info(
+  { owner: deps.pipeline.owner, concurrency: config.worker.concurrency, storage: deps.storage.kind },
+  `Pipeline worker ${deps.pipeline.owner} processing (concurrency ${config.worker.concurrency}, storage ${deps.storage.kind})`,
+);
 
 let stopping = false;
 async function stop(sig: string) {
   if (stopping) return;
   stopping = true;
-  console.log(`${sig}: stopping (running stages are released and resume at the next start)`);
-  await shutdownDeps(deps);
+  const grace = config.worker.shutdownGraceSec;
+  deps.logger!.info({ signal: sig }, `${sig}: stopping (running stages get ${grace} s to finish, then go back to the queue)`);
+  // Bounded: whatever happens, the process is gone shortly after the grace period.
+  setTimeout(() => process.exit(1), (grace + 15) * 1000).unref();
+  await shutdownDeps(deps, { graceful: true });
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { PROJECT_STATUSES } from '../statuses';
+import { Paginated } from './common';
 
 export const SegmentText = v.object({ lang: v.string(), text: v.string() });
 export const SEGMENT_STATUSES = ['done', 'error', 'processing', 'updated'] as const;
@@ -14,8 +15,40 @@ export const Segment = v.object({
   /** Result of the last voiceover: speed factor applied and seconds past the slot (server fields). */
   speed_factor: v.optional(v.nullable(v.number())),
   overflow: v.optional(v.nullable(v.number())),
+  /**
+   * Dictionary terms of this segment (server field; absent without a dictionary): the terms its source holds and
+   * those whose translation its target text lacks.
+   */
+  terms: v.optional(v.object({
+    expected: v.array(v.object({ source: v.string(), target: v.string() })),
+    missing: v.array(v.object({ source: v.string(), target: v.string() })),
+  })),
 });
 export type Segment = v.InferOutput<typeof Segment>;
+
+/** Result of POST /api/project/{id}/run_check_face_task (spec section 7), kept on the project. */
+export const FACE_CHECK_STATUSES = ['processing', 'done', 'failed'] as const;
+export const FaceCheck = v.object({
+  status: v.picklist(FACE_CHECK_STATUSES),
+  /** How many faces appear (the most seen together in the sampled frames). */
+  faces_found: v.number(),
+  /** Share of the sampled frames showing at least one face large enough for lip-sync, 0..1. */
+  face_share: v.number(),
+  /** More than one person is on screen at once. */
+  multiple_faces: v.boolean(),
+  /** Faces were seen but all of them too small for lip-sync. */
+  small_faces: v.optional(v.boolean()),
+  frames_checked: v.optional(v.number()),
+  /** Whether lip-sync can work on this video (a usable face in enough frames). */
+  lipsync_possible: v.optional(v.boolean()),
+  /** What the result means, for people. */
+  message: v.optional(v.nullable(v.string())),
+  checked_at: v.optional(v.nullable(v.string())),
+  error: v.optional(v.nullable(v.string())),
+});
+export type FaceCheck = v.InferOutput<typeof FaceCheck>;
+
+export const LIPSYNC_STATUSES = ['processing', 'done', 'failed'] as const;
 
 export const Project = v.object({
   id: v.string(),
@@ -42,7 +75,21 @@ export const Project = v.object({
   voiceover: v.nullable(v.string()),
   translation_srt_path: v.nullable(v.string()),
   translation_vtt_path: v.nullable(v.string()),
-  lipsync_info: v.object({ lipsync_result_path: v.nullable(v.string()) }),
+  lipsync_info: v.object({
+    lipsync_result_path: v.nullable(v.string()),
+    /** The lip-sync task (server extras): null before the first run. */
+    status: v.optional(v.nullable(v.picklist(LIPSYNC_STATUSES))),
+    /** 0..100 while it runs. */
+    progress: v.optional(v.number()),
+    error: v.optional(v.nullable(v.string())),
+    error_code: v.optional(v.nullable(v.string())),
+    engine: v.optional(v.nullable(v.string())),
+    is_multiple_speakers: v.optional(v.boolean()),
+    /** The dub changed after this lip-sync was made. */
+    stale: v.optional(v.boolean()),
+    started_at: v.optional(v.nullable(v.string())),
+    finished_at: v.optional(v.nullable(v.string())),
+  }),
   subtitles_info: v.object({
     subtitles_burn_result_path: v.nullable(v.string()),
     subtitles_lipsync_burn_result_path: v.nullable(v.string()),
@@ -54,6 +101,12 @@ export const Project = v.object({
   subtitles_banner_displayed: v.optional(v.array(v.string())),
   subtitles_burn_state: v.optional(v.nullable(v.picklist(['processing', 'done', 'failed']))),
   subtitles_burn_error: v.optional(v.nullable(v.string())),
+  /** The last face check (null: never run). */
+  face_check: v.optional(v.nullable(FaceCheck)),
+  /** The project this one was copied from (a copy, or another language of a multi-language create). */
+  copied_from: v.optional(v.nullable(v.string())),
+  /** Target languages whose projects are made from this one once its speakers are known. */
+  pending_dst_langs: v.optional(v.array(v.string())),
 });
 export type Project = v.InferOutput<typeof Project>;
 
@@ -63,10 +116,15 @@ const LangCode = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z]{2
 const Id = v.pipe(v.string(), v.uuid('Invalid id'));
 const Text = (max: number) => v.pipe(v.string(), v.maxLength(max, `At most ${max} characters`));
 
+/** Most target languages of one create (one project per language). */
+export const MAX_DST_LANGS = 10;
 export const CreateTranscriptRequest = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Field is required'), v.maxLength(255, 'At most 255 characters')),
   src_lang: LangCode,
-  dst_lang: LangCode,
+  /** The target language; with dst_langs it may be left out (it is then the first of them). */
+  dst_lang: v.optional(LangCode),
+  /** Several target languages (plan feature multilanguage): one project per language, sharing one analysis. */
+  dst_langs: v.optional(v.pipe(v.array(LangCode), v.minLength(1, 'Choose at least one target language'), v.maxLength(MAX_DST_LANGS, `At most ${MAX_DST_LANGS} target languages`))),
   media_id: v.optional(v.nullable(Id)),
   link: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(2048)))),
   glossary_id: v.optional(v.nullable(Id)),
@@ -94,7 +152,15 @@ export type UpdateProjectRequest = v.InferOutput<typeof UpdateProjectRequest>;
 
 export const PromptRequest = v.object({ prompt: v.nullable(Text(5000)) });
 export const CopyProjectRequest = v.object({ dst_lang: LangCode, free_dubbing: v.optional(v.boolean(), false) });
-export const MEDIA_DOWNLOAD_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original'] as const;
+export const MEDIA_DOWNLOAD_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original', 'lipsync', 'lipsync_subtitles'] as const;
+/** POST /api/project/{id}/run_lipsync_task. */
+export const RunLipsyncRequest = v.object({
+  /** Pay with the space's free lip-sync minutes only (refused when they do not cover the video). */
+  is_free_lipsync: v.optional(v.boolean(), false),
+  /** Several people speak on screen: each speaker's voice moves the face that speaks it. */
+  is_multiple_speakers: v.optional(v.boolean(), false),
+});
+export type RunLipsyncRequest = v.InferOutput<typeof RunLipsyncRequest>;
 export const MediaDownloadRequest = v.object({ media_type: v.picklist(MEDIA_DOWNLOAD_TYPES, 'Unknown media type') });
 export const FeedbackRequest = v.object({
   comment: v.optional(Text(5000), ''),
@@ -123,3 +189,31 @@ export const SegmentPatchInput = v.object({
 export const TranscriptAddRequest = v.object({ segments: v.pipe(v.array(NewSegmentInput), v.minLength(1), v.maxLength(50)) });
 export const TranscriptPatchRequest = v.object({ segments: v.pipe(v.array(SegmentPatchInput), v.minLength(1), v.maxLength(50)) });
 export const TranscriptMergeRequest = v.object({ segment_ids: v.pipe(v.array(Id), v.minLength(2, 'Select at least two segments'), v.maxLength(50)) });
+
+// ------------------------------------------------------------------ project calls (responses)
+
+/** GET /api/project/paginated. */
+export const ProjectPage = Paginated(Project);
+export type ProjectPage = v.InferOutput<typeof ProjectPage>;
+
+/** GET /api/project/{id}/transcript and the segment calls. */
+export const TranscriptResponse = v.object({ segments: v.array(Segment) });
+export type TranscriptResponse = v.InferOutput<typeof TranscriptResponse>;
+
+/** GET /api/project/{id}/voice_pool: the voices offered for the project's target language. */
+export const Voice = v.object({
+  id: v.string(),
+  name: v.string(),
+  gender: v.nullable(v.string()),
+  language: v.string(),
+  dialect: v.nullable(v.string()),
+  engine: v.string(),
+  sample_url: v.nullable(v.string()),
+  /** Set for a voice preset of the space (its id is 'preset:<preset_id>'): a clone, or an instant clone of a speaker. */
+  preset_id: v.optional(v.nullable(v.string())),
+  is_temporary: v.optional(v.boolean()),
+  speaker_id: v.optional(v.nullable(v.string())),
+});
+export type Voice = v.InferOutput<typeof Voice>;
+export const VoicePool = v.object({ language: v.string(), voices: v.array(Voice) });
+export type VoicePool = v.InferOutput<typeof VoicePool>;

@@ -29,6 +29,8 @@ export const FeatureMetadataSchema = v.object({
   download_disabled: v.optional(v.boolean()),
   user_limit: v.optional(v.nullable(v.number())),
   limit: v.optional(v.nullable(v.number())),
+  /** The plan includes the feature but the server lacks what it needs (ai_rewrite: no LLM engine configured). */
+  not_configured: v.optional(v.boolean()),
 });
 export const AvailableFeatureSchema = v.object({ enabled: v.boolean(), visible: v.boolean(), metadata: FeatureMetadataSchema });
 export const Warning = v.object({
@@ -49,6 +51,10 @@ export const Settings = v.object({
   }),
   surveys: v.array(Survey),
   white_label: v.boolean(),
+  /** Where Get help (mail) and Help Center go; the in-app support chat needs a signed-in user. */
+  support: v.optional(v.object({ email: v.string(), help_center_url: v.nullable(v.string()) })),
+  /** Single sign-on to the sister video-ad product is configured (SISTER_APP_URL + SISTER_APP_PUBLIC_KEY). */
+  sister_app: v.optional(v.boolean()),
 });
 export type Settings = v.InferOutput<typeof Settings>;
 /** PUT /api/admin/settings (superuser): the app-wide maintenance flag and warning banner. */

@@ -24,6 +24,8 @@ export const Space = v.object({
   credits: Credits,
 });
 export type Space = v.InferOutput<typeof Space>;
+/** After deleting or leaving a Teamspace: where the user goes. */
+export const DefaultSpaceAnswer = v.object({ default_space_id: v.string() });
 // A missing key reads like an empty field: 'Field is required' (spec section 5), not a schema message.
 export const SpaceName = v.pipe(v.optional(v.string(TEXT.fieldRequired), ''), v.trim(), v.nonEmpty(TEXT.fieldRequired), v.maxLength(SPACE_NAME_MAX, `Name must be at most ${SPACE_NAME_MAX} characters`));
 export const SpaceColorSchema = v.pipe(

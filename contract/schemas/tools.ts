@@ -6,7 +6,6 @@ export const SUMMARIZE_MAX_TEXT = 20_000;
 /** Longest extra instructions (characters). */
 export const SUMMARIZE_MAX_INSTRUCTIONS = 1_000;
 export const SUMMARIZE_MODES = ['summarize', 'rewrite'] as const;
-export type SummarizeMode = (typeof SUMMARIZE_MODES)[number];
 
 export const SummarizeRequest = v.object({
   text: v.pipe(
@@ -52,3 +51,26 @@ export type SummarizeRequest = v.InferInput<typeof SummarizeRequest>;
 
 export const SummarizeResponse = v.object({ text: v.string() });
 export type SummarizeResponse = v.InferOutput<typeof SummarizeResponse>;
+
+/** POST /api/project/{id}/transcript/{segmentId}/rewrite: AI rewrite of one segment's translation in the editor. */
+export const SEGMENT_REWRITE_MODES = ['shorten', 'rephrase', 'instruction'] as const;
+export const SegmentRewriteRequest = v.object({
+  /** shorten: to fit the segment's slot at the voice's speech rate; rephrase: same meaning, other words; instruction: the caller's own. */
+  mode: v.picklist(SEGMENT_REWRITE_MODES, 'mode must be "shorten", "rephrase" or "instruction"'),
+  instructions: v.optional(
+    v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(SUMMARIZE_MAX_INSTRUCTIONS, `The instructions are too long: at most ${SUMMARIZE_MAX_INSTRUCTIONS} characters`))),
+  ),
+  /** The text to rewrite (the editor's current, maybe unsaved, translation); the saved one when absent. */
+  text: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(5000, 'At most 5000 characters')))),
+});
+export type SegmentRewriteRequest = v.InferInput<typeof SegmentRewriteRequest>;
+/** A proposal: nothing is saved until the editor accepts it. */
+export const SegmentRewriteResponse = v.object({
+  text: v.string(),
+  mode: v.picklist(SEGMENT_REWRITE_MODES),
+  slot_sec: v.number(),
+  /** Characters that fit the slot at the voice's speech rate (the limit asked of the model when shortening). */
+  max_chars: v.number(),
+  chars_per_sec: v.number(),
+});
+export type SegmentRewriteResponse = v.InferOutput<typeof SegmentRewriteResponse>;

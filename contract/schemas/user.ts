@@ -17,6 +17,10 @@ export const Subscription = v.object({
   payments_collection_paused: v.boolean(),
   cancel_at_period_end: v.boolean(),
   plan: Plan,
+  /** Who bills it: 'local' (granted on this server) or 'stripe'. */
+  provider: v.optional(v.picklist(['local', 'stripe'])),
+  /** A payment problem to fix (payment_failed, expired_card, card_expiring); null when none. */
+  payment_issue: v.optional(v.nullable(v.string())),
 });
 export type Subscription = v.InferOutput<typeof Subscription>;
 export const FeatureGroup = v.object({ name: v.string(), option: v.object({ id: v.string() }) });

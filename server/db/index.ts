@@ -14,6 +14,11 @@ export interface Db {
   /** Runs fn in a transaction. Called on a transaction, it joins it (no nested BEGIN). */
   tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * In-process state that belongs to this database (the short-lived account caches of
+   * server/domains/users/cache.ts): made with the database, shared by its transaction handles, never module-wide.
+   */
+  readonly memo: Map<string, unknown>;
 }
 
 function norm(params: SqlParam[] = []): unknown[] {
@@ -28,9 +33,10 @@ function norm(params: SqlParam[] = []): unknown[] {
 type Runner = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 type Execer = (sql: string) => Promise<unknown>;
 
-function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close: () => Promise<void>): Db {
+function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close: () => Promise<void>, memo: Map<string, unknown>): Db {
   const db: Db = {
     kind,
+    memo,
     async exec(sql: string) {
       await exec(sql);
     },
@@ -59,18 +65,20 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
   const pg = dataDir ? new PGlite(dataDir) : new PGlite();
   await pg.waitReady;
   const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
+  const memo = new Map<string, unknown>();
   const self: Db = wrap(
     'pglite',
     run,
     (sql) => pg.exec(sql),
     async (fn) =>
       pg.transaction(async (t) => {
-        const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), (f) => f(inner), async () => {});
+        const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), (f) => f(inner), async () => {}, memo);
         return fn(inner);
       }),
     async () => {
       await pg.close();
     },
+    memo,
   );
   return self;
 }
@@ -80,35 +88,54 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   // numeric -> number, int8 -> number (counts), timestamps kept as Date.
   pg.types.setTypeParser(1700, (v: string) => Number(v));
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max });
-  pool.on('error', () => {});
+  // A lost server fails a request in flight within seconds (503 from the app) instead of hanging it.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {}); // idle clients whose connection died are dropped by the pool
   const run: Runner = (sql, params) => pool.query(sql, params as unknown[]);
+  const memo = new Map<string, unknown>();
   return wrap(
     'pg',
     run,
     (sql) => pool.query(sql),
     async (fn) => {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const inner: Db = wrap('pg', (s, p) => client.query(s, p as unknown[]), (s) => client.query(s), (f) => f(inner), async () => {});
+        const inner: Db = wrap('pg', (s, p) => client.query(s, p as unknown[]), (s) => client.query(s), (f) => f(inner), async () => {}, memo);
         const out = await fn(inner);
         await client.query('COMMIT');
         return out;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (isDbUnavailable(e)) broken = e as Error;
+        await client.query('ROLLBACK').catch((e2: Error) => {
+          broken ??= e2;
+        });
         throw e;
       } finally {
-        client.release();
+        // A client whose connection broke is destroyed, never handed to the next request.
+        client.release(broken);
       }
     },
     () => pool.end(),
+    memo,
   );
 }
 
 export async function openDb(opts: { databaseUrl?: string | null; dataDir?: string | null }): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
   return openPglite(opts.dataDir ?? null);
+}
+
+/**
+ * The database could not be reached or dropped the connection (server restarted, network cut, admin
+ * shutdown): the request gets a 503 and the next one reconnects.
+ */
+export function isDbUnavailable(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? '';
+  if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006'].includes(code)) return true;
+  const msg = e instanceof Error ? e.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed|terminating connection due to administrator command/i.test(msg);
 }
 
 /** Postgres unique-violation check that works for both drivers. */

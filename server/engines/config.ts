@@ -16,6 +16,10 @@
 //   DEEPL_FORMALITY    default | more | less | prefer_more | prefer_less;
 //   ELEVENLABS_MODEL   (eleven_multilingual_v2), ELEVENLABS_OUTPUT_FORMAT (pcm_24000);
 //   ENGINE_HTTP_TIMEOUT_MS (120000), ENGINE_HTTP_MAX_ATTEMPTS (4).
+// Lip-sync:
+//   LIPSYNC_ENGINE  builtin | sync            (default builtin: the offline mouth warp)
+//   SYNC_API_KEY (needed for sync), SYNC_BASE_URL (https://api.sync.so), SYNC_MODEL (lipsync-2),
+//   SYNC_POLL_INTERVAL_MS (5000), SYNC_TIMEOUT_SEC (1800).
 // Errors name the variable and never print a key or a URL (URLs may carry credentials).
 import { inspect } from 'node:util';
 import * as v from 'valibot';
@@ -73,6 +77,12 @@ const EnvSchema = v.object({
   ELEVENLABS_BASE_URL: Str,
   ELEVENLABS_MODEL: Str,
   ELEVENLABS_OUTPUT_FORMAT: choice('ELEVENLABS_OUTPUT_FORMAT', ['pcm_16000', 'pcm_22050', 'pcm_24000', 'pcm_44100'] as const, 'pcm_24000'),
+  LIPSYNC_ENGINE: choice('LIPSYNC_ENGINE', ['builtin', 'sync'] as const, 'builtin'),
+  SYNC_API_KEY: Str,
+  SYNC_BASE_URL: Str,
+  SYNC_MODEL: Str,
+  SYNC_POLL_INTERVAL_MS: int('SYNC_POLL_INTERVAL_MS', 5000, 10, 600_000),
+  SYNC_TIMEOUT_SEC: int('SYNC_TIMEOUT_SEC', 1800, 10, 86_400),
   ENGINE_HTTP_TIMEOUT_MS: int('ENGINE_HTTP_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   ENGINE_HTTP_MAX_ATTEMPTS: int('ENGINE_HTTP_MAX_ATTEMPTS', 4, 1, 10),
 });
@@ -89,6 +99,7 @@ export interface EngineConfig {
   mt: 'builtin' | 'openai' | 'deepl';
   tts: 'builtin' | 'openai' | 'elevenlabs';
   llm: 'openai' | 'none';
+  lipsync: 'builtin' | 'sync';
   openai: {
     asr: OpenAiKindConfig;
     tts: OpenAiKindConfig & { voices?: OpenAiVoiceSpec[] };
@@ -96,6 +107,7 @@ export interface EngineConfig {
   };
   deepl: { apiKey: string; baseUrl: string | null; formality: DeepLFormality } | null;
   elevenlabs: { apiKey: string; baseUrl: string; modelId: string; outputFormat: ElevenLabsPcmFormat } | null;
+  sync: { apiKey: string; baseUrl: string; model: string; pollIntervalMs: number; timeoutMs: number } | null;
   http: { timeoutMs: number; maxAttempts: number };
   /** Preferred engine id per kind, for createEngineRegistry(). */
   registry: EngineRegistryConfig;
@@ -212,6 +224,7 @@ export function loadEngineConfig(env: Record<string, string | undefined> = proce
 
   if (e.MT_ENGINE === 'deepl' && !e.DEEPL_API_KEY) throw new EngineConfigError('MT_ENGINE=deepl needs DEEPL_API_KEY');
   if (e.TTS_ENGINE === 'elevenlabs' && !e.ELEVENLABS_API_KEY) throw new EngineConfigError('TTS_ENGINE=elevenlabs needs ELEVENLABS_API_KEY');
+  if (e.LIPSYNC_ENGINE === 'sync' && !e.SYNC_API_KEY) throw new EngineConfigError('LIPSYNC_ENGINE=sync needs SYNC_API_KEY');
 
   const deepl = e.DEEPL_API_KEY
     ? { apiKey: e.DEEPL_API_KEY, baseUrl: e.DEEPL_BASE_URL ? serviceRoot('DEEPL_BASE_URL', e.DEEPL_BASE_URL, 'v2') : null, formality: e.DEEPL_FORMALITY }
@@ -225,19 +238,32 @@ export function loadEngineConfig(env: Record<string, string | undefined> = proce
       }
     : null;
 
+  const sync = e.SYNC_API_KEY
+    ? {
+        apiKey: e.SYNC_API_KEY,
+        baseUrl: e.SYNC_BASE_URL ? serviceRoot('SYNC_BASE_URL', e.SYNC_BASE_URL, 'v2') : 'https://api.sync.so',
+        model: e.SYNC_MODEL || 'lipsync-2',
+        pollIntervalMs: e.SYNC_POLL_INTERVAL_MS,
+        timeoutMs: e.SYNC_TIMEOUT_SEC * 1000,
+      }
+    : null;
+
   const registry: EngineRegistryConfig = {};
   if (e.ASR_ENGINE !== 'builtin') registry.asr = e.ASR_ENGINE;
   if (e.MT_ENGINE !== 'builtin') registry.mt = e.MT_ENGINE;
   if (e.TTS_ENGINE !== 'builtin') registry.tts = e.TTS_ENGINE;
+  if (e.LIPSYNC_ENGINE !== 'builtin') registry.lipsync = e.LIPSYNC_ENGINE;
 
   const cfg: EngineConfig = {
     asr: e.ASR_ENGINE,
     mt: e.MT_ENGINE,
     tts: e.TTS_ENGINE,
     llm: e.LLM_ENGINE,
+    lipsync: e.LIPSYNC_ENGINE,
     openai,
     deepl,
     elevenlabs,
+    sync,
     http: { timeoutMs: e.ENGINE_HTTP_TIMEOUT_MS, maxAttempts: e.ENGINE_HTTP_MAX_ATTEMPTS },
     registry,
   };
@@ -260,5 +286,6 @@ export function describeEngineConfig(c: EngineConfig): Record<string, string> {
           ? `elevenlabs (${c.elevenlabs!.modelId} at ${displayUrl(c.elevenlabs!.baseUrl)})`
           : 'builtin',
     llm: c.llm === 'openai' ? oa(c.openai.chat) : 'none',
+    lipsync: c.lipsync === 'sync' ? `sync (${c.sync!.model} at ${displayUrl(c.sync!.baseUrl)})` : 'builtin',
   };
 }

@@ -7,6 +7,8 @@ import { createApertiumMt } from './builtin/apertium';
 import { createDspDiarization } from './builtin/dsp-diarization';
 import { createDspSeparation } from './builtin/dsp-separation';
 import { createEspeakTts } from './builtin/espeak';
+import { createFaceApiEngine } from './builtin/face-api';
+import { createBuiltinLipsync } from './builtin/lipsync/engine';
 import { createPocketsphinxAsr } from './builtin/pocketsphinx';
 import { createSileroVad } from './builtin/silero-vad';
 import { baseLanguage, buildLanguageLists, type EngineCapabilities, type Language } from './languages';
@@ -16,6 +18,8 @@ import type {
   EngineBase,
   EngineByKind,
   EngineKind,
+  FaceEngine,
+  LipsyncEngine,
   MtEngine,
   SeparationEngine,
   TtsEngine,
@@ -33,6 +37,10 @@ export interface EngineRegistry {
   readonly mt: MtEngine;
   readonly tts: TtsEngine;
   readonly separation: SeparationEngine;
+  /** Face detection and landmarks (face check, built-in lip-sync). */
+  readonly face: FaceEngine;
+  /** The lip-sync engine LIPSYNC_ENGINE chose (built-in by default). */
+  readonly lipsync: LipsyncEngine;
   /** Engines of a kind in preference order. */
   list<K extends EngineKind>(kind: K): Array<EngineByKind[K]>;
   /** Adds an engine; `prefer` puts it before the existing ones (HTTP adapters over built-ins). */
@@ -54,7 +62,10 @@ export interface EngineRegistry {
 }
 
 export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineRegistry {
+  const face = createFaceApiEngine();
   const lists: { [K in EngineKind]: Array<EngineByKind[K]> } = {
+    face: [face],
+    lipsync: [createBuiltinLipsync(face)],
     vad: [createSileroVad()],
     asr: [createPocketsphinxAsr()],
     diarization: [createDspDiarization()],
@@ -117,6 +128,12 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
     },
     get separation() {
       return preferred('separation');
+    },
+    get face() {
+      return preferred('face');
+    },
+    get lipsync() {
+      return preferred('lipsync');
     },
     list: ordered,
     register(kind, engine, o = {}) {

@@ -23,6 +23,8 @@ export interface AsrSegment {
 
 export interface EngineCallOptions {
   signal?: AbortSignal;
+  /** Share of the work done so far (0..1), reported now and then by engines that know it. */
+  onProgress?: (fraction: number) => void;
 }
 
 /**
@@ -43,9 +45,17 @@ export interface VadEngine extends EngineBase {
   detect(wav16kMono: string, o?: EngineCallOptions): Promise<SpeechRegion[]>;
 }
 
+export interface AsrCallOptions extends EngineCallOptions {
+  /**
+   * Decoders (processes, requests) the engine may run at once for this call; the pipeline passes 1 when
+   * it runs several chunks of a long file side by side itself. Default: the engine's own choice.
+   */
+  parallel?: number;
+}
+
 export interface AsrEngine extends EngineBase {
   languages(): string[];
-  transcribe(wav16kMono: string, regions: SpeechRegion[], lang: string, o?: EngineCallOptions): Promise<AsrSegment[]>;
+  transcribe(wav16kMono: string, regions: SpeechRegion[], lang: string, o?: AsrCallOptions): Promise<AsrSegment[]>;
 }
 
 export interface SpeakerProfile {
@@ -97,21 +107,102 @@ export interface TtsEngine extends EngineBase {
   /** Whether the engine can clone a voice from a sample (built-in espeak cannot). */
   supportsCloning?: boolean;
   synthesize(
-    req: { text: string; lang: string; voiceId: string; rate: number /* 1 = the language's normal rate */; outPath: string },
+    req: { text: string; lang: string; voiceId: string; rate: number /* 1 = the language's normal rate */; outPath: string; style?: SpeechStyle },
     o?: EngineCallOptions,
   ): Promise<{ durationSec: number }>;
 }
 
+/** How to say it, for engines that can (built-in voice matching): ignored by the others. */
+export interface SpeechStyle {
+  /** Pitch variation relative to the voice's own (100 = unchanged; espeak-ng SSML prosody range). */
+  pitchRangePct?: number;
+}
+
 export interface SeparationEngine extends EngineBase {
+  /** Writes the background (music and effects) and, when `out.voice` is given, the voice estimate. */
   separate(
     inputWav: string,
     regions: SpeechRegion[],
-    out: { voice: string; background: string },
+    out: { voice?: string; background: string },
     o?: EngineCallOptions,
   ): Promise<void>;
 }
 
-export type EngineKind = 'vad' | 'asr' | 'diarization' | 'mt' | 'tts' | 'separation';
+/** A picture as packed 8-bit RGB, row by row (width * height * 3 bytes). */
+export interface RgbImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Pixels of the image the face was found in. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export type Point = [number, number];
+
+export interface DetectedFace {
+  box: FaceBox;
+  /** Detector confidence, 0..1. */
+  score: number;
+  /** The 68 points of the iBUG 300-W layout (jaw 0-16, brows, nose, eyes, mouth 48-67), image pixels. */
+  landmarks: Point[];
+}
+
+export interface FaceEngine extends EngineBase {
+  /** Faces in one picture with their landmarks, largest first. */
+  detect(img: RgbImage, o?: EngineCallOptions & { minScore?: number; maxFaces?: number }): Promise<DetectedFace[]>;
+  /** Landmarks of faces already located (tracking between detections): one 68-point list per box. */
+  landmarks(img: RgbImage, boxes: FaceBox[], o?: EngineCallOptions): Promise<Point[][]>;
+}
+
+/** When one speaker of the dub talks, on the dubbed video's timeline (seconds). */
+export interface SpeechTurn {
+  speaker: string;
+  start: number;
+  end: number;
+}
+
+export interface LipsyncRequest {
+  /** The dubbed video (its picture is the original's). */
+  video: string;
+  /** The dub's voice-only track (WAV): what the mouths follow. */
+  voice: string;
+  /** The soundtrack of the output (the dub mixed with the background); default: the video's own audio. */
+  audio?: string;
+  /** Who speaks when in the dub. Faces move only inside these turns. */
+  turns: SpeechTurn[];
+  /** Several people speak on screen: each speaker's turns drive the face that speaks them. */
+  multipleSpeakers: boolean;
+  /** Where the lip-synced MP4 goes. */
+  outPath: string;
+  /** Publicly reachable URLs of `video` and `voice` (hosted engines fetch them instead of an upload). */
+  urls?: { video: string; voice: string };
+  /** A stable key of this request (hosted engines use it as their idempotency key). */
+  requestKey?: string;
+  /** Called with the fraction done, 0..1 (at most a few times a second). */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface LipsyncResult {
+  engine: string;
+  /** Frames of the output and how many of them were changed (built-in engine). */
+  frames?: number;
+  framesChanged?: number;
+  /** Face tracks found and which speaker drove which one. */
+  faces?: number;
+  speakerFaces?: Record<string, number>;
+}
+
+export interface LipsyncEngine extends EngineBase {
+  lipsync(req: LipsyncRequest, o?: EngineCallOptions): Promise<LipsyncResult>;
+}
+
+export type EngineKind = 'vad' | 'asr' | 'diarization' | 'mt' | 'tts' | 'separation' | 'face' | 'lipsync';
 
 export interface EngineByKind {
   vad: VadEngine;
@@ -120,13 +211,15 @@ export interface EngineByKind {
   mt: MtEngine;
   tts: TtsEngine;
   separation: SeparationEngine;
+  face: FaceEngine;
+  lipsync: LipsyncEngine;
 }
 
 /** Thrown by engines for bad input or a missing capability (unsupported language, unknown voice). */
 export class EngineError extends Error {
   override readonly name = 'EngineError';
   constructor(
-    readonly code: 'unsupported_language' | 'unknown_voice' | 'unavailable' | 'bad_input' | 'failed',
+    readonly code: 'unsupported_language' | 'unknown_voice' | 'unavailable' | 'bad_input' | 'failed' | 'no_face',
     message: string,
     options?: { cause?: unknown },
   ) {

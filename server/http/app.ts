@@ -1,11 +1,21 @@
 // The Hono app: /api with every domain router, JSON errors, and the two front-end builds as static files.
-import { Hono } from 'hono';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import { bodyLimit } from 'hono/body-limit';
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '../observability';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
-import { ApiError } from './errors';
+import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
+import { errorResponse } from './errors';
+import { isDbUnavailable } from '../db/index';
+import { mountGates } from './gates';
+import { mountCreatingCalls } from './api-guards';
 import { MOUNTS } from './routes';
+import { createDocsRoutes } from './docs';
 
 export interface AppOptions {
   /** Folder holding dist/standalone and dist/embed; static serving is off when absent. */
@@ -13,66 +23,174 @@ export interface AppOptions {
   log?: (msg: string, meta?: Record<string, unknown>) => void;
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.ico': 'image/x-icon',
-  '.json': 'application/json', '.woff2': 'font/woff2', '.woff': 'font/woff', '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8', '.webmanifest': 'application/manifest+json',
-};
+/**
+ * The standalone build's policy: its own scripts and styles only (Polaris inlines styles), media from this
+ * origin, blob: and the S3 store's presigned URLs (any https origin), no plugins, no framing.
+ */
+export function standaloneCsp(config: { s3: { endpoint: string | null } | null }): string {
+  const store = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : '';
+  return [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  `img-src 'self' data: blob: https:${store}`,
+  `media-src 'self' blob: https:${store}`,
+  "font-src 'self' data:",
+  `connect-src 'self' https:${store}`,
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self' https:",
+  "frame-ancestors 'none'",
+  ].join('; ');
+}
 
-function staticHandler(root: string, prefix: string) {
+interface StaticOptions {
+  /** Headers of every response of this build (e.g. its Content-Security-Policy). */
+  headers?: Record<string, string>;
+  /** Rewrites index.html before it is sent. */
+  index?: (html: string) => string;
+}
+
+/**
+ * One front-end build: its files through @hono/node-server's serveStatic (streamed, ranges, HEAD), hashed
+ * assets cached for a year; asset-looking paths that do not exist are 404s; every other path is the
+ * single-page app's index.html (rewritten by `opts.index`). Null when the build is missing.
+ */
+function staticHandler(root: string, prefix: string, opts: StaticOptions = {}) {
   const indexPath = join(root, 'index.html');
-  return (path: string): Response | null => {
+  const extra = opts.headers ?? {};
+  const files = serveStatic({
+    root,
+    rewriteRequestPath: (path) => path.slice(prefix.length),
+  });
+  return async (c: Context<AppEnv>): Promise<Response | null> => {
     if (!existsSync(indexPath)) return null;
-    const rel = decodeURIComponent(path.slice(prefix.length)).replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    if (file.startsWith(resolve(root)) && rel !== '' && existsSync(file) && statSync(file).isFile()) {
-      const ext = extname(file);
-      const immutable = rel.startsWith('assets/');
-      return new Response(readFileSync(file), {
-        headers: {
-          'content-type': MIME[ext] ?? 'application/octet-stream',
-          'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-        },
-      });
+    const rel = c.req.path.slice(prefix.length).replace(/^\/+/, '');
+    if (rel !== '' && rel !== 'index.html') {
+      // Headers set on the context before serveStatic builds its response are part of it.
+      for (const [k, v] of Object.entries(extra)) c.header(k, v);
+      c.header('cache-control', rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      const found = await files(c, async () => {});
+      if (found) return found;
+      if (/\.[a-z0-9]{1,8}$/i.test(rel)) return new Response('Not found', { status: 404, headers: extra });
     }
-    // Asset-looking paths that do not exist are 404s; every other path is the single-page app.
-    if (/\.[a-z0-9]{1,8}$/i.test(rel)) return new Response('Not found', { status: 404 });
-    return new Response(readFileSync(indexPath), { headers: { 'content-type': MIME['.html'], 'cache-control': 'no-cache' } });
+    const html = readFileSync(indexPath, 'utf8');
+    return new Response(opts.index ? opts.index(html) : html, {
+      headers: { ...extra, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' },
+    });
   };
 }
 
-export function createApp(deps: AppDeps, opts: AppOptions = {}) {
-  const log = opts.log ?? ((msg, meta) => console.error(msg, meta ?? ''));
-  const app = new Hono<AppEnv>();
+/** The matched route pattern (metrics label): the last matched handler that is not a catch-all. */
+function routeLabel(c: Context<AppEnv>): string {
+  const routes = matchedRoutes(c).filter((r) => !r.path.endsWith('*'));
+  const last = routes[routes.length - 1];
+  if (!last) return c.req.path.startsWith('/api/') ? 'unmatched' : 'static';
+  return last.path;
+}
 
+ /** Largest JSON request body (a 50-segment transcript batch is far below). */
+export const MAX_JSON_BODY = 2 * 1024 * 1024;
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/**
+ * The /api router: plan gates first (server/http/gates.ts), the creating calls' Idempotency-Key and job limits
+ * (server/http/api-guards.ts), the domain routers, the OpenAPI document and reference page of all of them.
+ */
+export function createApiRouter(): Hono<AppEnv> {
+  const api = new Hono<AppEnv>();
+  mountGates(api);
+  mountCreatingCalls(api);
+  for (const m of MOUNTS) api.route(m.path, m.router);
+  api.route('/', createDocsRoutes(() => api.routes));
+  api.all('*', (c) => c.json({ detail: 'Not found' }, 404));
+  return api;
+}
+
+export function createApp(deps: AppDeps, opts: AppOptions = {}) {
+  const baseLogger = deps.logger ?? createLogger({ production: deps.config.production, logLevel: 'silent', logPretty: false });
+  const log = opts.log ?? ((msg, meta) => baseLogger.error(meta ?? {}, msg));
+  const app = new Hono<AppEnv>();
+  const csp = standaloneCsp(deps.config);
+
+  // Request id, a logger carrying it on every line, the access log and the latency histogram.
   app.use('*', async (c, next) => {
+    const given = c.req.header('x-request-id');
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const reqLog = baseLogger.child({ requestId });
     c.set('deps', deps);
     c.set('identity', null);
+    c.set('requestId', requestId);
+    c.set('log', reqLog);
+    const t0 = performance.now();
     await next();
+    const seconds = (performance.now() - t0) / 1000;
+    const route = routeLabel(c);
+    c.header('X-Request-Id', requestId);
+    deps.metrics?.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
+    if (route !== 'static') {
+      const user = c.get('user') as { id?: string } | undefined;
+      reqLog.info({ method: c.req.method, route, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 10000) / 10, userId: user?.id }, 'request');
+    }
+  });
+
+  // Security headers on every response; the standalone pages get a Content-Security-Policy (the embedded
+  // build's headers, with frame-ancestors from configuration, are set on /embed by its own middleware).
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+    if (!c.req.path.startsWith('/embed')) {
+      c.header('X-Frame-Options', 'DENY');
+      if ((c.res.headers.get('content-type') ?? '').startsWith('text/html')) c.header('Content-Security-Policy', csp);
+    }
+  });
+
+  // Prometheus metrics (outside /api; behind METRICS_TOKEN when set).
+  app.get('/metrics', async (c) => {
+    const m = deps.metrics;
+    if (!m) return c.json({ detail: 'Not found' }, 404);
+    const token = deps.config.metricsToken;
+    if (token && c.req.header('authorization') !== `Bearer ${token}`) return c.json({ detail: 'Not authenticated' }, 401);
+    return c.body(await m.registry.metrics(), 200, { 'content-type': m.registry.contentType });
   });
 
   app.onError((err, c) => {
-    if (err instanceof ApiError) {
-      return c.json({ detail: err.detail }, err.status, err.headers);
-    }
+    const known = errorResponse(err);
+    if (known) return c.json({ ...known.body, detail: known.body.detail }, known.status, known.headers);
     const status = (err as { status?: number }).status;
     if (status === 413) return c.json({ detail: 'Request body too large' }, 413);
-    log('unhandled error', { path: c.req.path, error: err instanceof Error ? err.stack : String(err) });
+    if (isDbUnavailable(err)) {
+      (c.get('log') ?? baseLogger).warn({ path: c.req.path, error: err instanceof Error ? err.message : String(err) }, 'database unavailable');
+      if (opts.log) log('database unavailable', { path: c.req.path, error: err instanceof Error ? err.message : String(err) });
+      return c.json({ detail: 'The database is not reachable right now: try again in a moment' }, 503, { 'Retry-After': '2' });
+    }
+    (c.get('log') ?? baseLogger).error({ path: c.req.path, err }, 'unhandled error');
+    if (opts.log) log('unhandled error', { path: c.req.path, error: err instanceof Error ? err.stack : String(err) });
     return c.json({ detail: 'Internal server error' }, 500);
   });
 
-  const api = new Hono<AppEnv>();
-  for (const m of MOUNTS) api.route(m.path, m.router);
-  api.all('*', (c) => c.json({ detail: 'Not found' }, 404));
-  app.route('/api', api);
+  // Body size: JSON calls are bounded (uploads have their own limit, MAX_VIDEO_SIZE).
+  const jsonLimit = bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ detail: 'Request body too large (the limit is 2 MB)' }, 413) });
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path.startsWith('/api/library/media') || c.req.path.startsWith('/api/library/tus')) return next();
+    return jsonLimit(c, next);
+  });
+
+  app.route('/api', createApiRouter());
 
   if (opts.distDir) {
-    const embed = staticHandler(join(opts.distDir, 'embed'), '/embed');
+    // The embedded build: framed only by the configured admin origins, with the app key in its index.html.
+    const embed = staticHandler(join(opts.distDir, 'embed'), '/embed', {
+      headers: { 'content-security-policy': embedContentSecurityPolicy(deps.config) },
+      index: (html) => injectEmbedSettings(html, deps.config),
+    });
+    // The standalone build's security headers (its full Content-Security-Policy) are set by the middleware above.
     const standalone = staticHandler(join(opts.distDir, 'standalone'), '');
     app.get('/embed', (c) => c.redirect('/embed/'));
-    app.get('/embed/*', (c) => embed(c.req.path) ?? c.text('Embedded build missing: run npm run build', 503));
-    app.get('*', (c) => standalone(c.req.path) ?? c.text('Front end not built: run npm run build', 503));
+    app.get('/embed/*', async (c) => (await embed(c)) ?? c.text('Embedded build missing: run npm run build', 503));
+    app.get('*', async (c) => (await standalone(c)) ?? c.text('Front end not built: run npm run build', 503));
   }
   app.notFound((c) => c.json({ detail: 'Not found' }, 404));
   return app;

@@ -3,6 +3,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { verifyAccessToken } from '../domains/auth/tokens';
 import { resolveEmbedIdentity } from '../domains/auth/embed';
+import { resolveApiKey } from '../domains/apikeys/service';
 import { cachedUserByIdentity } from '../domains/users/cache';
 import { findUserByIdentity } from '../domains/users/repository';
 import { ApiError, unauthorized } from './errors';
@@ -27,6 +28,8 @@ export function registerIdentityResolver(r: IdentityResolver): void {
 
 // Embedded-app session tokens (active only when EMBED_APP_KEY/EMBED_APP_SECRET are set).
 registerIdentityResolver(resolveEmbedIdentity);
+// API keys (dsk_...): plan, revocation and requests per minute checked on every request.
+registerIdentityResolver(resolveApiKey);
 
 // Verified access tokens, until their expiry (a verification is pure: caching it changes nothing but time).
 const VERIFIED_MAX = 10_000;
@@ -66,11 +69,12 @@ export async function resolveIdentity(token: string, deps: AppEnv['Variables']['
 
 /** The account of an identity (short-lived cache, see server/domains/users/cache.ts). */
 export function accountOf(deps: AppEnv['Variables']['deps'], identityId: string): Promise<UserRow | null> {
-  return cachedUserByIdentity(identityId, (id) => findUserByIdentity(deps.db, id));
+  return cachedUserByIdentity(deps.db, identityId, (id) => findUserByIdentity(deps.db, id));
 }
 
 /** Requires a valid token; sets `identity`. */
 export const requireIdentity: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get('identity')) return next(); // resolved earlier in this request (gates): an API key counts once
   const token = bearerOf(c.req.header('authorization'));
   if (!token) throw unauthorized();
   c.set('identity', await resolveIdentity(token, c.get('deps')));
@@ -85,6 +89,7 @@ function activeOrThrow(user: UserRow | null): UserRow {
 
 /** Requires a valid token AND a product account that is active; sets `user`. */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get('identity') && c.get('user')) return next(); // resolved earlier in this request (gates)
   const token = bearerOf(c.req.header('authorization'));
   if (!token) throw unauthorized();
   const deps = c.get('deps');

@@ -1,36 +1,14 @@
 import type { AppDeps } from '../deps';
+import type { Identity, UserRow } from '../domains/users/types';
 
-export interface Identity {
-  identityId: string;
-  email: string;
-  provider: string;
-  /** How the caller authenticated. */
-  via: 'access_token' | 'embed_token' | 'api_key';
-  /** For embedded sessions: the shop's URL (dest) and its user id (sub). */
-  shop?: string;
-}
-
-export interface UserRow {
-  id: string;
-  identity_id: string;
-  email: string;
-  email_type: string;
-  is_superuser: boolean;
-  is_active: boolean;
-  picture: string | null;
-  referral_id: string | null;
-  customer_id: string | null;
-  onboarding: string[];
-  email_consent: boolean;
-  feature_groups: { name: string; option: { id: string } }[];
-  pending_welcome_spaces: string[];
-  api_credentials_generated: boolean;
-  created_date: Date | string;
-}
+export type { Identity, UserRow };
 
 export type AppEnv = {
   Variables: {
     deps: AppDeps;
+    /** The request's id (X-Request-Id from the client when sane, else a new one) and its logger. */
+    requestId: string;
+    log: import('pino').Logger;
     identity: Identity | null;
     user: UserRow;
   };

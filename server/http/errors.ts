@@ -1,22 +1,50 @@
-// One error class for the API: a status and a detail, rendered as {"detail": ...}.
-export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string };
+// Errors as HTTP responses, rendered as {"detail": ...}: the domains' DomainError codes are mapped to statuses
+// here, in ONE table; ApiError is the HTTP layer's own (a status it decides itself, e.g. 413 for a body).
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
+
+export type { ValidationIssue };
+export { badRequest, notFound, unauthorized, unprocessable } from '../domains/errors';
+
+/** THE mapping of domain error codes to HTTP statuses. */
+export const STATUS_OF: Record<DomainErrorCode, ContentfulStatusCode> = {
+  bad_request: 400,
+  unauthenticated: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported_media: 415,
+  invalid: 422,
+  rate_limited: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+  upstream_timeout: 504,
+};
 
 export class ApiError extends Error {
   constructor(
     readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504,
     readonly detail: string | ValidationIssue[],
     readonly headers?: Record<string, string>,
+    /** Machine-readable fields sent beside `detail`. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(typeof detail === 'string' ? detail : detail.map((d) => d.msg).join('; '));
   }
 }
 
-export const badRequest = (d: string) => new ApiError(400, d);
-export const unauthorized = (d = 'Not authenticated') => new ApiError(401, d, { 'WWW-Authenticate': 'Bearer' });
-export const paymentRequired = (d: string) => new ApiError(402, d);
-export const forbidden = (d: string) => new ApiError(403, d);
-export const notFound = (d = 'Not found') => new ApiError(404, d);
-export const conflict = (d: string) => new ApiError(409, d);
-export const unprocessable = (issues: ValidationIssue[]) => new ApiError(422, issues);
-export const tooMany = (d: string, retryAfterSec?: number) =>
-  new ApiError(429, d, retryAfterSec ? { 'Retry-After': String(retryAfterSec) } : undefined);
+/** The response of an error the API knows (null for anything else: a 500). */
+export function errorResponse(err: unknown): {
+  status: ContentfulStatusCode;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+} | null {
+  if (err instanceof DomainError) {
+    return { status: STATUS_OF[err.code], body: { detail: err.detail, ...err.o.extra }, headers: err.o.headers };
+  }
+  if (err instanceof ApiError) return { status: err.status, body: { detail: err.detail, ...err.extra }, headers: err.headers };
+  return null;
+}

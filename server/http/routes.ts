@@ -8,21 +8,44 @@ import { usersRoutes } from '../domains/users/routes';
 import { settingsRoutes } from '../domains/settings/routes';
 import { adminRoutes } from '../domains/admin/routes';
 import { projectsRoutes } from '../domains/projects/routes';
+import { peaksRoutes } from '../domains/projects/peaks/routes';
+import { demoRoutes } from '../domains/demo/routes';
 import { libraryRoutes } from '../domains/library/routes';
-import { filesRoutes } from '../storage/routes';
+import { filesRoutes } from './files';
 import { toolsRoutes } from '../domains/tools/routes';
+import { paymentsRoutes } from '../domains/billing/routes';
+import { glossaryRoutes } from '../domains/glossaries/routes';
+import { supportAdminRoutes, supportRoutes } from '../domains/support/routes';
+import { feedbackAdminRoutes, surveyAdminRoutes, surveyRoutes } from '../domains/feedback/routes';
+import { apiKeyRoutes } from '../domains/apikeys/routes';
+import { webhookRoutes } from '../domains/webhooks/routes';
+import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
 
 export type Mount = { path: string; router: Hono<AppEnv> };
 
 export const MOUNTS: Mount[] = [
   { path: '/health', router: healthRoutes },
   { path: '/space', router: spacesRoutes },
+  { path: '/space', router: webhookRoutes },
   { path: '/auth', router: authRoutes },
   { path: '/users', router: usersRoutes },
+  { path: '/users/settings/api', router: apiKeyRoutes },
   { path: '/settings', router: settingsRoutes },
   { path: '/admin', router: adminRoutes },
+  { path: '/project/demo', router: demoRoutes },
   { path: '/project', router: projectsRoutes },
+  { path: '/project', router: peaksRoutes },
   { path: '/library', router: libraryRoutes },
   { path: '/files', router: filesRoutes },
   { path: '/tools', router: toolsRoutes },
+  { path: '/payments', router: paymentsRoutes },
+  { path: '/glossary', router: glossaryRoutes },
+  { path: '/voice_preset', router: voicePresetRoutes },
+  { path: '/library', router: extractAudioRoutes },
+  { path: '/users', router: voiceTutorialRoutes },
+  { path: '/support', router: supportRoutes },
+  { path: '/admin/support', router: supportAdminRoutes },
+  { path: '/survey', router: surveyRoutes },
+  { path: '/admin/feedback', router: feedbackAdminRoutes },
+  { path: '/admin/survey', router: surveyAdminRoutes },
 ];

@@ -30,7 +30,7 @@ export function escapeFilterValue(value: string): string {
 }
 
 /** Audio codec arguments chosen from the output file's extension. */
-export function audioCodecArgs(outPath: string, opts: { bitrate?: string } = {}): string[] {
+export function audioCodecArgs(outPath: string, opts: { bitrate?: string; fast?: boolean } = {}): string[] {
   const ext = extname(outPath).toLowerCase();
   switch (ext) {
     case '.wav':
@@ -38,7 +38,8 @@ export function audioCodecArgs(outPath: string, opts: { bitrate?: string } = {})
     case '.m4a':
     case '.aac':
     case '.mp4':
-      return ['-c:a', 'aac', '-b:a', opts.bitrate ?? '192k'];
+      // The fast coder: a third of the default (twoloop) coder's time at this bitrate.
+      return ['-c:a', 'aac', ...(opts.fast ? ['-aac_coder', 'fast'] : []), '-b:a', opts.bitrate ?? '192k'];
     case '.mp3':
       return ['-c:a', 'libmp3lame', '-b:a', opts.bitrate ?? '192k'];
     case '.flac':
@@ -103,12 +104,10 @@ export function coverArgs(input: string, out: string, opts: { atSec?: number; ma
 export interface LoudnessTarget {
   /** Integrated loudness, LUFS. */
   I: number;
-  /** True peak, dBTP. */
+  /** Peak ceiling, dBFS (a look-ahead limiter holds the samples under it). */
   TP: number;
-  /** Loudness range, LU. */
-  LRA: number;
 }
-export const DEFAULT_LOUDNESS: LoudnessTarget = { I: -16, TP: -1.5, LRA: 11 };
+export const DEFAULT_LOUDNESS: LoudnessTarget = { I: -16, TP: -1.5 };
 
 export interface MixOptions {
   voice: string;
@@ -118,35 +117,94 @@ export interface MixOptions {
   durationSec?: number;
   voiceGainDb?: number;
   backgroundGainDb?: number;
+  /** Loudness target of the output (null: the plain sum). */
   loudness?: LoudnessTarget | null;
   sampleRate?: number;
 }
 
-/** Voice track over background, summed (no automatic halving), loudness-normalised (EBU R128), stereo. */
-export function mixArgs(o: MixOptions): string[] {
+/** The filter graph of the plain sum: voice track over background, no automatic halving, stereo. */
+function mixGraph(o: MixOptions, tail: string): string {
   const sr = o.sampleRate ?? 48000;
-  const ln = o.loudness === undefined ? DEFAULT_LOUDNESS : o.loudness;
   const fmt = `aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=stereo`;
-  const chain = [
+  return [
     `[0:a]${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`,
     `[1:a]${fmt},volume=${num(o.backgroundGainDb ?? 0, 2)}dB[b]`,
+    `[v][b]amix=inputs=2:duration=${o.durationSec === undefined ? 'second' : 'longest'}:dropout_transition=0:normalize=0${tail}[out]`,
+  ].join(';');
+}
+
+/**
+ * First pass of the loudness normalisation: the integrated loudness (EBU R128) of the plain sum, printed
+ * by ebur128 in its summary on stderr (see parseIntegratedLoudness). Nothing is written.
+ */
+export function measureMixArgs(o: MixOptions): string[] {
+  return [
+    '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
+    '-i', o.voice,
+    '-i', o.background,
+    '-filter_complex', mixGraph(o, ',ebur128=framelog=verbose'),
+    '-map', '[out]', '-f', 'null', '-',
   ];
-  let mixTail = `[v][b]amix=inputs=2:duration=${o.durationSec === undefined ? 'second' : 'longest'}:dropout_transition=0:normalize=0`;
-  if (ln) mixTail += `,loudnorm=I=${num(ln.I, 2)}:TP=${num(ln.TP, 2)}:LRA=${num(ln.LRA, 2)},aresample=${sr}`;
+}
+
+/** Integrated loudness (EBU R128) of a file's first audio stream, measured by ebur128 (summary on stderr). */
+export function measureLoudnessArgs(input: string): string[] {
+  return ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-af', 'ebur128', '-f', 'null', '-'];
+}
+
+/** The integrated loudness from ebur128's summary (LUFS; -Infinity for silence), or null when absent. */
+export function parseIntegratedLoudness(stderr: string): number | null {
+  const at = stderr.lastIndexOf('Integrated loudness:');
+  if (at < 0) return null;
+  const m = /I:\s*(-?inf|-?\d+(?:\.\d+)?)\s*LUFS/i.exec(stderr.slice(at));
+  if (!m) return null;
+  return /inf/i.test(m[1]!) ? -Infinity : Number(m[1]);
+}
+
+/** Gain (dB) that brings a measured loudness to the target; silence and absurd values get bounded gains. */
+export function loudnessGainDb(measuredLufs: number | null, targetLufs: number): number {
+  if (measuredLufs === null || !Number.isFinite(measuredLufs) || measuredLufs < -70) return 0;
+  return Math.max(-30, Math.min(30, targetLufs - measuredLufs));
+}
+
+/**
+ * Voice track over background, summed (no automatic halving), stereo; with a loudness target, the measured
+ * gain (`gainDb`, from the first pass) and a look-ahead limiter (latency compensated, so nothing moves)
+ * holding the peaks under `TP`. AAC output uses the fast coder. The output is exactly `durationSec` long.
+ */
+export function mixArgs(o: MixOptions, gainDb = 0): string[] {
+  const sr = o.sampleRate ?? 48000;
+  const ln = o.loudness === undefined ? DEFAULT_LOUDNESS : o.loudness;
+  let tail = '';
+  if (ln) {
+    const limit = Math.min(1, Math.max(0.0625, 10 ** (ln.TP / 20)));
+    tail += `,volume=${num(gainDb, 2)}dB,alimiter=limit=${num(limit, 4)}:attack=5:release=50:level=disabled:latency=1`;
+  }
   if (o.durationSec !== undefined) {
     const n = Math.round(o.durationSec * sr);
-    mixTail += `,apad=whole_len=${n},atrim=end_sample=${n}`;
+    tail += `,apad=whole_len=${n},atrim=end_sample=${n}`;
   }
-  chain.push(`${mixTail}[out]`);
   return [
     ...FFMPEG_BASE,
     '-i', o.voice,
     '-i', o.background,
-    '-filter_complex', chain.join(';'),
+    '-filter_complex', mixGraph(o, tail),
     '-map', '[out]', '-ar', String(sr), '-ac', '2',
-    ...audioCodecArgs(o.out), ...BITEXACT,
+    ...audioCodecArgs(o.out, { fast: true }), ...BITEXACT,
     o.out,
   ];
+}
+
+/** One audio file re-encoded by its output extension (resampled, channels set, padded or cut to `durationSec`). */
+export function encodeAudioArgs(input: string, out: string, o: { durationSec?: number; sampleRate?: number; channels?: 1 | 2 } = {}): string[] {
+  const sr = o.sampleRate ?? 48000;
+  const layout = (o.channels ?? 1) === 2 ? 'stereo' : 'mono';
+  let af = `aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=${layout}`;
+  if (o.durationSec !== undefined) {
+    const n = Math.round(o.durationSec * sr);
+    af += `,apad=whole_len=${n},atrim=end_sample=${n}`;
+  }
+  return [...FFMPEG_BASE, '-i', input, '-af', af, '-ar', String(sr), ...audioCodecArgs(out), ...BITEXACT, out];
 }
 
 export interface MuxOptions {
@@ -157,12 +215,15 @@ export interface MuxOptions {
   durationSec: number;
   /** Copy the video stream (input already H.264 yuv420p); otherwise re-encode with libx264. */
   copyVideo: boolean;
+  /** Copy the audio stream (already AAC, exactly the video's length); otherwise encode it to AAC. */
+  copyAudio?: boolean;
   preset?: string;
   crf?: number;
   audioBitrate?: string;
 }
 
-/** New audio into the video as H.264 + AAC MP4, same duration and frame rate, fast-start. */
+/** New audio into the video as H.264 + AAC MP4, same duration and frame rate, fast-start. The AAC of the
+ * mix is copied as it is (encoding it again costs time and quality). */
 export function muxArgs(o: MuxOptions): string[] {
   const video = o.copyVideo
     ? ['-c:v', 'copy']
@@ -176,8 +237,7 @@ export function muxArgs(o: MuxOptions): string[] {
     '-i', o.audio,
     '-map', '0:v:0', '-map', '1:a:0', '-sn', '-dn',
     ...video,
-    '-af', 'apad',
-    '-c:a', 'aac', '-b:a', o.audioBitrate ?? '192k', '-ar', '48000', '-ac', '2',
+    ...(o.copyAudio ? ['-c:a', 'copy'] : ['-af', 'apad', '-c:a', 'aac', '-b:a', o.audioBitrate ?? '192k', '-ar', '48000', '-ac', '2']),
     '-t', num(o.durationSec, 3),
     '-map_metadata', '-1',
     '-movflags', '+faststart',
@@ -274,6 +334,27 @@ export function placeClipsArgs(
   ];
 }
 
+/**
+ * Each clip resampled to `sampleRate` and written as raw 16-bit PCM (s16le) to its own output: the pieces
+ * of a sequenced track (see sequenceClips). The conversion is the one placeClipsArgs applies to each
+ * clip, so the samples are the same.
+ */
+export function resampleClipsArgs(
+  clips: ReadonlyArray<{ path: string; out: string }>,
+  opts: { sampleRate?: number; channels?: 1 | 2 } = {},
+): string[] {
+  const sr = opts.sampleRate ?? 48000;
+  const layout = (opts.channels ?? 1) === 2 ? 'stereo' : 'mono';
+  const args: string[] = [...FFMPEG_BASE];
+  for (const c of clips) args.push('-i', c.path);
+  args.push(
+    '-filter_complex',
+    clips.map((_, i) => `[${i}:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=${layout}[c${i}]`).join(';'),
+  );
+  clips.forEach((c, i) => args.push('-map', `[c${i}]`, '-ar', String(sr), '-c:a', 'pcm_s16le', '-f', 's16le', c.out));
+  return args;
+}
+
 /** Cuts a clip to `durationSec` with a linear fade-out over its last `fadeSec`. */
 export function trimFadeArgs(input: string, out: string, durationSec: number, fadeSec = 0.05): string[] {
   const fade = Math.min(fadeSec, durationSec);
@@ -286,19 +367,6 @@ export function trimFadeArgs(input: string, out: string, durationSec: number, fa
   ];
 }
 
-/** Concatenates audio files back to back (same or different formats), mono PCM WAV at `sampleRate`. */
-export function concatAudioArgs(inputs: readonly string[], out: string, opts: { sampleRate?: number } = {}): string[] {
-  const sr = opts.sampleRate ?? 16000;
-  const parts = inputs.map((_, i) => `[${i}:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=mono[a${i}]`);
-  parts.push(`${inputs.map((_, i) => `[a${i}]`).join('')}concat=n=${inputs.length}:v=0:a=1[out]`);
-  return [
-    ...FFMPEG_BASE,
-    ...inputs.flatMap((p) => ['-i', p]),
-    '-filter_complex', parts.join(';'),
-    '-map', '[out]', ...audioCodecArgs(out), ...BITEXACT, out,
-  ];
-}
-
 // ---------------------------------------------------------------- separation
 
 export interface SeparationArgsOptions {
@@ -307,7 +375,10 @@ export interface SeparationArgsOptions {
   gate: string;
   /** Sample rate of the input (the gate is resampled to it). */
   sampleRate: number;
-  voiceOut: string;
+  /** Samples per channel of the input (the voice output is cut to it). */
+  frames: number;
+  /** The voice estimate (optional: the pipeline keeps only the background). */
+  voiceOut?: string;
   backgroundOut: string;
   /** Speech band of the centre channel at full gain, Hz (ramps to 0 over 0.6×low..low and high..1.4×high). */
   bandHz?: [number, number];
@@ -315,46 +386,96 @@ export interface SeparationArgsOptions {
   voiceShare?: number;
 }
 
-/** Window of the spectral band filter; its latency (win - hop) is compensated by padding and trimming. */
-export const SEPARATION_FFT_WIN = 4096;
-const SEPARATION_FFT_DELAY = (SEPARATION_FFT_WIN * 3) / 4;
+/** Half length of the speech band FIR (firequalizer), seconds: ~12 Hz resolution, like a 4096-point FFT. */
+export const SEPARATION_FIR_DELAY_SEC = 0.04;
 
-/** Zero-phase spectral gain of afftfilt bins: `share` inside [lo, hi], linear ramps outside. */
+/** Linear gain of the speech band at frequency `f` (firequalizer, linear scale): `share` inside [lo, hi], linear ramps outside. */
 export function speechBandGainExpr(lo: number, hi: number, share: number): string {
-  const f = 'b*sr/(2*nb)';
   const lo0 = lo * 0.6;
   const hi1 = hi * 1.4;
-  return `${num(share, 4)}*clip((${f}-${num(lo0, 2)})/${num(lo - lo0, 2)},0,1)*clip((${num(hi1, 2)}-${f})/${num(hi1 - hi, 2)},0,1)`;
+  return `${num(share, 4)}*clip((f-${num(lo0, 2)})/${num(lo - lo0, 2)},0,1)*clip((${num(hi1, 2)}-f)/${num(hi1 - hi, 2)},0,1)`;
 }
 
 /**
- * DSP background separation. The centre C=(L+R)/2 carries dialogue: its speech band (a zero-phase
- * spectral gain, latency-compensated so it stays sample-aligned), multiplied by the region gate (input
- * 1), is the voice estimate V (mono). The background is the input minus V on both channels: the side
- * signal (L-R, much of the music and effects) is untouched and, inside regions, the centre's speech
- * band is attenuated to (1 - voiceShare). V + background reconstructs the input; both have the
- * input's length.
+ * DSP background separation. The centre C=(L+R)/2 carries dialogue: its speech band (a fixed linear-phase
+ * FIR band filter designed once from speechBandGainExpr, its delay removed so it stays sample-aligned),
+ * multiplied by the region gate (input 1), is the voice estimate V (mono). The background is the input
+ * minus V on both channels: the side signal (L-R, much of the music and effects) is untouched and, inside
+ * regions, the centre's speech band is attenuated to (1 - voiceShare). V + background reconstructs the
+ * input; both have the input's length (`frames` samples). V is written only when `voiceOut` is given.
  */
 export function separationArgs(o: SeparationArgsOptions): string[] {
   const [lo, hi] = o.bandHz ?? [150, 4500];
   const gain = speechBandGainExpr(lo, hi, o.voiceShare ?? 0.92);
+  // firequalizer's delay is floor(delay * sr) samples: ask for the middle of the sample to get exactly d.
+  const d = Math.round(SEPARATION_FIR_DELAY_SEC * o.sampleRate);
   const graph = [
     `[0:a]aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[orig][forv]`,
     `[1:a]aresample=${o.sampleRate},aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]`,
     `[forv]pan=mono|c0=0.5*c0+0.5*c1,` +
-      `apad=pad_len=${SEPARATION_FFT_DELAY},` +
-      `afftfilt=real=${escapeFilterValue(`re*${gain}`)}:imag=${escapeFilterValue(`im*${gain}`)}:win_size=${SEPARATION_FFT_WIN},` +
-      `atrim=start_sample=${SEPARATION_FFT_DELAY},asetpts=PTS-STARTPTS[band]`,
-    `[band][gate]amultiply,asplit=2[v1][v2]`,
+      `firequalizer=gain=${escapeFilterValue(gain)}:scale=linlin:delay=${num((d + 0.5) / o.sampleRate, 9)},` +
+      `atrim=start_sample=${d},asetpts=PTS-STARTPTS[band]`,
+    o.voiceOut ? `[band][gate]amultiply,asplit=2[v1][v2]` : `[band][gate]amultiply[v2]`,
     `[orig][v2]amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]`,
-  ].join(';');
+  ];
+  if (o.voiceOut) graph[3] += `;[v1]atrim=end_sample=${o.frames}[v]`;
   return [
     ...FFMPEG_BASE,
     '-i', o.input,
     '-i', o.gate,
-    '-filter_complex', graph,
-    '-map', '[v1]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.voiceOut,
+    '-filter_complex', graph.join(';'),
+    ...(o.voiceOut ? ['-map', '[v]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.voiceOut] : []),
     '-map', '[bg]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.backgroundOut,
+  ];
+}
+
+// ---------------------------------------------------------------- demo video
+
+export interface DemoVideoOptions {
+  out: string;
+  /** The speech soundtrack (any audio file ffmpeg reads). */
+  audio: string;
+  width?: number;
+  height?: number;
+  fps?: number;
+  /** Title and subtitle drawn on the picture (needs ffmpeg's drawtext and a font); none when omitted. */
+  title?: string;
+  subtitle?: string;
+}
+
+/** Text safe inside a quoted drawtext option: characters the filter-graph parser would read are left out. */
+function drawtextText(s: string): string {
+  return s.replace(/['\\:%;[\]]/g, '');
+}
+
+/**
+ * The demo project's video (made at setup from the LibriVox clips): a slow colour gradient, the speech's
+ * waveform and a title, H.264 + AAC in MP4, as long as the soundtrack.
+ */
+export function demoVideoArgs(o: DemoVideoOptions): string[] {
+  const w = o.width ?? 640;
+  const h = o.height ?? 360;
+  const fps = o.fps ?? 25;
+  const waveW = w - 80;
+  const text = [
+    o.title ? `drawtext=text='${drawtextText(o.title)}':fontcolor=white:fontsize=${Math.round(h / 10.5)}:x=40:y=${Math.round(h / 6)}` : null,
+    o.subtitle ? `drawtext=text='${drawtextText(o.subtitle)}':fontcolor=0xdfe6f3:fontsize=${Math.round(h / 20)}:x=40:y=${Math.round(h / 3.3)}` : null,
+  ].filter((x): x is string => x !== null);
+  const graph = [
+    `[1:a]aformat=channel_layouts=mono,showwaves=size=${waveW}x${Math.round(h / 3)}:mode=cline:rate=${fps}:colors=0xf2c14e[w]`,
+    `[0:v][w]overlay=x=40:y=${Math.round(h * 0.55)}:shortest=1[b]`,
+    `[b]${[...text, 'format=yuv420p'].join(',')}[v]`,
+  ].join(';');
+  return [
+    ...FFMPEG_BASE,
+    '-f', 'lavfi', '-i', `gradients=size=${w}x${h}:rate=${fps}:c0=0x1f2a44:c1=0x3b5b8c:x0=0:y0=0:x1=${w}:y1=${h}:speed=0.01`,
+    '-i', o.audio,
+    '-filter_complex', graph,
+    '-map', '[v]', '-map', '1:a:0',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-g', String(fps),
+    '-af', 'aresample=48000,aformat=channel_layouts=stereo', '-c:a', 'aac', '-b:a', '96k',
+    '-movflags', '+faststart',
+    o.out,
   ];
 }
 
@@ -415,6 +536,8 @@ export interface YtDlpFetchOptions {
   maxFilesizeBytes?: number;
   /** Output file name without extension. */
   baseName?: string;
+  /** Every request goes through this HTTP proxy (the egress guard). */
+  proxy?: string;
 }
 
 /** Best MP4 (H.264/AAC preferred), single video (no playlist), merged to MP4; prints the final path. */
@@ -431,11 +554,119 @@ export function ytDlpFetchArgs(url: string, outDir: string, o: YtDlpFetchOptions
   ];
   if (o.maxDurationSec !== undefined) args.push('--match-filter', `duration <=? ${Math.floor(o.maxDurationSec)}`);
   if (o.maxFilesizeBytes !== undefined) args.push('--max-filesize', String(o.maxFilesizeBytes));
+  if (o.proxy) args.push('--proxy', o.proxy);
   args.push('--', url);
   return args;
 }
 
 /** Metadata of a link as JSON, nothing downloaded. */
-export function ytDlpProbeArgs(url: string): string[] {
-  return ['-J', '--no-playlist', '--no-warnings', '--no-color', '--no-cache-dir', '--no-config', '--socket-timeout', '30', '--', url];
+export function ytDlpProbeArgs(url: string, o: { proxy?: string } = {}): string[] {
+  return ['-J', '--no-playlist', '--no-warnings', '--no-color', '--no-cache-dir', '--no-config', '--socket-timeout', '30', ...(o.proxy ? ['--proxy', o.proxy] : []), '--', url];
+}
+
+// ---------------------------------------------------------------- raw frames (face check, lip-sync)
+
+/** Pixel layouts of raw frames: RGB for the face detector, planar YUV 4:2:0 for re-rendering. */
+export type RawPixelFormat = 'rgb24' | 'yuv420p';
+
+export interface DecodeFramesOptions {
+  /** Output size; the picture is scaled to exactly this (callers keep the aspect ratio). */
+  width: number;
+  height: number;
+  pixFmt: RawPixelFormat;
+  /** Constant output frame rate (an ffmpeg rate: '25', '30000/1001', '0.5'); frames are dropped/duplicated to it. */
+  fps: string;
+  /** Start reading at this time, seconds. */
+  startSec?: number;
+}
+
+/** Decodes the first video stream to raw frames on stdout (no audio): rawvideo of a fixed size and rate. */
+export function decodeFramesArgs(input: string, o: DecodeFramesOptions): string[] {
+  if (!(o.width > 0 && o.height > 0)) throw new Error(`invalid frame size ${o.width}x${o.height}`);
+  const filters = [`fps=${o.fps}`, `scale=${o.width}:${o.height}:flags=area`, `format=${o.pixFmt}`];
+  return [
+    ...FFMPEG_BASE,
+    ...(o.startSec ? ['-ss', num(o.startSec, 3)] : []),
+    '-i', input,
+    '-map', '0:v:0', '-an', '-sn', '-dn',
+    '-vf', filters.join(','),
+    '-f', 'rawvideo', '-pix_fmt', o.pixFmt,
+    'pipe:1',
+  ];
+}
+
+export interface EncodeFramesOptions {
+  width: number;
+  height: number;
+  /** Rate of the raw frames on stdin (an ffmpeg rate: '25', '30000/1001'). */
+  fps: string;
+  /** A file whose first audio stream becomes the output's audio (absent: no audio). */
+  audioFrom?: string | null;
+  out: string;
+  /** Output duration, seconds (the audio is padded or cut to it). */
+  durationSec: number;
+  /** Colour tags of the source, copied so players show the same colours. */
+  color?: { space?: string | null; primaries?: string | null; transfer?: string | null; range?: string | null };
+  crf?: number;
+  preset?: string;
+}
+
+/** Encodes raw yuv420p frames from stdin (plus the audio of `audioFrom`) into an H.264/AAC MP4. */
+export function encodeFramesArgs(o: EncodeFramesOptions): string[] {
+  const c = o.color ?? {};
+  const tags: string[] = [];
+  if (c.space && c.space !== 'unknown') tags.push('-colorspace', c.space);
+  if (c.primaries && c.primaries !== 'unknown') tags.push('-color_primaries', c.primaries);
+  if (c.transfer && c.transfer !== 'unknown') tags.push('-color_trc', c.transfer);
+  if (c.range && c.range !== 'unknown') tags.push('-color_range', c.range);
+  const args = [
+    ...FFMPEG_BASE,
+    '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${o.width}x${o.height}`, '-r', o.fps, ...tags, '-i', 'pipe:0',
+  ];
+  if (o.audioFrom) args.push('-i', o.audioFrom);
+  args.push('-map', '0:v:0');
+  if (o.audioFrom) args.push('-map', '1:a:0', '-af', 'apad', '-c:a', 'aac', '-b:a', '192k', '-ar', '48000', '-ac', '2');
+  args.push(
+    '-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-crf', String(o.crf ?? 18), '-pix_fmt', 'yuv420p', ...tags,
+    '-t', num(o.durationSec, 3),
+    '-map_metadata', '-1',
+    '-movflags', '+faststart',
+    '-f', 'mp4', o.out,
+  );
+  return args;
+}
+
+export interface StillVideoOptions {
+  /** A picture (JPEG/PNG) shown for the whole clip. */
+  image: string;
+  /** Part of the picture to use, pixels of the picture. */
+  crop?: { x: number; y: number; width: number; height: number };
+  out: string;
+  seconds: number;
+  width: number;
+  height: number;
+  fps?: number;
+  /**
+   * Where the picture sits, as ffmpeg expressions of t (seconds) over the canvas: the picture is scaled to
+   * `scaleWidth` pixels wide (aspect kept) and overlaid at (x, y) on a grey canvas. Default: fills the canvas.
+   */
+  placement?: { scaleWidth: number; x: string; y: string };
+  /** Soundtrack file, or null for none. */
+  audio?: string | null;
+}
+
+/** A clip made of one still picture (test media and benchmarks: a face photo that can move across the frame). */
+export function stillVideoArgs(o: StillVideoOptions): string[] {
+  const fps = o.fps ?? 25;
+  const args = [...FFMPEG_BASE, '-f', 'lavfi', '-i', `color=c=0x606060:size=${o.width}x${o.height}:rate=${fps}`, '-loop', '1', '-framerate', String(fps), '-i', o.image];
+  if (o.audio) args.push('-i', o.audio);
+  const p = o.placement;
+  const c = o.crop ? `crop=${o.crop.width}:${o.crop.height}:${o.crop.x}:${o.crop.y},` : '';
+  const graph = p
+    ? `[1:v]${c}scale=${p.scaleWidth}:-2[pic];[0:v][pic]overlay=x='${p.x}':y='${p.y}':eval=frame:shortest=1,format=yuv420p[v]`
+    : `[1:v]${c}scale=${o.width}:${o.height}:force_original_aspect_ratio=increase,crop=${o.width}:${o.height},format=yuv420p[v]`;
+  args.push('-filter_complex', graph, '-map', '[v]');
+  if (o.audio) args.push('-map', '2:a:0', '-af', 'aresample=48000,apad', '-c:a', 'aac', '-b:a', '96k');
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps), '-t', num(o.seconds, 3), o.out);
+  return args;
 }

@@ -1,33 +1,43 @@
 // Media operations: each runs one builder from ./args with ./run and maps tool failures to MediaError.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { open, readFile, rm } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
 import {
   FFMPEG,
   RUBBERBAND,
   burnSubtitlesArgs,
-  concatAudioArgs,
   coverArgs,
+  demoVideoArgs,
+  encodeAudioArgs,
   extractMonoWavArgs,
   extractStereoWavArgs,
+  loudnessGainDb,
+  measureMixArgs,
   mixArgs,
   muxArgs,
+  parseIntegratedLoudness,
   placeClipsArgs,
+  resampleClipsArgs,
   rubberbandPitchArgs,
   rubberbandTempoArgs,
   separationArgs,
+  stillVideoArgs,
   synthAudioArgs,
   testVideoArgs,
   trimFadeArgs,
   type BurnSubtitlesOptions,
+  type DemoVideoOptions,
   type MixOptions,
   type PlacedClip,
+  type StillVideoOptions,
   type TestVideoOptions,
+  measureLoudnessArgs,
 } from './args';
 import { CommandError, MediaError } from './errors';
 import { probe, type ProbeResult } from './probe';
 import { run } from './run';
-import { GATE_SAMPLE_RATE, regionGate } from './gate';
-import { readWavInfo, wavDurationSec, writeWav } from './wav';
+import { GATE_SAMPLE_RATE, writeRegionGateWav } from './gate';
+import { readWavInfo, wavDurationSec, wavHeader } from './wav';
 
 export interface OpOptions {
   signal?: AbortSignal;
@@ -53,9 +63,13 @@ function classify(e: CommandError): MediaError {
 
 /** Runs a media tool; exit failures become MediaError, aborts/timeouts stay CommandError. */
 export async function runTool(cmd: string, args: string[], o: OpOptions = {}): Promise<string> {
+  return (await runToolOutput(cmd, args, o)).stdout;
+}
+
+async function runToolOutput(cmd: string, args: string[], o: OpOptions): Promise<{ stdout: string; stderr: string }> {
   try {
-    const r = await run(cmd, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT });
-    return r.stdout;
+    // Media tools are the pipeline's CPU work: each takes one of the process's CPU slots (see run.ts).
+    return await run(cmd, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT, cpuSlot: true });
   } catch (e) {
     if (e instanceof CommandError && e.reason === 'exit') throw classify(e);
     if (e instanceof CommandError && e.reason === 'spawn') throw new MediaError('failed', e.message, { cause: e });
@@ -107,10 +121,40 @@ export async function makeCover(input: string, out: string, o: OpOptions & { atS
   nonEmpty(out, 'cover extraction');
 }
 
-/** Voice track + background, loudness-normalised. */
-export async function mixVoiceAndBackground(opts: MixOptions, o: OpOptions = {}): Promise<void> {
-  await runTool(FFMPEG, mixArgs(opts), o);
+/** The integrated loudness (LUFS, EBU R128) of a media file's audio; -Infinity for silence, null when unmeasurable. */
+export async function measureLoudness(input: string, o: OpOptions = {}): Promise<number | null> {
+  const r = await runToolOutput(FFMPEG, measureLoudnessArgs(input), o);
+  return parseIntegratedLoudness(r.stderr);
+}
+
+/**
+ * Voice track + background, loudness-normalised in two passes: the integrated loudness of the sum is
+ * measured (ebur128, at the track's own rate), then the sum is written with the gain that reaches the
+ * target and a look-ahead limiter for the peaks. Returns the measured loudness and the gain applied.
+ */
+export async function mixVoiceAndBackground(opts: MixOptions, o: OpOptions = {}): Promise<{ measuredLufs: number | null; gainDb: number }> {
+  const target = opts.loudness === undefined ? undefined : opts.loudness;
+  let measured: number | null = null;
+  let gain = 0;
+  if (target !== null) {
+    const r = await runToolOutput(FFMPEG, measureMixArgs(opts), o);
+    measured = parseIntegratedLoudness(r.stderr);
+    if (measured === null) throw new MediaError('failed', 'the loudness of the mix could not be measured');
+    gain = loudnessGainDb(measured, (target ?? { I: -16 }).I);
+  }
+  await runTool(FFMPEG, mixArgs(opts, gain), o);
   nonEmpty(opts.out, 'mixing');
+  return { measuredLufs: measured, gainDb: gain };
+}
+
+/** Re-encodes one audio file by the output's extension, resampled and padded or cut to `durationSec`. */
+export async function encodeAudio(
+  input: string,
+  out: string,
+  o: OpOptions & { durationSec?: number; sampleRate?: number; channels?: 1 | 2 } = {},
+): Promise<void> {
+  await runTool(FFMPEG, encodeAudioArgs(input, out, o), o);
+  nonEmpty(out, 'audio encoding');
 }
 
 /**
@@ -124,7 +168,9 @@ export async function muxVideo(
   const src = await probe(v.video, o);
   if (!src.hasVideo) throw new MediaError('failed', 'the source has no video stream');
   const copyVideo = !v.forceReencode && src.videoCodec === 'h264' && (src.pixFmt === 'yuv420p' || src.pixFmt === 'yuvj420p');
-  await runTool(FFMPEG, muxArgs({ video: v.video, audio: v.audio, out: v.out, durationSec: src.durationSec, copyVideo }), o);
+  // The mix is already AAC of the video's length: its packets are copied (no second encode).
+  const copyAudio = ['.m4a', '.aac', '.mp4'].includes(extname(v.audio).toLowerCase());
+  await runTool(FFMPEG, muxArgs({ video: v.video, audio: v.audio, out: v.out, durationSec: src.durationSec, copyVideo, copyAudio }), o);
   return probe(v.out, o);
 }
 
@@ -181,22 +227,83 @@ export async function placeClips(
   }
 }
 
+const CLIPS_PER_RESAMPLE = 48;
+
+/**
+ * The same track as placeClips (clips at their offsets on a silent track exactly `totalDurationSec`
+ * long, to the sample) in time linear in its length: each clip is resampled once (batches of clips per
+ * ffmpeg call) and the track is written front to back, silence between the clips. Clips that overlap
+ * (never the case for fitted segments) are summed where they meet, with 16-bit saturation.
+ * Writes 16-bit PCM WAV.
+ */
+export async function sequenceClips(
+  clips: readonly PlacedClip[],
+  totalDurationSec: number,
+  out: string,
+  o: OpOptions & { sampleRate?: number; channels?: 1 | 2 } = {},
+): Promise<void> {
+  const sr = o.sampleRate ?? 48000;
+  const channels = o.channels ?? 1;
+  const frameBytes = 2 * channels;
+  const total = Math.round(totalDurationSec * sr);
+  const sorted = clips
+    .map((c, i) => ({ ...c, i, at: Math.max(0, Math.round(c.offsetSec * sr)) }))
+    .filter((c) => c.at < total)
+    .sort((a, b) => a.at - b.at || a.i - b.i);
+  const tmp = mkdtempSync(join(dirname(out), '.seq-'));
+  const fh = await open(out, 'w+');
+  try {
+    await fh.write(wavHeader(total, sr, channels), 0, 44, 0);
+    const zeros = Buffer.alloc(1 << 16);
+    let written = 0; // frames of the track written so far (silence or clip samples)
+    const writeSilence = async (until: number) => {
+      while (written < until) {
+        const n = Math.min(until - written, zeros.length / frameBytes);
+        await fh.write(zeros, 0, n * frameBytes, 44 + written * frameBytes);
+        written += n;
+      }
+    };
+    for (let b = 0; b < sorted.length; b += CLIPS_PER_RESAMPLE) {
+      const batch = sorted.slice(b, b + CLIPS_PER_RESAMPLE).map((c, k) => ({ ...c, out: join(tmp, `c${b + k}.raw`) }));
+      await runTool(FFMPEG, resampleClipsArgs(batch, { sampleRate: sr, channels }), o);
+      for (const c of batch) {
+        let pcm = await readFile(c.out);
+        await rm(c.out, { force: true });
+        const frames = Math.min(pcm.length / frameBytes, total - c.at);
+        if (frames <= 0) continue;
+        pcm = pcm.subarray(0, frames * frameBytes);
+        if (c.at < written) {
+          // overlap with what is already written: sum the shared part
+          const shared = Math.min(written - c.at, frames) * frameBytes;
+          const prev = Buffer.alloc(shared);
+          await fh.read(prev, 0, shared, 44 + c.at * frameBytes);
+          pcm = Buffer.from(pcm);
+          for (let p = 0; p < shared; p += 2) pcm.writeInt16LE(Math.max(-32768, Math.min(32767, pcm.readInt16LE(p) + prev.readInt16LE(p))), p);
+        } else {
+          await writeSilence(c.at);
+        }
+        await fh.write(pcm, 0, pcm.length, 44 + c.at * frameBytes);
+        written = Math.max(written, c.at + frames);
+      }
+    }
+    await writeSilence(total);
+  } finally {
+    await fh.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Cuts a clip to `durationSec` with a short fade-out. */
 export async function trimWithFade(input: string, out: string, durationSec: number, o: OpOptions & { fadeSec?: number } = {}): Promise<number> {
   await runTool(FFMPEG, trimFadeArgs(input, out, durationSec, o.fadeSec), o);
   return wavDurationSec(out);
 }
 
-/** Concatenates audio files back to back into one mono WAV. */
-export async function concatAudio(inputs: readonly string[], out: string, o: OpOptions & { sampleRate?: number } = {}): Promise<void> {
-  if (inputs.length === 0) throw new Error('concatAudio needs at least one input');
-  await runTool(FFMPEG, concatAudioArgs(inputs, out, { sampleRate: o.sampleRate }), o);
-}
-
 export interface SeparateVoiceOptions {
   /** WAV input (stereo or mono). */
   input: string;
-  voiceOut: string;
+  /** The voice estimate, written only when given (the pipeline keeps the background only). */
+  voiceOut?: string;
   backgroundOut: string;
   /** Speech regions, seconds. */
   regions: ReadonlyArray<{ start: number; end: number }>;
@@ -210,26 +317,30 @@ export interface SeparateVoiceOptions {
 export async function separateVoice(opts: SeparateVoiceOptions, o: OpOptions = {}): Promise<void> {
   let sampleRate: number;
   let durationSec: number;
+  let frames: number;
   try {
     const info = readWavInfo(opts.input);
     sampleRate = info.sampleRate;
     durationSec = info.durationSec;
+    frames = info.frames;
   } catch {
     const p = await probe(opts.input, o);
     if (!p.hasAudio || !p.audioSampleRate) throw new MediaError('no_audio', 'the separation input has no audio');
     sampleRate = p.audioSampleRate;
     durationSec = p.durationSec;
+    frames = Math.round(durationSec * sampleRate);
   }
-  const tmp = mkdtempSync(join(dirname(opts.voiceOut), '.sep-'));
+  const tmp = mkdtempSync(join(dirname(opts.backgroundOut), '.sep-'));
   try {
     const gate = join(tmp, 'gate.wav');
-    writeWav(gate, [regionGate(opts.regions, { durationSec, sampleRate: GATE_SAMPLE_RATE, rampSec: opts.rampSec })], GATE_SAMPLE_RATE);
+    await writeRegionGateWav(gate, opts.regions, { durationSec, sampleRate: GATE_SAMPLE_RATE, rampSec: opts.rampSec });
     await runTool(
       FFMPEG,
       separationArgs({
         input: opts.input,
         gate,
         sampleRate,
+        frames,
         voiceOut: opts.voiceOut,
         backgroundOut: opts.backgroundOut,
         bandHz: opts.bandHz,
@@ -240,7 +351,7 @@ export async function separateVoice(opts: SeparateVoiceOptions, o: OpOptions = {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  nonEmpty(opts.voiceOut, 'separation');
+  if (opts.voiceOut) nonEmpty(opts.voiceOut, 'separation');
   nonEmpty(opts.backgroundOut, 'separation');
 }
 
@@ -256,4 +367,16 @@ export async function synthAudio(
   o: OpOptions = {},
 ): Promise<void> {
   await runTool(FFMPEG, synthAudioArgs(out, opts), o);
+}
+
+/** A clip of one still picture (optionally moving over a grey canvas), with a soundtrack or none. */
+export async function makeStillVideo(opts: StillVideoOptions, o: OpOptions = {}): Promise<void> {
+  await runTool(FFMPEG, stillVideoArgs(opts), o);
+  nonEmpty(opts.out, 'still video');
+}
+
+/** The demo project's video: gradient, speech waveform and title over the given soundtrack (see demoVideoArgs). */
+export async function makeDemoVideo(opts: DemoVideoOptions, o: OpOptions = {}): Promise<void> {
+  await runTool(FFMPEG, demoVideoArgs(opts), o);
+  nonEmpty(opts.out, 'demo video');
 }

@@ -2,6 +2,9 @@
 // with linear ramps at the edges. Rendered as a low-rate WAV that ffmpeg multiplies into the voice
 // band (amultiply), so any number of regions works (an expression per region does not scale).
 
+import { open } from 'node:fs/promises';
+import { toPcm16, wavHeader } from './wav';
+
 export const GATE_SAMPLE_RATE = 1000;
 
 /** Gate samples at `sampleRate` covering `durationSec` (plus one sample). Pure. */
@@ -24,4 +27,49 @@ export function regionGate(
     }
   }
   return g;
+}
+
+/**
+ * Writes the gate of `regions` as a 16-bit mono WAV, chunk by chunk: the same samples as
+ * writeWav(path, [regionGate(...)]) with memory bounded by the chunk, whatever the duration.
+ */
+export async function writeRegionGateWav(
+  path: string,
+  regions: ReadonlyArray<{ start: number; end: number }>,
+  o: { durationSec: number; sampleRate?: number; rampSec?: number; chunk?: number },
+): Promise<void> {
+  const sr = o.sampleRate ?? GATE_SAMPLE_RATE;
+  const ramp = Math.max(o.rampSec ?? 0.04, 1 / sr);
+  const n = Math.max(1, Math.ceil(o.durationSec * sr) + 1);
+  const chunk = Math.max(1, o.chunk ?? 1 << 16);
+  // sample ranges [i0, i1] of the regions, by start (i0 grows with the start: a moving window suffices)
+  const spans = regions
+    .filter((r) => r.end > r.start)
+    .map((r) => ({ r, i0: Math.max(0, Math.floor((r.start - ramp) * sr)), i1: Math.min(n - 1, Math.ceil((r.end + ramp) * sr)) }))
+    .sort((a, b) => a.i0 - b.i0);
+  const fh = await open(path, 'w');
+  try {
+    await fh.write(wavHeader(n, sr, 1), 0, 44, 0);
+    const g = new Float32Array(chunk);
+    const pcm = Buffer.alloc(chunk * 2);
+    let next = 0; // first span not yet active
+    let active: typeof spans = [];
+    for (let w0 = 0; w0 < n; w0 += chunk) {
+      const w1 = Math.min(n, w0 + chunk);
+      while (next < spans.length && spans[next]!.i0 < w1) active.push(spans[next++]!);
+      active = active.filter((s) => s.i1 >= w0);
+      g.fill(0);
+      for (const { r, i0, i1 } of active) {
+        for (let i = Math.max(i0, w0); i <= Math.min(i1, w1 - 1); i++) {
+          const t = i / sr;
+          const v = Math.min(1, Math.max(0, Math.min(t - (r.start - ramp), r.end + ramp - t) / ramp));
+          if (v > g[i - w0]!) g[i - w0] = v;
+        }
+      }
+      for (let i = 0; i < w1 - w0; i++) pcm.writeInt16LE(toPcm16(g[i]!), i * 2);
+      await fh.write(pcm, 0, (w1 - w0) * 2, 44 + w0 * 2);
+    }
+  } finally {
+    await fh.close();
+  }
 }

@@ -6,6 +6,9 @@ import { YT_DLP, ytDlpFetchArgs, ytDlpProbeArgs } from './args';
 import { CommandError, MediaError } from './errors';
 import { probe } from './probe';
 import { run } from './run';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isValidVideoLink } from '../../contract/links';
+import { startEgressGuard, type AddressCheck, type EgressGuard, type HostLookup } from './egress';
 
 export interface LinkInfo {
   id: string | null;
@@ -19,7 +22,14 @@ export interface LinkInfo {
   type: string;
 }
 
-export interface FetchLinkOptions {
+/** Which addresses a download may reach (each host yt-dlp connects to, redirects included). */
+export interface EgressOptions {
+  /** Default: public addresses only (see isPrivateAddress). */
+  allowAddress?: AddressCheck;
+  lookup?: HostLookup;
+}
+
+export interface FetchLinkOptions extends EgressOptions {
   maxDurationSec?: number;
   maxFilesizeBytes?: number;
   signal?: AbortSignal;
@@ -41,6 +51,42 @@ export function checkLinkUrl(url: string): URL {
   return u;
 }
 
+/** Loopback, private, link-local, CGNAT, multicast and reserved ranges (IPv4 and IPv6): never fetched. */
+export function isPrivateAddress(ip: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(ip);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
+  }
+  const x = ip.toLowerCase();
+  return x === '::' || x === '::1' || x.startsWith('fc') || x.startsWith('fd') || x.startsWith('fe8') || x.startsWith('fe9') ||
+    x.startsWith('fea') || x.startsWith('feb') || x.startsWith('ff');
+}
+
+/**
+ * The ingest's link check: only the spec's video hosts (YouTube, Google Drive, Vimeo), and only when the host
+ * resolves to public addresses (a DNS name pointed at an internal service is refused).
+ */
+export async function checkIngestLink(
+  url: string,
+  o: { lookup?: (host: string) => Promise<string[]> } = {},
+): Promise<URL> {
+  const u = checkLinkUrl(url);
+  if (!isValidVideoLink(url)) throw new MediaError('forbidden_link', 'Only YouTube, Google Drive and Vimeo video links can be dubbed');
+  const lookup = o.lookup ?? (async (host: string) => (await dnsLookup(host, { all: true })).map((a) => a.address));
+  let addrs: string[];
+  try {
+    addrs = await lookup(u.hostname);
+  } catch {
+    throw new MediaError('forbidden_link', `Could not download the video from this link: the host ${u.hostname} was not found`);
+  }
+  if (addrs.length === 0 || addrs.some(isPrivateAddress)) {
+    throw new MediaError('forbidden_link', 'Could not download the video from this link: the host points to a private network address');
+  }
+  return u;
+}
+
 /** The most useful line of yt-dlp's stderr: its last "ERROR:" line, without the prefix. */
 export function readableYtDlpError(stderr: string): string {
   const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
@@ -54,6 +100,23 @@ export function readableYtDlpError(stderr: string): string {
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
 }
 
+const publicOnly: AddressCheck = (ip) => !isPrivateAddress(ip);
+
+/** Runs `fn` with an egress guard up; a failure after a refused target says so. */
+async function guarded<T>(o: EgressOptions, what: string, fn: (g: EgressGuard) => Promise<T>): Promise<T> {
+  const g = await startEgressGuard({ allow: o.allowAddress ?? publicOnly, lookup: o.lookup });
+  try {
+    return await fn(g);
+  } catch (e) {
+    if (g.refused.length > 0 && !(e instanceof CommandError && e.reason === 'aborted')) {
+      throw new MediaError('forbidden_link', `Could not ${what} the video from this link: it leads to a private network address (${g.refused[0]})`, { cause: e });
+    }
+    throw e;
+  } finally {
+    await g.close();
+  }
+}
+
 function linkError(e: unknown, what: string): MediaError {
   if (e instanceof CommandError) {
     if (e.reason === 'spawn') return new MediaError('failed', e.message, { cause: e });
@@ -64,15 +127,16 @@ function linkError(e: unknown, what: string): MediaError {
 }
 
 /** Metadata of a link (`yt-dlp -J`), nothing downloaded. */
-export async function probeLink(url: string, o: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<LinkInfo> {
+export async function probeLink(url: string, o: EgressOptions & { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<LinkInfo> {
   checkLinkUrl(url);
-  let stdout: string;
-  try {
-    ({ stdout } = await run(YT_DLP, ytDlpProbeArgs(url), { signal: o.signal, timeoutMs: o.timeoutMs ?? 120_000 }));
-  } catch (e) {
-    if (e instanceof CommandError && e.reason === 'aborted') throw e;
-    throw linkError(e, 'read');
-  }
+  const stdout = await guarded(o, 'read', async (g) => {
+    try {
+      return (await run(YT_DLP, ytDlpProbeArgs(url, { proxy: g.url }), { signal: o.signal, timeoutMs: o.timeoutMs ?? 120_000 })).stdout;
+    } catch (e) {
+      if (e instanceof CommandError && e.reason === 'aborted') throw e;
+      throw linkError(e, 'read');
+    }
+  });
   let j: Record<string, unknown>;
   try {
     j = JSON.parse(stdout) as Record<string, unknown>;
@@ -99,18 +163,20 @@ export async function probeLink(url: string, o: { signal?: AbortSignal; timeoutM
 export async function fetchLink(url: string, outDir: string, o: FetchLinkOptions = {}): Promise<string> {
   checkLinkUrl(url);
   mkdirSync(outDir, { recursive: true });
-  const args = ytDlpFetchArgs(url, outDir, {
-    maxDurationSec: o.maxDurationSec,
-    maxFilesizeBytes: o.maxFilesizeBytes,
-    baseName: o.baseName,
+  const stdout = await guarded(o, 'download', async (g) => {
+    const args = ytDlpFetchArgs(url, outDir, {
+      maxDurationSec: o.maxDurationSec,
+      maxFilesizeBytes: o.maxFilesizeBytes,
+      baseName: o.baseName,
+      proxy: g.url,
+    });
+    try {
+      return (await run(YT_DLP, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? 30 * 60_000 })).stdout;
+    } catch (e) {
+      if (e instanceof CommandError && e.reason === 'aborted') throw e;
+      throw linkError(e, 'download');
+    }
   });
-  let stdout: string;
-  try {
-    ({ stdout } = await run(YT_DLP, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? 30 * 60_000 }));
-  } catch (e) {
-    if (e instanceof CommandError && e.reason === 'aborted') throw e;
-    throw linkError(e, 'download');
-  }
   const printed = stdout.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop();
   let path = printed && (isAbsolute(printed) ? printed : join(outDir, printed));
   if (!path || !existsSync(path)) {

@@ -15,6 +15,10 @@ export interface ProbeResult {
   audioCodec: string | null;
   /** Pixel format of the video stream (copying H.264 into MP4 needs yuv420p for wide playback). */
   pixFmt: string | null;
+  /** Exact frame rate of the video stream as ffprobe gives it ('30000/1001'), null without video. */
+  fpsRational: string | null;
+  /** Colour tags of the video stream (copied when a video is re-rendered). */
+  color: { space: string | null; primaries: string | null; transfer: string | null; range: string | null };
   audioSampleRate: number | null;
   audioChannels: number | null;
   sizeBytes: number;
@@ -30,6 +34,10 @@ interface FfprobeStream {
   r_frame_rate?: string;
   duration?: string;
   pix_fmt?: string;
+  color_space?: string;
+  color_primaries?: string;
+  color_transfer?: string;
+  color_range?: string;
   sample_rate?: string;
   channels?: number;
   disposition?: { attached_pic?: number };
@@ -79,6 +87,13 @@ export function parseProbe(json: string | FfprobeJson, sizeBytes?: number): Prob
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
     pixFmt: video?.pix_fmt ?? null,
+    fpsRational: video ? (parseRate(video.avg_frame_rate) ? video.avg_frame_rate! : parseRate(video.r_frame_rate) ? video.r_frame_rate! : null) : null,
+    color: {
+      space: video?.color_space ?? null,
+      primaries: video?.color_primaries ?? null,
+      transfer: video?.color_transfer ?? null,
+      range: video?.color_range ?? null,
+    },
     audioSampleRate: audio?.sample_rate ? Number(audio.sample_rate) : null,
     audioChannels: audio?.channels ?? null,
     sizeBytes: sizeBytes ?? Number(format.size ?? 0),

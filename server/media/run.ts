@@ -1,7 +1,74 @@
 // The one process runner used by server/media (ffmpeg, ffprobe, yt-dlp, rubberband) and by the
 // built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell.
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { CommandError } from './errors';
+
+// ------------------------------------------------------------------ CPU slots
+// The pipeline's heavy work (media tools, decoders, worker threads) takes a CPU slot first: however many
+// jobs run at once (WORKER_CONCURRENCY), at most `slots` heavy tasks run in this process, so two jobs keep
+// every core busy without starting twice the processes (and twice the memory). FIFO, so no job starves.
+
+let slotLimit = Math.max(1, availableParallelism());
+let slotsInUse = 0;
+const slotWaiters: Array<() => void> = [];
+
+/** Sets how many CPU-heavy tasks run at once in this process (PIPELINE_CPU_SLOTS; default: the CPU count). */
+export function setCpuSlots(n: number): void {
+  slotLimit = Math.max(1, Math.floor(n));
+  while (slotsInUse < slotLimit && slotWaiters.length > 0) {
+    slotsInUse++;
+    slotWaiters.shift()!();
+  }
+}
+
+/** The current CPU slot limit and use (tests, metrics). */
+export function cpuSlots(): { limit: number; inUse: number; waiting: number } {
+  return { limit: slotLimit, inUse: slotsInUse, waiting: slotWaiters.length };
+}
+
+function abortError(signal: AbortSignal): Error {
+  const r = signal.reason;
+  if (r instanceof Error) return r;
+  return new DOMException(typeof r === 'string' ? `aborted (${r})` : 'aborted', 'AbortError');
+}
+
+async function acquireSlot(signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw abortError(signal);
+  if (slotsInUse < slotLimit) {
+    slotsInUse++;
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    const grant = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      const i = slotWaiters.indexOf(grant);
+      if (i >= 0) slotWaiters.splice(i, 1);
+      reject(abortError(signal!));
+    };
+    slotWaiters.push(grant);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function releaseSlot(): void {
+  const next = slotWaiters.shift();
+  if (next) next(); // the slot passes straight to the next waiter
+  else slotsInUse = Math.max(0, slotsInUse - 1);
+}
+
+/** Runs `fn` holding one CPU slot (waits for a free one; an abort while waiting rejects). */
+export async function withCpuSlot<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  await acquireSlot(signal);
+  try {
+    return await fn();
+  } finally {
+    releaseSlot();
+  }
+}
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -13,6 +80,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Characters of stderr kept for error messages (default 2000). */
   stderrTailChars?: number;
+  /** Take a CPU slot for the process's lifetime (media tools, decoders): see setCpuSlots. */
+  cpuSlot?: boolean;
 }
 
 export interface RunResult {
@@ -34,6 +103,14 @@ function tail(s: string, n: number): string {
  * signal aborts or the timeout passes, the process is killed and the error says so.
  */
 export function run(cmd: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (!opts.cpuSlot) return runNow(cmd, args, opts);
+  return withCpuSlot(() => runNow(cmd, args, opts), opts.signal).catch((e: unknown) => {
+    if (e instanceof CommandError) throw e;
+    throw new CommandError(`${cmd} aborted before start`, cmd, args, null, '', 'aborted');
+  });
+}
+
+function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const tailChars = opts.stderrTailChars ?? 2000;
   return new Promise<RunResult>((resolve, reject) => {
     if (opts.signal?.aborted) {

@@ -1,42 +1,11 @@
-// SRT and WebVTT writers and an SRT parser. Pure functions, no I/O.
+// SRT and WebVTT writers and an SRT parser. Pure functions, no I/O. Time codes: contract/timecodes.ts.
+import { formatSrtTime, formatVttTime, parseSrtTime } from '../../contract/timecodes';
 
 export interface Cue {
   /** Seconds. */
   start: number;
   end: number;
   text: string;
-}
-
-function splitMs(sec: number): [number, number, number, number] {
-  const totalMs = Math.max(0, Math.round(sec * 1000));
-  const ms = totalMs % 1000;
-  const s = Math.floor(totalMs / 1000) % 60;
-  const m = Math.floor(totalMs / 60000) % 60;
-  const h = Math.floor(totalMs / 3600000);
-  return [h, m, s, ms];
-}
-const p2 = (n: number) => String(n).padStart(2, '0');
-const p3 = (n: number) => String(n).padStart(3, '0');
-
-/** 3723.5 -> "01:02:03,500" */
-export function formatSrtTime(sec: number): string {
-  const [h, m, s, ms] = splitMs(sec);
-  return `${p2(h)}:${p2(m)}:${p2(s)},${p3(ms)}`;
-}
-
-/** 3723.5 -> "01:02:03.500" */
-export function formatVttTime(sec: number): string {
-  const [h, m, s, ms] = splitMs(sec);
-  return `${p2(h)}:${p2(m)}:${p2(s)}.${p3(ms)}`;
-}
-
-/** "01:02:03,500" (also "01:02:03.500", "02:03,5", "1:02:03,5") -> seconds; NaN when unreadable. */
-export function parseSrtTime(t: string): number {
-  const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[,.](\d{1,3}))?\s*$/.exec(t);
-  if (!m) return NaN;
-  const [, h, mi, s, frac] = m;
-  const ms = frac ? Number(frac.padEnd(3, '0')) : 0;
-  return Number(h ?? 0) * 3600 + Number(mi) * 60 + Number(s) + ms / 1000;
 }
 
 function cleanText(text: string): string {

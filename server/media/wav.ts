@@ -91,12 +91,10 @@ export function wavDurationSec(path: string): number {
   return readWavInfo(path).durationSec;
 }
 
-export function decodeWav(buf: Buffer): WavData {
-  const info = parseWavHeader(buf);
-  const { channels, frames, bitsPerSample: bits, format, dataOffset } = info;
-  const channelData = Array.from({ length: channels }, () => new Float32Array(frames));
+/** Decodes `frames` frames of sample data starting at byte `p` of `buf` into `channelData` at `at`. */
+function decodeFrames(buf: Buffer, p: number, frames: number, info: WavInfo, channelData: Float32Array[], at: number): void {
+  const { channels, bitsPerSample: bits, format } = info;
   const bps = bits / 8;
-  let p = dataOffset;
   for (let i = 0; i < frames; i++) {
     for (let c = 0; c < channels; c++) {
       let v: number;
@@ -105,11 +103,59 @@ export function decodeWav(buf: Buffer): WavData {
       else if (bits === 8) v = (buf[p]! - 128) / 128;
       else if (bits === 24) v = buf.readIntLE(p, 3) / 8388608;
       else v = buf.readInt32LE(p) / 2147483648;
-      channelData[c]![i] = v;
+      channelData[c]![at + i] = v;
       p += bps;
     }
   }
+}
+
+export function decodeWav(buf: Buffer): WavData {
+  const info = parseWavHeader(buf);
+  const channelData = Array.from({ length: info.channels }, () => new Float32Array(info.frames));
+  decodeFrames(buf, info.dataOffset, info.frames, info, channelData, 0);
   return { ...info, channelData };
+}
+
+/**
+ * Reads a WAV file piece by piece: memory stays the size of the pieces asked for, whatever the file's
+ * length. Samples are the ones readWav gives, mixed down to mono the way toMono does.
+ */
+export class WavReader {
+  readonly info: WavInfo;
+  private fd: number | null;
+
+  constructor(readonly path: string) {
+    this.info = readWavInfo(path);
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (e) {
+      throw new MediaError('not_found', `cannot open ${path}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Mono samples of frames [start, start + count) (cut at the end of the file; zero-length past it). */
+  readMono(start: number, count: number): Float32Array {
+    if (this.fd === null) throw new Error('WavReader is closed');
+    const { frames, channels, bitsPerSample, dataOffset } = this.info;
+    const s = Math.max(0, Math.min(frames, Math.floor(start)));
+    const n = Math.max(0, Math.min(frames - s, Math.ceil(count)));
+    const frameBytes = (bitsPerSample / 8) * channels;
+    const buf = Buffer.allocUnsafe(n * frameBytes);
+    let got = 0;
+    while (got < buf.length) {
+      const r = readSync(this.fd, buf, got, buf.length - got, dataOffset + s * frameBytes + got);
+      if (r <= 0) break;
+      got += r;
+    }
+    const chans = Array.from({ length: channels }, () => new Float32Array(n));
+    decodeFrames(buf, 0, Math.floor(got / frameBytes), this.info, chans, 0);
+    return toMono(chans);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
 }
 
 export function readWav(path: string): WavData {
@@ -132,12 +178,14 @@ export function toMono(channelData: Float32Array[]): Float32Array {
   return out;
 }
 
-/** 16-bit PCM WAV with a canonical 44-byte header. */
-export function encodeWav(channelData: Float32Array[], sampleRate: number): Buffer {
-  const channels = channelData.length;
-  const frames = channelData[0]?.length ?? 0;
-  const dataBytes = frames * channels * 2;
-  const buf = Buffer.alloc(44 + dataBytes);
+/** The canonical 44-byte header of a 16-bit PCM WAV holding `frames` samples per channel. */
+export function wavHeader(frames: number, sampleRate: number, channels: number): Buffer {
+  const buf = Buffer.alloc(44);
+  writeHeader(buf, frames * channels * 2, sampleRate, channels);
+  return buf;
+}
+
+function writeHeader(buf: Buffer, dataBytes: number, sampleRate: number, channels: number): void {
   buf.write('RIFF', 0, 'ascii');
   buf.writeUInt32LE(36 + dataBytes, 4);
   buf.write('WAVE', 8, 'ascii');
@@ -151,11 +199,25 @@ export function encodeWav(channelData: Float32Array[], sampleRate: number): Buff
   buf.writeUInt16LE(16, 34);
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataBytes, 40);
+}
+
+/** 16-bit PCM sample of a float in [-1, 1] (clipped), as encodeWav writes it. */
+export function toPcm16(v: number): number {
+  const c = Math.max(-1, Math.min(1, v));
+  return Math.round(c < 0 ? c * 32768 : c * 32767);
+}
+
+/** 16-bit PCM WAV with a canonical 44-byte header. */
+export function encodeWav(channelData: Float32Array[], sampleRate: number): Buffer {
+  const channels = channelData.length;
+  const frames = channelData[0]?.length ?? 0;
+  const dataBytes = frames * channels * 2;
+  const buf = Buffer.alloc(44 + dataBytes);
+  writeHeader(buf, dataBytes, sampleRate, channels);
   let p = 44;
   for (let i = 0; i < frames; i++) {
     for (let c = 0; c < channels; c++) {
-      const v = Math.max(-1, Math.min(1, channelData[c]![i]!));
-      buf.writeInt16LE(Math.round(v < 0 ? v * 32768 : v * 32767), p);
+      buf.writeInt16LE(toPcm16(channelData[c]![i]!), p);
       p += 2;
     }
   }
@@ -164,4 +226,51 @@ export function encodeWav(channelData: Float32Array[], sampleRate: number): Buff
 
 export function writeWav(path: string, channelData: Float32Array[], sampleRate: number): void {
   writeFileSync(path, encodeWav(channelData, sampleRate));
+}
+
+/**
+ * RMS level of a WAV file (all channels mixed) in consecutive windows of `hopSec`, read in chunks so an
+ * hour-long track never sits in memory. Returns one value per window, linear amplitude in [0, 1].
+ */
+export function wavRmsEnvelope(path: string, hopSec: number): { hopSec: number; rms: Float32Array } {
+  const info = readWavInfo(path);
+  const { sampleRate, channels, bitsPerSample: bits, format, dataOffset, frames } = info;
+  const hop = Math.max(1, Math.round(hopSec * sampleRate));
+  const n = Math.ceil(frames / hop);
+  const sums = new Float64Array(n);
+  const bps = bits / 8;
+  const frameBytes = bps * channels;
+  const chunkFrames = 1 << 16;
+  const buf = Buffer.alloc(chunkFrames * frameBytes);
+  const fd = openSync(path, 'r');
+  try {
+    for (let start = 0; start < frames; start += chunkFrames) {
+      const count = Math.min(chunkFrames, frames - start);
+      const got = readSync(fd, buf, 0, count * frameBytes, dataOffset + start * frameBytes);
+      const whole = Math.floor(got / frameBytes);
+      let p = 0;
+      for (let i = 0; i < whole; i++) {
+        let v = 0;
+        for (let c = 0; c < channels; c++) {
+          if (format === 3) v += bits === 64 ? buf.readDoubleLE(p) : buf.readFloatLE(p);
+          else if (bits === 16) v += buf.readInt16LE(p) / 32768;
+          else if (bits === 8) v += (buf[p]! - 128) / 128;
+          else if (bits === 24) v += buf.readIntLE(p, 3) / 8388608;
+          else v += buf.readInt32LE(p) / 2147483648;
+          p += bps;
+        }
+        v /= channels;
+        sums[Math.floor((start + i) / hop)]! += v * v;
+      }
+      if (whole < count) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const rms = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const len = Math.min(hop, frames - i * hop);
+    rms[i] = len > 0 ? Math.sqrt(sums[i]! / len) : 0;
+  }
+  return { hopSec: hop / sampleRate, rms };
 }

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { placeClips, timeStretch, trimWithFade } from '../media/ffmpeg';
+import { sequenceClips, timeStretch, trimWithFade } from '../media/ffmpeg';
 import { wavDurationSec } from '../media/wav';
 import { languageMeta } from '../engines/languages';
 import { mapLimit } from '../engines/builtin/util';
@@ -178,6 +178,8 @@ export interface FitOptions {
   settings?: Partial<FitSettings>;
   /** Segments processed in parallel (default 2). */
   concurrency?: number;
+  /** Called with the number of segments fitted so far. */
+  onFitted?: (count: number) => void;
 }
 
 type CachedMeta = Omit<FittedSegment, 'index' | 'id' | 'path' | 'placedStart' | 'placedEnd' | 'cached' | 'cacheKey'>;
@@ -188,7 +190,12 @@ export async function fitSegments(segments: readonly FitSegmentInput[], o: FitOp
   const plans = planFit(segments, { totalDurationSec: o.totalDurationSec, settings });
   mkdirSync(o.cacheDir, { recursive: true });
   mkdirSync(o.workDir, { recursive: true });
-  return mapLimit(plans, o.concurrency ?? 2, (plan) => fitOne(segments[plan.index]!, plan, settings, o));
+  let fitted = 0;
+  return mapLimit(plans, o.concurrency ?? 2, async (plan) => {
+    const r = await fitOne(segments[plan.index]!, plan, settings, o);
+    o.onFitted?.(++fitted);
+    return r;
+  });
 }
 
 async function fitOne(seg: FitSegmentInput, plan: FitPlan, s: FitSettings, o: FitOptions): Promise<FittedSegment> {
@@ -284,7 +291,8 @@ async function fitOne(seg: FitSegmentInput, plan: FitPlan, s: FitSettings, o: Fi
 
 /**
  * The dub voice track: every fitted clip at its own start on a silent track exactly
- * `totalDurationSec` long (mono WAV, 48 kHz by default).
+ * `totalDurationSec` long (mono WAV, 48 kHz by default). The clips are laid in sequence (linear in the
+ * track's length); the samples are those of placing them with delays and a mix (placeClips).
  */
 export async function buildVoiceTrack(
   fitted: readonly FittedSegment[],
@@ -293,5 +301,5 @@ export async function buildVoiceTrack(
   o: { sampleRate?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
   const clips = fitted.filter((f) => f.path && f.durationSec > 0).map((f) => ({ path: f.path!, offsetSec: f.placedStart }));
-  await placeClips(clips, totalDurationSec, outWav, { sampleRate: o.sampleRate ?? 48000, channels: 1, signal: o.signal });
+  await sequenceClips(clips, totalDurationSec, outWav, { sampleRate: o.sampleRate ?? 48000, channels: 1, signal: o.signal });
 }

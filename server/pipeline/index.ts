@@ -6,12 +6,11 @@ import { createAdapters, createConfiguredRegistry, type ConfiguredAdapters } fro
 import type { EngineRegistry } from '../engines/registry';
 import { createStorage } from '../storage/index';
 import type { Storage } from '../storage/types';
-import { HANDLERS } from './handlers/index';
-import { Pipeline, type PipelineOptions } from './pipeline';
+import { setCpuSlots } from '../media/run';
+import { projectEvents } from './events';
+import { Pipeline, type PipelineOptions, type StageRegistry } from './pipeline';
 import { BullQueue, InProcessQueue, type JobQueue } from './queue';
 
-export { Pipeline } from './pipeline';
-export type { StageHandler, StageContext } from './pipeline';
 
 export interface PipelineServices {
   storage: Storage;
@@ -32,14 +31,15 @@ export interface PipelineBuildOptions extends Partial<PipelineOptions> {
 export function createQueue(config: Config, o: { prefix?: string; log?: (m: string, meta?: Record<string, unknown>) => void } = {}): JobQueue {
   const log = o.log ?? ((m, meta) => console.error(`[queue] ${m}`, meta ?? ''));
   if (config.redisUrl) {
-    return new BullQueue({ redisUrl: config.redisUrl, prefix: o.prefix }, (e, job) =>
+    return new BullQueue({ redisUrl: config.redisUrl, prefix: o.prefix ?? config.queuePrefix, stalledSec: config.worker.staleSec }, (e, job) =>
       log('queue error', { error: e instanceof Error ? e.message : String(e), job }),
     );
   }
   return new InProcessQueue((e, job) => log('job crashed', { error: e instanceof Error ? e.stack : String(e), job }));
 }
 
-export function createPipelineServices(config: Config, db: Db, o: PipelineBuildOptions = {}): PipelineServices {
+/** The pipeline services; `o.handlers` (and `o.onFailed`) are the stages the domains register. */
+export function createPipelineServices(config: Config, db: Db, o: PipelineBuildOptions & StageRegistry): PipelineServices {
   const storage = o.storage ?? createStorage(config);
   // Built-in engines plus the HTTP adapters chosen by ASR_ENGINE/MT_ENGINE/TTS_ENGINE (server/engines/config.ts),
   // from the configuration validated at start-up (config.engines).
@@ -47,6 +47,28 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
   const engines = o.engines ?? configured!.registry;
   const engineAdapters = configured?.adapters ?? createAdapters(config.engines);
   const queue = o.queue ?? createQueue(config, { prefix: o.queuePrefix, log: o.log });
-  const pipeline = new Pipeline({ config, db, storage, engines }, queue, { ...o, handlers: o.handlers ?? HANDLERS });
+  // Heavy tools and engine threads of all jobs share the CPU slots (PIPELINE_CPU_SLOTS).
+  setCpuSlots(config.worker.cpuSlots);
+  const stale = config.worker.staleSec;
+  const pipeline = new Pipeline({ config, db, storage, engines }, queue, {
+    staleSec: stale,
+    heartbeatMs: Math.max(200, Math.round((stale * 1000) / 6)),
+    sweepEveryMs: stale * 1000,
+    ...o,
+  });
+  if (config.redisUrl) {
+    // Live events of workers on other machines reach this process's streams (and the other way round).
+    const log = o.log ?? ((m, meta) => console.error(`[pipeline] ${m}`, meta ?? ''));
+    const bridged = projectEvents.bridge(config.redisUrl).then(
+      () => true,
+      (e) => {
+        log('live project events are not bridged over Redis', { error: String(e) });
+        return false;
+      },
+    );
+    pipeline.onStop(async () => {
+      if (await bridged) await projectEvents.unbridge();
+    });
+  }
   return { storage, engines, engineAdapters, pipeline };
 }

@@ -5,15 +5,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROJECT_STATUSES } from '../../contract/statuses';
+import { PROJECT_STATUSES, type ProjectStatus } from '../../contract/statuses';
 import type { Config } from '../config';
 import type { Db } from '../db/index';
 import { isAbortError, MediaError } from '../media/errors';
+import { EngineError } from '../engines/types';
 import type { Storage } from '../storage/types';
-import { findProject, updateProjectFields, type ProjectRow } from '../domains/projects/repository';
 import type { JobData, JobQueue } from './queue';
 import * as jobs from './repository';
-import { ON_DONE, setStatus, STAGE_STATUS, StageFailure, stageToResume, type StageName } from './stages';
+import { ON_DONE, setProgress, setStatus, SIDE_TASKS, STAGE_STATUS, StageFailure, stageToResume, type StageName, type StageStatuses } from './stages';
 import type { EngineRegistryLike } from './engines';
 
 /** Stages whose failure does not stop the pipeline (spec: voice_suggest_failed is not a failure status). */
@@ -26,20 +26,44 @@ export interface PipelineDeps {
   engines: EngineRegistryLike;
 }
 
+/** What a stage handler gets. The domains that register handlers load what they work on from projectId. */
 export interface StageContext {
   deps: PipelineDeps;
-  project: ProjectRow;
+  projectId: string;
   stage: StageName;
   signal: AbortSignal;
   /** Scratch folder of this run, removed afterwards. */
   tmp: string;
   log: (msg: string, meta?: Record<string, unknown>) => void;
+  /**
+   * Share of the stage's work done (0..1): moves the project's progress between the stage's started and
+   * done percentages and reaches the live event stream (written at most about once a second).
+   */
+  progress?: (fraction: number) => void;
+  /** Queues a stage of another project (a stage that makes projects, e.g. the languages of a multi-language create). */
+  enqueue?: (projectId: string, stage: StageName) => Promise<boolean>;
 }
 
 export type StageHandler = (ctx: StageContext) => Promise<void>;
 
-export interface PipelineOptions {
+/** Called after a stage failed and its failure was recorded (side tasks with a state of their own). */
+export type StageFailureHook = (db: Db, projectId: string, message: string, code: string) => Promise<void>;
+
+/**
+ * What the domains register with the pipeline: exactly one handler per stage (the Record type makes a missing
+ * one a compile error) and optional failure hooks. The pipeline itself knows no domain.
+ */
+export interface StageRegistry {
   handlers: Record<StageName, StageHandler>;
+  onFailed?: Partial<Record<StageName, StageFailureHook>>;
+  /**
+   * Where a project goes on when the graph stops (ON_DONE null), run in the transaction that records the stage
+   * done: a stage name queues it (e.g. a demo project is dubbed right after its translation), null stops there.
+   */
+  continueAfter?: (db: Db, projectId: string, stage: StageName) => Promise<StageName | null>;
+}
+
+export interface PipelineOptions extends StageRegistry {
   /** Heartbeat period of running and held jobs (default 5 s). */
   heartbeatMs?: number;
   /** A job whose heartbeat is older than this is taken over (default 30 s). */
@@ -48,6 +72,8 @@ export interface PipelineOptions {
   sweepEveryMs?: number;
   /** Process identity written on the jobs it holds. */
   owner?: string;
+  /** Least time between two in-stage progress writes (default 1 s). */
+  progressEveryMs?: number;
   log?: (msg: string, meta?: Record<string, unknown>) => void;
   /** Called after each job (tests, benchmarks): stage, outcome, seconds. */
   onJobEnd?: (e: { projectId: string; stage: StageName; outcome: 'done' | 'failed' | 'cancelled' | 'skipped'; seconds: number; error?: string }) => void;
@@ -64,6 +90,8 @@ export class Pipeline {
   private processing = false;
   private stopped = false;
   private readonly log: (msg: string, meta?: Record<string, unknown>) => void;
+  private readonly progressEveryMs: number;
+  private readonly stopHooks: Array<() => Promise<void>> = [];
 
   constructor(
     readonly deps: PipelineDeps,
@@ -74,9 +102,11 @@ export class Pipeline {
     this.heartbeatMs = o.heartbeatMs ?? 5000;
     this.staleSec = o.staleSec ?? 30;
     this.sweepEveryMs = o.sweepEveryMs ?? 30_000;
+    this.progressEveryMs = o.progressEveryMs ?? 1000;
     this.log = o.log ?? ((msg, meta) => console.error(`[pipeline] ${msg}`, meta ?? ''));
     // The owner heartbeat keeps jobs held by this process (queued in memory or running) fresh.
-    this.timers.push(setInterval(() => void jobs.beatOwner(deps.db, this.owner).catch(() => {}), this.heartbeatMs).unref());
+    const queuedToo = queue.kind === 'memory';
+    this.timers.push(setInterval(() => void jobs.beatOwner(deps.db, this.owner, { queuedToo }).catch(() => {}), this.heartbeatMs).unref());
   }
 
   /**
@@ -85,8 +115,28 @@ export class Pipeline {
    */
   async enqueue(projectId: string, stage: StageName): Promise<boolean> {
     const push = await jobs.upsertQueuedJob(this.deps.db, projectId, stage, this.owner, this.staleSec);
-    if (push) await this.queue.push({ projectId, stage });
+    if (push) await this.push({ projectId, stage });
     return push;
+  }
+
+  /**
+   * Pushes a job recorded in the database. When the queue cannot take it (Redis down), the row stays queued
+   * and the sweep pushes it again once its heartbeat is stale: nothing is lost and the caller does not hang.
+   */
+  private async push(job: JobData): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.queue.push(job),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the queue did not answer in 5 s')), 5000);
+        }),
+      ]);
+    } catch (e) {
+      this.log('queue push failed: the sweep will queue the job again', { jobId: jobs.jobId(job.projectId, job.stage), ...job, error: e instanceof Error ? e.message : String(e) });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Asks every queued or running stage of the project to stop (here and, through heartbeats, elsewhere). */
@@ -118,8 +168,8 @@ export class Pipeline {
     let n = 0;
     const taken = await jobs.takeOverStaleJobs(db, this.owner, staleSec);
     for (const j of taken) {
-      this.log('requeueing stale stage', { projectId: j.project_id, stage: j.stage });
-      await this.queue.push({ projectId: j.project_id, stage: j.stage });
+      this.log('requeueing stale stage', { jobId: j.id, projectId: j.project_id, stage: j.stage });
+      await this.push({ projectId: j.project_id, stage: j.stage });
       n++;
     }
     await jobs.closeCancelledJobs(db, Math.max(staleSec, 1));
@@ -127,7 +177,7 @@ export class Pipeline {
     for (const p of await jobs.orphanedProjects(db, resumable, staleSec)) {
       const stage = stageToResume(p.status as never);
       if (!stage) continue;
-      this.log('resuming project', { projectId: p.id, status: p.status, stage });
+      this.log('resuming project', { jobId: jobs.jobId(p.id, stage), projectId: p.id, status: p.status, stage });
       if (await this.enqueue(p.id, stage)) n++;
     }
     return n;
@@ -141,10 +191,11 @@ export class Pipeline {
     const t0 = Date.now();
     const end = (outcome: 'done' | 'failed' | 'cancelled' | 'skipped', error?: string) =>
       this.o.onJobEnd?.({ projectId, stage, outcome, seconds: (Date.now() - t0) / 1000, error });
+    // Every line about this job carries its id.
+    const log = (msg: string, meta?: Record<string, unknown>) => this.log(msg, { jobId: id, projectId, stage, ...meta });
     const claimed = await jobs.claimJob(db, id, this.owner, this.staleSec);
     if (!claimed) return end('skipped');
-    const project = await findProject(db, projectId);
-    if (!project) {
+    if (!(await jobs.projectExists(db, projectId))) {
       await jobs.finishJob(db, id, this.owner, 'cancelled');
       return end('cancelled');
     }
@@ -164,40 +215,45 @@ export class Pipeline {
       await mkdir(tmp, { recursive: true });
       if (statuses) await setStatus(db, projectId, statuses.started);
       const handler = this.o.handlers[stage];
-      await handler({ deps: this.deps, project, stage, signal: ac.signal, tmp, log: this.log });
+      log('stage started', { attempt: claimed.attempts });
+      const progress = statuses ? progressReporter(db, projectId, statuses, this.progressEveryMs, (e) => this.log('progress not written', { projectId, error: String(e) })) : undefined;
+      await handler({ deps: this.deps, projectId, stage, signal: ac.signal, tmp, log, progress, enqueue: (p, s) => this.enqueue(p, s) });
       if (this.crashed) return;
       if (ac.signal.aborted) throw new DOMException('The stage was cancelled', 'AbortError');
-      const next = ON_DONE[stage];
+      let next = ON_DONE[stage];
       let push = false;
       await db.tx(async (t) => {
         if (statuses) await setStatus(t, projectId, statuses.done);
         await jobs.finishJob(t, id, this.owner, 'done');
+        if (!next && this.o.continueAfter) next = await this.o.continueAfter(t, projectId, stage);
         if (next) push = await jobs.upsertQueuedJob(t, projectId, next, this.owner, this.staleSec);
       });
-      if (next && push) await this.queue.push({ projectId, stage: next });
+      if (next && push) await this.push({ projectId, stage: next });
+      log('stage done', { seconds: (Date.now() - t0) / 1000, next });
       end('done');
     } catch (e) {
       if (this.crashed) return;
       if (ac.signal.aborted || isAbortError(e)) {
         if (ac.signal.reason === 'lost' || ac.signal.reason === 'shutdown') {
-          // Another worker took the job over (this one looked dead), or this process is shutting down and
-          // the stage resumes at the next start: nothing is recorded here.
+          // Another worker took the job over (this one looked dead), or this process is shutting down: the
+          // stage is handed back (another worker's sweep, or the next start, runs it again).
+          if (ac.signal.reason === 'shutdown') await jobs.releaseJob(db, id, this.owner).catch(() => {});
           end('skipped');
           return;
         }
         await jobs.finishJob(db, id, this.owner, 'cancelled').catch(() => {});
-        const still = await findProject(db, projectId).catch(() => null);
-        if (!still) {
-          // A project deleted while its stage ran: remove what the stage may have written since.
-          await this.deps.storage.deletePrefix(`projects/${projectId}/`).catch(() => {});
-        } else if (statuses) {
+        const still = await jobs.projectExists(db, projectId).catch(() => false);
+        if (still && statuses) {
           // Cancelled but kept: it must not stay *_started.
           await setStatus(db, projectId, statuses.failed, { error_code: 'cancelled', message: 'The processing was cancelled' }).catch(() => {});
+        } else if (still) {
+          // A side task keeps its own state: its hook records the cancellation.
+          await this.failureHook(projectId, stage, 'The processing was cancelled', 'cancelled');
         }
         end('cancelled');
       } else {
         const { status, message, code } = failureOf(stage, e);
-        this.log('stage failed', { projectId, stage, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+        log('stage failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
         // A non-fatal stage records its failure and the pipeline goes on (voices can be chosen by hand).
         const next = NON_FATAL.has(stage) ? ON_DONE[stage] : null;
         let push = false;
@@ -208,27 +264,63 @@ export class Pipeline {
             if (next) push = await jobs.upsertQueuedJob(t, projectId, next, this.owner, this.staleSec);
           })
           .catch((e2) => this.log('could not record a stage failure', { projectId, stage, error: String(e2) }));
-        if (next && push) await this.queue.push({ projectId, stage: next });
-        if (stage === 'burn_subtitles') {
-          await updateProjectFields(db, projectId, { subtitles_burn_state: 'failed', subtitles_burn_error: message }).catch(() => {});
-        }
+        if (next && push) await this.push({ projectId, stage: next });
+        await this.failureHook(projectId, stage, message, code ?? 'failed');
         end('failed', message);
       }
     } finally {
       clearInterval(hb);
       this.controllers.delete(id);
       await rm(tmp, { recursive: true, force: true }).catch(() => {});
+      // A project deleted while its stage ran (by itself, its space or its user): what the stage wrote after
+      // the deletion's cleanup is removed here, so nothing is left behind.
+      if (!this.crashed && !(await jobs.projectExists(db, projectId).catch(() => true))) {
+        await this.deps.storage.deletePrefix(`projects/${projectId}/`).catch(() => {});
+      }
     }
   }
 
-  /** Stops the timers and the queue; running stages finish unless `force` (then they are aborted). */
-  async stop(opts: { force?: boolean } = {}): Promise<void> {
+  /** The failure hook a domain registered for this stage (side tasks keep their own state), in one transaction. */
+  private async failureHook(projectId: string, stage: StageName, message: string, code: string): Promise<void> {
+    const hook = this.o.onFailed?.[stage];
+    if (!hook) return;
+    await this.deps.db
+      .tx((t) => hook(t, projectId, message, code))
+      .catch((e2) => this.log('stage failure hook failed', { projectId, stage, error: String(e2) }));
+  }
+
+  /** Registers cleanup that runs when the pipeline stops (or crashes, in tests). */
+  onStop(fn: () => Promise<void>): void {
+    this.stopHooks.push(fn);
+  }
+
+  private async runStopHooks(): Promise<void> {
+    for (const fn of this.stopHooks.splice(0)) await fn().catch(() => {});
+  }
+
+  /**
+   * Stops taking jobs. Running stages finish; with `graceMs` those still running after it are stopped and
+   * handed back (graceful shutdown in a bounded time); with `force` they are stopped at once.
+   */
+  async stop(opts: { force?: boolean; graceMs?: number } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    if (opts.force) for (const { ac } of this.controllers.values()) ac.abort('shutdown');
-    await this.queue.close({ force: opts.force });
+    const abortAll = () => {
+      for (const { ac } of this.controllers.values()) ac.abort('shutdown');
+    };
+    if (opts.force) abortAll();
+    const grace = !opts.force && opts.graceMs !== undefined ? setTimeout(abortAll, opts.graceMs) : undefined;
+    try {
+      await this.queue.close({ force: opts.force });
+      // Stages abandoned by a forced queue close still hand their jobs back before this returns.
+      const until = Date.now() + 5000;
+      while (this.controllers.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      clearTimeout(grace);
+    }
+    await this.runStopHooks();
   }
 
   /**
@@ -242,13 +334,72 @@ export class Pipeline {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     await this.queue.close({ force: true });
+    await this.runStopHooks();
   }
 }
 
+/**
+ * The in-stage progress of one run: writes (in order, one at a time) when the percentage grows and
+ * `everyMs` passed since the last write; a value that arrives meanwhile is written when the write ends.
+ */
+function progressReporter(db: Db, projectId: string, statuses: StageStatuses, everyMs: number, onError: (e: unknown) => void): (fraction: number) => void {
+  let lastAt = 0;
+  let lastPct = -1;
+  let writing = false;
+  let pending: number | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const pct = (f: number) => Math.floor(f * 100);
+  const write = (f: number) => {
+    writing = true;
+    lastAt = Date.now();
+    lastPct = pct(f);
+    setProgress(db, projectId, statuses, f)
+      .catch(onError)
+      .finally(() => {
+        writing = false;
+        if (pending !== null && pct(pending) > lastPct) {
+          const p = pending;
+          pending = null;
+          write(p);
+        }
+      });
+  };
+  const flushLater = () => {
+    if (timer || writing) return;
+    timer = setTimeout(() => {
+      timer = null;
+      if (pending !== null && !writing) {
+        const p = pending;
+        pending = null;
+        write(p);
+      }
+    }, Math.max(0, everyMs - (Date.now() - lastAt)));
+    timer.unref();
+  };
+  return (fraction: number) => {
+    if (!(pct(fraction) > lastPct)) return;
+    if (writing || Date.now() - lastAt < everyMs) {
+      pending = fraction;
+      flushLater();
+      return;
+    }
+    pending = null;
+    write(fraction);
+  };
+}
+
 /** Maps an error to the project's failure status and a message a person can read. */
-export function failureOf(stage: StageName, e: unknown): { status: import('../../contract/statuses').ProjectStatus | null; message: string; code?: string } {
+export function failureOf(stage: StageName, e: unknown): { status: ProjectStatus | null; message: string; code?: string } {
   const fallback = STAGE_STATUS[stage]?.failed ?? null;
   if (e instanceof StageFailure) return { status: e.status, message: e.message, code: e.code };
+  if (e instanceof EngineError && SIDE_TASKS.has(stage)) return { status: fallback, message: errorText(e), code: e.code };
+  if (isDiskFull(e)) {
+    return {
+      status: fallback,
+      message: 'The server ran out of disk space while writing the result. Nothing was replaced: the previous result is still available. Try again later.',
+      code: 'disk_full',
+    };
+  }
   const message = errorText(e);
   if (e instanceof MediaError) {
     if (e.code === 'no_audio') return { status: 'no_audio', message: 'The video has no sound', code: 'no_audio' };
@@ -257,6 +408,16 @@ export function failureOf(stage: StageName, e: unknown): { status: import('../..
     return { status: fallback, message, code: e.code };
   }
   return { status: fallback, message };
+}
+
+/** ENOSPC anywhere in the error chain, or a tool that said so on stderr (ffmpeg: "No space left on device"). */
+export function isDiskFull(e: unknown): boolean {
+  for (let x: unknown = e, i = 0; x && i < 5; x = (x as { cause?: unknown }).cause, i++) {
+    if ((x as NodeJS.ErrnoException).code === 'ENOSPC') return true;
+    const text = `${(x as Error).message ?? ''} ${(x as { stderrTail?: string }).stderrTail ?? ''}`;
+    if (/No space left on device|ENOSPC/i.test(text)) return true;
+  }
+  return false;
 }
 
 function errorText(e: unknown): string {

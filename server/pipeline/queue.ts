@@ -1,11 +1,27 @@
 // Queue adapters. Jobs carry ids only ({projectId, stage}); the job id is `<projectId>-<stage>`, so pushing
 // the same work twice is harmless. In-process (embedded default) or BullMQ (REDIS_URL).
-import type { StageName } from './stages';
+import * as v from 'valibot';
+import { MemoryQueue } from './memory-queue';
 import { jobId } from './repository';
+import { STAGES } from './stages';
 
-export interface JobData {
-  projectId: string;
-  stage: StageName;
+/** A job's payload as it travels through the queue (Redis for BullMQ): parsed, never cast, by the worker. */
+const JobPayload = v.object({
+  projectId: v.pipe(v.string(), v.uuid('projectId is not a project id')),
+  stage: v.picklist(STAGES, 'stage is not a pipeline stage'),
+});
+export type JobData = v.InferOutput<typeof JobPayload>;
+
+/** A payload that is not a job of this pipeline (another version's, or a corrupted one). */
+export class InvalidJobError extends Error {
+  override readonly name = 'InvalidJobError';
+}
+
+/** Parses a job payload from the queue; throws InvalidJobError naming what is wrong. */
+export function parseJobData(raw: unknown): JobData {
+  const r = v.safeParse(JobPayload, raw);
+  if (r.success) return r.output;
+  throw new InvalidJobError(`Invalid job payload ${JSON.stringify(raw)}: ${r.issues.map((i) => i.message).join('; ')}`);
 }
 
 export type JobProcessor = (job: JobData) => Promise<void>;
@@ -25,73 +41,31 @@ export interface JobQueue {
 /** The embedded queue: a FIFO in memory, N jobs at a time, no job id twice. */
 export class InProcessQueue implements JobQueue {
   readonly kind = 'memory' as const;
-  private waiting: JobData[] = [];
-  private readonly ids = new Set<string>();
-  private active = 0;
-  private processor: JobProcessor | null = null;
-  private concurrency = 1;
-  private closed = false;
-  private readonly running = new Set<Promise<void>>();
-  private idleWaiters: Array<() => void> = [];
+  private readonly q: MemoryQueue<JobData>;
 
-  constructor(private readonly onError: (e: unknown, job: JobData) => void = () => {}) {}
+  constructor(onError: (e: unknown, job: JobData) => void = () => {}) {
+    this.q = new MemoryQueue((j) => jobId(j.projectId, j.stage), onError);
+  }
 
   async push(job: JobData): Promise<void> {
-    if (this.closed) return;
-    const id = jobId(job.projectId, job.stage);
-    if (this.ids.has(id)) return;
-    this.ids.add(id);
-    this.waiting.push(job);
-    this.pump();
+    this.q.push(job);
   }
 
   async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
-    this.processor = processor;
-    this.concurrency = Math.max(1, concurrency);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.processor && !this.closed && this.active < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
-      this.active++;
-      const run = async (): Promise<void> => {
-        try {
-          await this.processor!(job);
-        } catch (e) {
-          this.onError(e, job);
-        } finally {
-          this.active--;
-          this.ids.delete(jobId(job.projectId, job.stage));
-          this.running.delete(p);
-          if (this.active === 0 && this.waiting.length === 0) {
-            const w = this.idleWaiters;
-            this.idleWaiters = [];
-            w.forEach((f) => f());
-          }
-          this.pump();
-        }
-      };
-      const p: Promise<void> = Promise.resolve().then(run);
-      this.running.add(p);
-    }
+    this.q.start(processor, concurrency);
   }
 
   /** Resolves when nothing is waiting or running (tests, benchmarks). */
   idle(): Promise<void> {
-    if (this.active === 0 && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((r) => this.idleWaiters.push(r));
+    return this.q.idle();
   }
 
   async counts() {
-    return { waiting: this.waiting.length, active: this.active };
+    return this.q.counts();
   }
 
-  async close(opts: { force?: boolean } = {}): Promise<void> {
-    this.closed = true;
-    for (const j of this.waiting) this.ids.delete(jobId(j.projectId, j.stage));
-    this.waiting = [];
-    if (!opts.force) await Promise.allSettled([...this.running]);
+  close(opts: { force?: boolean } = {}): Promise<void> {
+    return this.q.close(opts);
   }
 }
 
@@ -153,8 +127,14 @@ export class BullQueue implements JobQueue {
     this.worker = new Worker(
       this.name,
       async (j) => {
-        const data = j.data as JobData;
-        await processor({ projectId: String(data.projectId), stage: data.stage });
+        let job: JobData;
+        try {
+          job = parseJobData(j.data);
+        } catch (e) {
+          this.onError(e, null);
+          throw e; // BullMQ fails the job (removeOnFail): nothing runs on a payload that is not ours
+        }
+        await processor(job);
       },
       {
         connection: await this.connection(),

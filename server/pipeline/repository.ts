@@ -48,11 +48,9 @@ export function claimJob(db: Db, id: string, owner: string, staleSec: number): P
   );
 }
 
-export function findJob(db: Db, id: string): Promise<JobRow | null> {
-  return db.maybeOne<JobRow>(
-    `SELECT id, project_id, stage, state, owner, attempts, cancel_requested, error FROM pipeline_jobs WHERE id = $1`,
-    [id],
-  );
+/** Whether the project still exists (a stage of a deleted project is cancelled). */
+export async function projectExists(db: Db, projectId: string): Promise<boolean> {
+  return (await db.maybeOne(`SELECT 1 AS x FROM projects WHERE id = $1`, [projectId])) !== null;
 }
 
 /**
@@ -73,9 +71,24 @@ export async function beatJob(db: Db, id: string, owner: string): Promise<'ok' |
   return !row || row.cancel_requested ? 'cancel' : 'lost';
 }
 
-/** Heartbeat of every job this process holds (queued in memory or running). */
-export async function beatOwner(db: Db, owner: string): Promise<void> {
-  await db.query(`UPDATE pipeline_jobs SET heartbeat_at = now() WHERE owner = $1 AND state IN ('queued', 'running')`, [owner]);
+/**
+ * Heartbeat of every job this process holds: running ones, and queued ones when the queue is in this
+ * process's memory. Jobs queued in Redis are not held by a process: if Redis loses them, their heartbeat
+ * goes stale and the sweep queues them again.
+ */
+export async function beatOwner(db: Db, owner: string, o: { queuedToo: boolean } = { queuedToo: true }): Promise<void> {
+  await db.query(
+    `UPDATE pipeline_jobs SET heartbeat_at = now() WHERE owner = $1 AND (state = 'running' OR ($2 AND state = 'queued'))`,
+    [owner, o.queuedToo],
+  );
+}
+
+/** A stage stopped by a shutdown: handed back at once (any worker's next sweep takes it over). */
+export async function releaseJob(db: Db, id: string, owner: string): Promise<void> {
+  await db.query(
+    `UPDATE pipeline_jobs SET state = 'queued', heartbeat_at = now() - interval '1 day' WHERE id = $1 AND owner = $2 AND state = 'running'`,
+    [id, owner],
+  );
 }
 
 export async function finishJob(db: Db, id: string, owner: string, state: 'done' | 'failed' | 'cancelled', error?: string): Promise<void> {
@@ -95,12 +108,15 @@ export async function requestCancel(db: Db, projectId: string): Promise<void> {
 
 /**
  * Takes over live-looking jobs whose owner stopped heart-beating: they become queued under `owner`.
- * Returns them so the caller pushes them to its queue.
+ * Returns them so the caller pushes them to its queue. Never the caller's own jobs: the caller is alive (it is
+ * sweeping), so a late heartbeat of its own only means its event loop was busy, and taking the job over would
+ * abort the stage it is running and run it a second time.
  */
 export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName }>> {
   return db.query(
     `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now()
      WHERE state IN ('queued', 'running') AND NOT cancel_requested AND heartbeat_at < now() - make_interval(secs => $2)
+       AND owner IS DISTINCT FROM $1
      RETURNING id, project_id, stage`,
     [owner, staleSec],
   );
@@ -125,14 +141,6 @@ export function orphanedProjects(db: Db, statuses: string[], staleSec: number): 
      WHERE p.status IN (SELECT jsonb_array_elements_text($1::jsonb)) AND p.updated_at < now() - make_interval(secs => $2)
        AND NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.project_id = p.id AND j.state IN ('queued', 'running'))`,
     [statuses, staleSec],
-  );
-}
-
-export function liveJobsOf(db: Db, projectId: string): Promise<JobRow[]> {
-  return db.query<JobRow>(
-    `SELECT id, project_id, stage, state, owner, attempts, cancel_requested, error FROM pipeline_jobs
-     WHERE project_id = $1 AND state IN ('queued', 'running')`,
-    [projectId],
   );
 }
 
@@ -166,4 +174,83 @@ export async function pruneGenerationHashes(db: Db, projectId: string, keep: str
     [projectId, keep],
   );
   return rows.map((r) => r.storage_key);
+}
+
+// ------------------------------------------------------------------ side tasks: face check and lip-sync
+
+/** The face check result on the project (the whole object). */
+export async function setFaceCheck(db: Db, projectId: string, faceCheck: Record<string, unknown>): Promise<void> {
+  await db.query(`UPDATE projects SET face_check = $2::jsonb, updated_at = now() WHERE id = $1`, [projectId, JSON.stringify(faceCheck)]);
+}
+
+/** Progress of a running lip-sync, 0..100 (only while it is still processing). */
+export async function setLipsyncProgress(db: Db, projectId: string, progress: number): Promise<void> {
+  await db.query(
+    `UPDATE projects SET lipsync_progress = GREATEST(lipsync_progress, $2) WHERE id = $1 AND lipsync_state = 'processing'`,
+    [projectId, Math.max(0, Math.min(99, Math.round(progress)))],
+  );
+}
+
+export interface LipsyncDone {
+  resultKey: string;
+  burnedKey: string | null;
+  engine: string;
+  generation: number;
+}
+
+export async function setLipsyncDone(db: Db, projectId: string, d: LipsyncDone): Promise<void> {
+  await db.query(
+    `UPDATE projects SET lipsync_state = 'done', lipsync_progress = 100, lipsync_error = NULL, lipsync_error_code = NULL,
+       lipsync_result_path = $2, subtitles_lipsync_burn_result_path = $3, lipsync_engine = $4, lipsync_generation = $5,
+       lipsync_finished_at = now(), updated_at = now()
+     WHERE id = $1`,
+    [projectId, d.resultKey, d.burnedKey, d.engine, d.generation],
+  );
+}
+
+/**
+ * A side task that failed or was cancelled: its own state says so with the reason. The project's status,
+ * its dubbed video and an earlier lip-sync result stay as they were.
+ */
+export async function recordSideTaskFailure(db: Db, projectId: string, stage: StageName, message: string, code: string): Promise<void> {
+  if (stage === 'lipsync') {
+    await db.query(
+      `UPDATE projects SET lipsync_state = 'failed', lipsync_error = $2, lipsync_error_code = $3, lipsync_finished_at = now(),
+         updated_at = now() WHERE id = $1`,
+      [projectId, message, code],
+    );
+  } else if (stage === 'check_face') {
+    await db.query(
+      `UPDATE projects SET face_check = COALESCE(face_check, '{}'::jsonb) || jsonb_build_object('status', 'failed', 'error', $2::text),
+         updated_at = now() WHERE id = $1`,
+      [projectId, message],
+    );
+  }
+}
+
+// ------------------------------------------------------------------ checkpoints (chunks of long stages)
+
+export interface CheckpointRow<T> {
+  chunk: number;
+  fingerprint: string;
+  data: T;
+}
+
+export function findCheckpoints<T>(db: Db, projectId: string, stage: StageName): Promise<Array<CheckpointRow<T>>> {
+  return db.query<CheckpointRow<T>>(
+    `SELECT chunk, fingerprint, data FROM pipeline_checkpoints WHERE project_id = $1 AND stage = $2 ORDER BY chunk`,
+    [projectId, stage],
+  );
+}
+
+export async function saveCheckpoint(db: Db, projectId: string, stage: StageName, row: CheckpointRow<unknown>): Promise<void> {
+  await db.query(
+    `INSERT INTO pipeline_checkpoints (project_id, stage, chunk, fingerprint, data) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (project_id, stage, chunk) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, data = EXCLUDED.data, created_at = now()`,
+    [projectId, stage, row.chunk, row.fingerprint, row.data as object],
+  );
+}
+
+export async function clearCheckpoints(db: Db, projectId: string, stage: StageName): Promise<void> {
+  await db.query(`DELETE FROM pipeline_checkpoints WHERE project_id = $1 AND stage = $2`, [projectId, stage]);
 }

@@ -2,6 +2,7 @@
 // changes a project's status (with its progress and error), and the onDone table that queues the next stage.
 import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
 import type { Db } from '../db/index';
+import { projectEvents } from './events';
 
 export const STAGES = [
   'ingest',
@@ -14,12 +15,10 @@ export const STAGES = [
   'voiceover',
   'merging',
   'burn_subtitles',
+  'check_face',
+  'lipsync',
 ] as const;
 export type StageName = (typeof STAGES)[number];
-
-export function isStage(s: unknown): s is StageName {
-  return typeof s === 'string' && (STAGES as readonly string[]).includes(s);
-}
 
 export interface StageStatuses {
   started: ProjectStatus;
@@ -27,7 +26,10 @@ export interface StageStatuses {
   failed: ProjectStatus;
 }
 
-/** The statuses each stage writes. burn_subtitles is a side task: it leaves the project status alone. */
+/**
+ * The statuses each stage writes. burn_subtitles, check_face and lipsync are side tasks: they leave the
+ * project status alone and keep their own state (subtitles_burn_*, face_check, lipsync_*).
+ */
 export const STAGE_STATUS: Record<StageName, StageStatuses | null> = {
   ingest: { started: 'uploading', done: 'uploaded', failed: 'upload_failed' },
   separate_background: {
@@ -45,7 +47,12 @@ export const STAGE_STATUS: Record<StageName, StageStatuses | null> = {
   voiceover: { started: 'voiceover_started', done: 'voiceover_done', failed: 'voiceover_failed' },
   merging: { started: 'merging_started', done: 'merging_done', failed: 'merging_failed' },
   burn_subtitles: null,
+  check_face: null,
+  lipsync: null,
 };
+
+/** Side tasks that record their own failure (see pipeline/repository.ts recordSideTaskFailure). */
+export const SIDE_TASKS: ReadonlySet<StageName> = new Set<StageName>(['check_face', 'lipsync']);
 
 /**
  * THE pipeline graph: which stage follows each one. null: the pipeline stops there (translation waits for
@@ -62,6 +69,8 @@ export const ON_DONE: Record<StageName, StageName | null> = {
   voiceover: 'merging',
   merging: null,
   burn_subtitles: null,
+  check_face: null,
+  lipsync: null,
 };
 
 /**
@@ -92,23 +101,68 @@ export interface StatusError {
 
 /**
  * The ONE place a project's status changes: writes the status, its progress (contract PROGRESS) and, for
- * failure statuses, the error code and message (cleared otherwise). Returns false when the project no
- * longer exists.
+ * failure statuses, the error code and message (cleared otherwise), and tells the live event stream.
+ * Returns false when the project no longer exists.
  */
 export async function setStatus(db: Db, projectId: string, status: ProjectStatus, err: StatusError = {}): Promise<boolean> {
   const failure = isFailureStatus(status);
-  const rows = await db.query(
-    `UPDATE projects SET status = $2, progress = $3, error_code = $4, error_message = $5, updated_at = now()
-     WHERE id = $1 RETURNING id`,
-    [
-      projectId,
-      status,
-      PROGRESS[status],
-      failure ? (err.error_code ?? status) : null,
-      failure ? (err.message ?? defaultMessage(status)) : null,
-    ],
+  // One transaction (joining the caller's): the status and what its listeners write commit together.
+  return db.tx(async (t) => {
+    const rows = await t.query<{ previous: ProjectStatus; space_id: string }>(
+      `UPDATE projects p SET status = $2, progress = $3, error_code = $4, error_message = $5, updated_at = now()
+       FROM (SELECT id, status AS previous FROM projects WHERE id = $1 FOR UPDATE) o
+       WHERE p.id = o.id RETURNING o.previous, p.space_id`,
+      [
+        projectId,
+        status,
+        PROGRESS[status],
+        failure ? (err.error_code ?? status) : null,
+        failure ? (err.message ?? defaultMessage(status)) : null,
+      ],
+    );
+    if (rows.length === 0) return false;
+    for (const l of listeners) await l(t, { projectId, status, previous: rows[0].previous });
+    projectEvents.publish({ id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] });
+    return true;
+  });
+}
+
+export interface StatusChange {
+  projectId: string;
+  status: ProjectStatus;
+  previous: ProjectStatus;
+}
+/** Runs inside the transaction of the status change (billing refunds, webhook events...). */
+export type StatusListener = (db: Db, change: StatusChange) => Promise<void>;
+const listeners: StatusListener[] = [];
+
+/**
+ * Domains register what must happen with a status change, in the same transaction (the pipeline imports no
+ * domain). Registering the same function twice keeps one.
+ */
+export function onStatusChange(l: StatusListener): void {
+  if (!listeners.includes(l)) listeners.push(l);
+}
+
+/**
+ * Progress inside a running stage: `fraction` (0..1) of the stage's work moves the project's progress
+ * from the percentage of the stage's started status toward that of its done status (never backwards, and
+ * only while the project is still in `started`). Returns the new progress, or null when nothing changed.
+ */
+export async function setProgress(db: Db, projectId: string, statuses: StageStatuses, fraction: number): Promise<number | null> {
+  const from = PROGRESS[statuses.started];
+  const to = PROGRESS[statuses.done];
+  if (!(to > from)) return null;
+  const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+  // the done percentage is written by setStatus when the stage ends
+  const value = Math.min(to - 1, Math.floor(from + (to - from) * f));
+  const rows = await db.query<{ space_id: string }>(
+    `UPDATE projects SET progress = $3 WHERE id = $1 AND status = $2 AND progress < $3 RETURNING space_id`,
+    [projectId, statuses.started, value],
   );
-  return rows.length > 0;
+  if (!rows[0]) return null;
+  projectEvents.publish({ id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value });
+  return value;
 }
 
 function defaultMessage(status: ProjectStatus): string {
@@ -131,4 +185,23 @@ export class StageFailure extends Error {
   ) {
     super(message);
   }
+}
+
+export interface SideTaskFailure {
+  projectId: string;
+  stage: StageName;
+  message: string;
+  code: string;
+}
+/** Runs inside the transaction that records a side task's failure or cancellation (billing refunds). */
+export type SideTaskFailureListener = (db: Db, failure: SideTaskFailure) => Promise<void>;
+const sideTaskListeners: SideTaskFailureListener[] = [];
+
+/** Domains register what must happen when a side task (lip-sync, face check) fails; the same function once. */
+export function onSideTaskFailure(l: SideTaskFailureListener): void {
+  if (!sideTaskListeners.includes(l)) sideTaskListeners.push(l);
+}
+
+export async function notifySideTaskFailure(db: Db, f: SideTaskFailure): Promise<void> {
+  for (const l of sideTaskListeners) await l(db, f);
 }

@@ -43,7 +43,7 @@ export interface MediaUrlOptions {
   generate?: { kind: string; args: Record<string, string> };
 }
 
-/** A signed, expiring URL for a stored object, served with HTTP range requests. */
+/** A signed, expiring URL for a stored object, served with HTTP range requests (by the store itself on S3). */
 export function mediaUrl(
   deps: { config: Config; storage: Storage },
   key: string,
@@ -53,10 +53,8 @@ export function mediaUrl(
   // Expiry rounded up to the hour: the same object keeps the same URL for a while, so players polling the
   // project do not reload their source on every poll.
   const exp = Math.ceil((Date.now() / 1000 + ttl) / 3600) * 3600;
-  // Derived files go through /api/files even on S3: the object may not exist before the first request.
-  if (deps.storage instanceof S3Storage && !o.generate) {
-    return deps.storage.presignGet(key, ttl, { filename: o.downloadName, date: new Date((exp - ttl - 3600) * 1000), extraSec: 3600 });
-  }
+  // Always our own signed URL: with S3 storage /api/files answers with a redirect to a presigned URL of the
+  // store (the bytes and range requests are served by the store itself), after making derived files.
   const name = o.downloadName ?? o.displayName ?? key.split('/').pop() ?? 'file';
   const token = signFileToken(deps.config.jwtSecret, {
     key,

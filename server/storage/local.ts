@@ -1,10 +1,10 @@
 // Local folder storage: every key is a file under `root` (DATA_DIR/media by default).
 import { createReadStream } from 'node:fs';
-import { copyFile, link, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { checkKey, StorageNotFoundError, type ByteRange, type Storage, type StoredObject } from './types';
+import { checkKey, StorageNotFoundError, type ByteRange, type ListedObject, type Storage, type StoredObject } from './types';
 
 export class LocalStorage implements Storage {
   readonly kind = 'local' as const;
@@ -101,12 +101,73 @@ export class LocalStorage implements Storage {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
+    // Folders left empty go too (uploads/<id>/ ...); rmdir refuses a folder that is not empty.
+    let dir = dirname(this.pathOf(key));
+    while (dir.startsWith(this.root + '/')) {
+      try {
+        await rmdir(dir);
+      } catch {
+        break;
+      }
+      dir = dirname(dir);
+    }
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     const clean = prefix.replace(/\/+$/, '');
     checkKey(clean);
     await rm(join(this.root, clean), { recursive: true, force: true });
+    await this.delete(`${clean}/.none`).catch(() => {}); // prunes the parents left empty
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    // Walk only the folder the prefix names (its part up to the last slash), then filter by the full prefix.
+    const folder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    if (folder) checkKey(folder);
+    const walk = async function* (dir: string, rel: string): AsyncIterable<ListedObject> {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries) {
+        const k = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (k.startsWith(prefix) || prefix.startsWith(`${k}/`)) yield* walk(join(dir, e.name), k);
+        } else if (e.isFile() && k.startsWith(prefix) && !/\.[0-9a-f]{12}\.tmp$/.test(e.name)) {
+          try {
+            const s = await stat(join(dir, e.name));
+            yield { key: k, size: s.size, mtime: s.mtime };
+          } catch {
+            // removed meanwhile
+          }
+        }
+      }
+    };
+    yield* walk(folder ? join(this.root, folder) : this.root, folder);
+  }
+
+  /** Removes folders left empty under `prefix` (after deletions). */
+  async pruneEmptyFolders(prefix = ''): Promise<void> {
+    const clean = prefix.replace(/\/+$/, '');
+    const start = clean ? this.pathOf(clean) : this.root;
+    const prune = async (dir: string): Promise<boolean> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      let empty = true;
+      for (const e of entries) {
+        if (e.isDirectory() && (await prune(join(dir, e.name)))) continue;
+        empty = false;
+      }
+      if (empty && dir !== this.root) await rm(dir, { recursive: true, force: true }).catch(() => {});
+      return empty;
+    };
+    await prune(start);
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {

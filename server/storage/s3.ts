@@ -1,14 +1,22 @@
-// S3-compatible storage (AWS S3, MinIO, Ceph, R2 ...) over plain HTTP with SigV4, path-style addressing.
-import { createReadStream, createWriteStream } from 'node:fs';
+// S3-compatible storage (AWS S3, MinIO, Ceph, R2 ...) through the official AWS SDK: @aws-sdk/client-s3 for the
+// calls, @aws-sdk/lib-storage for large uploads (multipart), @aws-sdk/s3-request-presigner for signed URLs.
+import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createReadStream } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
-import { checkKey, StorageNotFoundError, type ByteRange, type Storage, type StoredObject } from './types';
-import { EMPTY_SHA256, presignUrl, sha256Hex, signHeaders, UNSIGNED_PAYLOAD, uriEncode, type Credentials } from './sigv4';
+import {
+  CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command,
+  PutObjectCommand, S3Client, S3ServiceException, type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { checkKey, StorageNotFoundError, type ByteRange, type ListedObject, type Storage, type StoredObject } from './types';
 
 export interface S3Options {
+  /** Endpoint of an S3-compatible store (path-style addressing); null for AWS S3 itself. */
   endpoint: string | null;
   bucket: string;
   accessKeyId: string | null;
@@ -16,97 +24,117 @@ export interface S3Options {
   region: string;
   /** Local folder for downloaded copies handed to tools (localFile). */
   cacheDir: string;
-  fetch?: typeof fetch;
 }
 
 export class S3Error extends Error {
   override readonly name = 'S3Error';
-  constructor(message: string, readonly status: number) {
-    super(message);
+  constructor(message: string, readonly status: number, options?: { cause?: unknown }) {
+    super(message, options);
   }
+}
+
+/** Files above this size go up as a multipart upload (parts of this size, two at a time). */
+const MULTIPART_PART = 16 * 1024 * 1024;
+
+function statusOf(e: unknown): number {
+  return (e as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode ?? 0;
+}
+function isNotFound(e: unknown): boolean {
+  const name = (e as { name?: string; Code?: string })?.name;
+  return statusOf(e) === 404 || name === 'NotFound' || name === 'NoSuchKey';
+}
+
+/** The SDK client settings for an S3-compatible store; shared with the tus S3 store (server/domains/library/tus.ts). */
+export function s3ClientConfig(o: Pick<S3Options, 'endpoint' | 'accessKeyId' | 'secretAccessKey' | 'region'>): S3ClientConfig {
+  return {
+    region: o.region,
+    ...(o.endpoint ? { endpoint: o.endpoint, forcePathStyle: true } : {}),
+    ...(o.accessKeyId && o.secretAccessKey ? { credentials: { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey } } : {}),
+    // Checksums only where the API requires them: many S3-compatible stores refuse the SDK's default
+    // aws-chunked trailing checksums on uploads.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+  };
 }
 
 export class S3Storage implements Storage {
   readonly kind = 's3' as const;
-  private readonly base: string;
-  private readonly creds: Credentials;
-  private readonly f: typeof fetch;
+  readonly client: S3Client;
+  readonly bucket: string;
 
   constructor(private readonly o: S3Options) {
-    this.base = (o.endpoint ?? `https://s3.${o.region}.amazonaws.com`).replace(/\/+$/, '');
-    this.creds = { accessKeyId: o.accessKeyId ?? '', secretAccessKey: o.secretAccessKey ?? '', region: o.region };
-    this.f = o.fetch ?? fetch;
+    this.client = new S3Client(s3ClientConfig(o));
+    this.bucket = o.bucket;
   }
 
-  private path(key?: string): string {
-    return `/${uriEncode(this.o.bucket)}${key === undefined ? '' : '/' + uriEncode(checkKey(key), true)}`;
-  }
-
-  private async call(
-    method: string,
-    key: string | undefined,
-    o: { query?: Record<string, string>; headers?: Record<string, string>; body?: Buffer | Readable; payloadHash?: string } = {},
-  ): Promise<Response> {
-    const path = this.path(key);
-    const url = new URL(this.base + path);
-    const headers = signHeaders(this.creds, {
-      method,
-      path: url.pathname,
-      query: o.query,
-      headers: { host: url.host, ...(o.headers ?? {}) },
-      payloadHash: o.payloadHash ?? (o.body instanceof Buffer ? sha256Hex(o.body) : o.body ? UNSIGNED_PAYLOAD : EMPTY_SHA256),
-      date: new Date(),
-    });
-    delete (headers as Record<string, string>).host;
-    const qs = o.query ? '?' + new URLSearchParams(o.query).toString().replace(/\+/g, '%20') : '';
-    const init: RequestInit & { duplex?: 'half' } = { method, headers };
-    if (o.body) {
-      init.body = (o.body instanceof Buffer ? new Uint8Array(o.body) : Readable.toWeb(o.body as Readable)) as unknown as BodyInit;
-      if (!(o.body instanceof Buffer)) init.duplex = 'half';
-    }
-    return this.f(this.base + path + qs, init);
-  }
-
-  private async ok(r: Response, what: string, key?: string): Promise<Response> {
-    if (r.status === 404 && key) throw new StorageNotFoundError(key);
-    if (!r.ok && r.status !== 206) {
-      const text = await r.text().catch(() => '');
-      const code = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
-      throw new S3Error(`S3 ${what} failed: ${r.status}${code ? ` ${code}` : ''}`, r.status);
-    }
-    return r;
+  private fail(e: unknown, what: string, key?: string): never {
+    if (key !== undefined && isNotFound(e)) throw new StorageNotFoundError(key);
+    if (e instanceof StorageNotFoundError) throw e;
+    const code = e instanceof S3ServiceException ? e.name : (e as Error)?.name;
+    const status = statusOf(e);
+    throw new S3Error(`S3 ${what} failed${status ? `: ${status}` : ''}${code ? ` ${code}` : ''}`, status, { cause: e });
   }
 
   async putFile(key: string, localPath: string, opts: { contentType?: string; move?: boolean } = {}): Promise<void> {
+    checkKey(key);
     const size = (await stat(localPath)).size;
-    const r = await this.call('PUT', key, {
-      headers: { 'content-length': String(size), ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
-      body: createReadStream(localPath),
-    });
-    await this.ok(r, 'upload', undefined);
+    try {
+      if (size <= MULTIPART_PART) {
+        await this.client.send(new PutObjectCommand({
+          Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size, ContentType: opts.contentType,
+        }));
+      } else {
+        await new Upload({
+          client: this.client,
+          params: { Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentType: opts.contentType },
+          partSize: MULTIPART_PART,
+          queueSize: 2,
+          leavePartsOnError: false,
+        }).done();
+      }
+    } catch (e) {
+      this.fail(e, 'upload');
+    }
+    this.dropCached(key);
     if (opts.move) await rm(localPath, { force: true });
   }
 
   async putBuffer(key: string, data: Buffer | string, opts: { contentType?: string } = {}): Promise<void> {
+    checkKey(key);
     const body = Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8');
-    const r = await this.call('PUT', key, {
-      headers: { 'content-length': String(body.length), ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
-      body,
-    });
-    await this.ok(r, 'upload');
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: opts.contentType }));
+    } catch (e) {
+      this.fail(e, 'upload');
+    }
+    this.dropCached(key);
   }
 
   async getBuffer(key: string): Promise<Buffer> {
-    const r = await this.ok(await this.call('GET', key), 'download', key);
-    return Buffer.from(await r.arrayBuffer());
+    checkKey(key);
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return Buffer.from(await r.Body!.transformToByteArray());
+    } catch (e) {
+      this.fail(e, 'download', key);
+    }
   }
 
-  /** Downloads into the cache folder once per key (keyed by the object's size and date). */
+  /** Where the cached copies of `key` live: <cacheDir>/<key's folder>/<tag>/<file name>. */
+  private cacheFolder(key: string): string {
+    return join(this.o.cacheDir, dirname(key));
+  }
+  private dropCached(_key: string): void {
+    // Cached copies are keyed by size and date: a new version of the object gets a new copy.
+  }
+
+  /** Downloads into the cache folder once per object version (keyed by its size and date). */
   async localFile(key: string): Promise<string> {
     const st = await this.stat(key);
     if (!st) throw new StorageNotFoundError(key);
     const tag = createHash('sha1').update(`${key}|${st.size}|${st.mtime.getTime()}`).digest('hex').slice(0, 16);
-    const dst = join(this.o.cacheDir, tag, key.split('/').pop()!);
+    const dst = join(this.cacheFolder(key), tag, key.split('/').pop()!);
     try {
       if ((await stat(dst)).size === st.size) return dst;
     } catch {
@@ -114,10 +142,8 @@ export class S3Storage implements Storage {
     }
     await mkdir(dirname(dst), { recursive: true });
     const tmp = `${dst}.${randomBytes(4).toString('hex')}.part`;
-    const r = await this.ok(await this.call('GET', key), 'download', key);
-    if (!r.body) throw new S3Error('S3 download returned no body', r.status);
     try {
-      await pipeline(Readable.fromWeb(r.body as never), createWriteStream(tmp));
+      await pipeline(await this.read(key), createWriteStream(tmp));
       await rename(tmp, dst);
     } catch (e) {
       await rm(tmp, { force: true });
@@ -127,13 +153,14 @@ export class S3Storage implements Storage {
   }
 
   async stat(key: string): Promise<StoredObject | null> {
-    const r = await this.call('HEAD', key);
-    if (r.status === 404) return null;
-    await this.ok(r, 'stat');
-    return {
-      size: Number(r.headers.get('content-length') ?? 0),
-      mtime: new Date(r.headers.get('last-modified') ?? Date.now()),
-    };
+    checkKey(key);
+    try {
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: Number(r.ContentLength ?? 0), mtime: r.LastModified ?? new Date() };
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      this.fail(e, 'stat');
+    }
   }
 
   async exists(key: string): Promise<boolean> {
@@ -141,50 +168,117 @@ export class S3Storage implements Storage {
   }
 
   async copy(srcKey: string, dstKey: string): Promise<void> {
-    const r = await this.call('PUT', dstKey, { headers: { 'x-amz-copy-source': this.path(srcKey) } });
-    await this.ok(r, 'copy', srcKey);
+    checkKey(srcKey);
+    checkKey(dstKey);
+    if (srcKey === dstKey) return;
+    try {
+      await this.client.send(new CopyObjectCommand({
+        Bucket: this.bucket, Key: dstKey, CopySource: `${this.bucket}/${srcKey.split('/').map(encodeURIComponent).join('/')}`,
+      }));
+    } catch (e) {
+      this.fail(e, 'copy', srcKey);
+    }
   }
 
   async delete(key: string): Promise<void> {
-    const r = await this.call('DELETE', key);
-    if (r.status !== 404) await this.ok(r, 'delete');
+    checkKey(key);
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (e) {
+      if (!isNotFound(e)) this.fail(e, 'delete');
+    }
+    await this.removeCached(key);
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
+  async *list(prefix: string): AsyncIterable<ListedObject> {
     let token: string | undefined;
     do {
-      const query: Record<string, string> = { 'list-type': '2', prefix };
-      if (token) query['continuation-token'] = token;
-      const r = await this.ok(await this.call('GET', undefined, { query }), 'list');
-      const xml = await r.text();
-      const keys = [...xml.matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => decodeXml(m[1]!));
-      for (const k of keys) await this.delete(k);
-      token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
-        ? decodeXml(/<NextContinuationToken>([^<]+)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '')
-        : undefined;
+      let r;
+      try {
+        r = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: token }));
+      } catch (e) {
+        this.fail(e, 'list');
+      }
+      for (const o of r.Contents ?? []) {
+        if (o.Key) yield { key: o.Key, size: Number(o.Size ?? 0), mtime: o.LastModified ?? new Date(0) };
+      }
+      token = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (token);
   }
 
+  async deletePrefix(prefix: string): Promise<void> {
+    const clean = prefix.replace(/\/+$/, '');
+    checkKey(clean);
+    const batch: string[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const keys = batch.splice(0, batch.length);
+      try {
+        const r = await this.client.send(new DeleteObjectsCommand({
+          Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }));
+        const failed = (r.Errors ?? []).filter((x) => x.Code !== 'NoSuchKey');
+        if (failed.length > 0) throw new S3Error(`S3 delete failed for ${failed.length} objects: ${failed[0]!.Code ?? ''}`, 500);
+      } catch (e) {
+        if (e instanceof S3Error) throw e;
+        this.fail(e, 'delete');
+      }
+    };
+    for await (const o of this.list(`${clean}/`)) {
+      batch.push(o.key);
+      if (batch.length >= 1000) await flush();
+    }
+    await flush();
+    await rm(this.cacheFolderOfPrefix(clean), { recursive: true, force: true });
+  }
+
+  private cacheFolderOfPrefix(prefix: string): string {
+    return join(this.o.cacheDir, checkKey(prefix));
+  }
+
+  private async removeCached(key: string): Promise<void> {
+    const folder = this.cacheFolder(key);
+    const name = key.split('/').pop()!;
+    try {
+      const { readdir } = await import('node:fs/promises');
+      for (const tag of await readdir(folder)) {
+        if (/^[0-9a-f]{16}$/.test(tag)) await rm(join(folder, tag, name), { force: true });
+      }
+    } catch {
+      // no cached copy
+    }
+  }
+
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const r = await this.ok(
-      await this.call('GET', key, { headers: range ? { range: `bytes=${range.start}-${range.end}` } : {} }),
-      'download',
-      key,
+    checkKey(key);
+    try {
+      const r = await this.client.send(new GetObjectCommand({
+        Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }));
+      return (r.Body as Readable | undefined) ?? Readable.from([]);
+    } catch (e) {
+      this.fail(e, 'download', key);
+    }
+  }
+
+  /** A presigned GET URL, so media can be served by the store itself (range requests included). */
+  presignGet(key: string, expiresSec: number, opts: { filename?: string; date?: Date; extraSec?: number } = {}): Promise<string> {
+    checkKey(key);
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ...(opts.filename
+          ? { ResponseContentDisposition: `attachment; filename="${opts.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(opts.filename)}` }
+          : {}),
+      }),
+      { expiresIn: Math.min(604800, Math.max(1, Math.floor(expiresSec + (opts.extraSec ?? 0)))), signingDate: opts.date },
     );
-    if (!r.body) return Readable.from([]);
-    return Readable.fromWeb(r.body as never);
   }
 
-  /** A presigned GET URL, so media can be served by the store itself. */
-  presignGet(key: string, expiresSec: number, opts: { filename?: string; date?: Date; extraSec?: number } = {}): string {
-    const query: Record<string, string> = {};
-    if (opts.filename) query['response-content-disposition'] = `attachment; filename="${opts.filename.replace(/["\\]/g, '_')}"`;
-    return presignUrl(this.creds, {
-      method: 'GET', base: this.base, path: this.path(key), query, date: opts.date ?? new Date(), expiresSec: expiresSec + (opts.extraSec ?? 0),
-    });
+  /** Stops the client's sockets (tests, shutdown). */
+  close(): void {
+    this.client.destroy();
   }
-}
-
-function decodeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 }

@@ -6,6 +6,10 @@ export interface StoredObject {
   mtime: Date;
 }
 
+export interface ListedObject extends StoredObject {
+  key: string;
+}
+
 export interface ByteRange {
   /** First byte, inclusive. */
   start: number;
@@ -32,6 +36,8 @@ export interface Storage {
   deletePrefix(prefix: string): Promise<void>;
   /** A stream of the object's bytes (or of one range). */
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /** Every object whose key starts with `prefix` ('' for all), in no particular order. */
+  list(prefix: string): AsyncIterable<ListedObject>;
 }
 
 /** Keys are relative, slash-separated, without '..' or empty parts. */

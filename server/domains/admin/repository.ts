@@ -9,6 +9,8 @@ export interface AdminUserFilter {
   dateLt?: string;
   subscriptionType?: string;
   limit: number | null;
+  /** Keyset cursor: rows after this one in the list order (created_date DESC, id DESC). */
+  after?: { createdDate: string; id: string };
 }
 
 export interface AdminUserRow {
@@ -18,6 +20,8 @@ export interface AdminUserRow {
   is_active: boolean;
   is_superuser: boolean;
   created_date: Date | string;
+  /** created_date as exact text (microseconds kept): the keyset cursor of streamed exports. */
+  created_key: string;
   minutes_total: number;
   minutes_used: number;
   sub: SubscriptionRow | null;
@@ -30,6 +34,7 @@ interface Flat {
   is_active: boolean;
   is_superuser: boolean;
   created_date: Date | string;
+  created_key: string;
   minutes_total: number | string;
   minutes_used: number | string;
   s_id: string | null;
@@ -59,18 +64,24 @@ export async function searchUsers(db: Db, f: AdminUserFilter): Promise<AdminUser
   if (f.subscriptionType === 'trial') where.push('s.id IS NULL');
   else if (f.subscriptionType === 'free') where.push(`(s.tier = 'free' OR s.id LIKE '%free\\_sub%' ESCAPE '\\')`);
   else if (f.subscriptionType) where.push(`s.tier = ${p(f.subscriptionType)} AND s.id NOT LIKE '%free\\_sub%' ESCAPE '\\'`);
+  if (f.after) where.push(`(u.created_date, u.id) < (${p(f.after.createdDate)}::timestamptz, ${p(f.after.id)}::uuid)`);
   const limit = f.limit === null ? '' : `LIMIT ${p(f.limit)}`;
   const rows = await db.query<Flat>(
-    `SELECT u.id, u.email, u.email_type, u.is_active, u.is_superuser, u.created_date,
-            COALESCE(sp.minutes_total, 0) AS minutes_total, COALESCE(sp.minutes_used, 0) AS minutes_used,
+    `SELECT u.id, u.email, u.email_type, u.is_active, u.is_superuser, u.created_date, u.created_date::text AS created_key,
+            COALESCE(bal.credited, 0) AS minutes_total, COALESCE(bal.used, 0) AS minutes_used,
             s.id AS s_id, s.tier AS s_tier, s.status AS s_status, s.interval AS s_interval, s.price_id AS s_price_id,
             s.product_id AS s_product_id, s.current_period_end AS s_period_end,
             s.payments_collection_paused AS s_paused, s.cancel_at_period_end AS s_cancel
      FROM users u
      LEFT JOIN subscriptions s ON s.user_id = u.id
      LEFT JOIN spaces sp ON sp.owner_id = u.id AND sp.is_default
+     LEFT JOIN LATERAL (
+       SELECT COALESCE(SUM(l.minutes) FILTER (WHERE l.kind IN ('grant', 'purchase', 'refill')), 0)::float8 AS credited,
+              COALESCE(-SUM(l.minutes) FILTER (WHERE l.kind IN ('debit', 'refund', 'expire')), 0)::float8 AS used
+       FROM minutes_ledger l WHERE l.space_id = sp.id AND l.bucket = 'minutes'
+     ) bal ON true
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY u.created_date DESC, u.id
+     ORDER BY u.created_date DESC, u.id DESC
      ${limit}`,
     params,
   );
@@ -81,6 +92,7 @@ export async function searchUsers(db: Db, f: AdminUserFilter): Promise<AdminUser
     is_active: r.is_active,
     is_superuser: r.is_superuser,
     created_date: r.created_date,
+    created_key: r.created_key,
     minutes_total: Number(r.minutes_total),
     minutes_used: Number(r.minutes_used),
     sub: r.s_id

@@ -1,13 +1,12 @@
 // Admin rules: user search/export, plan grants, activation and superuser flags (superusers only).
-import { randomUUID } from 'node:crypto';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
-import { PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
+import type { PlanTier } from '../../../contract/features';
 import type { AdminUser } from '../../../contract/schemas/user';
 import type { Db } from '../../db/index';
-import { ApiError, notFound } from '../../http/errors';
-import type { UserRow } from '../../http/env';
+import { DomainError, notFound } from '../errors';
+import type { UserRow } from '../users/types';
 import { planNameOf, planTierOf, subscriptionView } from '../billing/plan';
-import { deleteSubscriptionOfUser, grantDefaultSpaceMinutes, upsertSubscription } from '../billing/repository';
+import { applyPlan, removeSubscription } from '../billing/subscriptions';
 import { invalidateAccount } from '../users/cache';
 import { updateUserFlags } from '../users/repository';
 import * as repo from './repository';
@@ -69,31 +68,28 @@ export function csvField(value: unknown): string {
   return /[",\r\n']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** CSV export of the same search (every match unless a limit is given). */
-export async function usersCsv(db: Db, q: UserQuery): Promise<string> {
-  const rows = (await repo.searchUsers(db, filterOf(q, q.limit ?? null))).map(adminUserView);
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const u of rows) {
-    lines.push(
-      [
-        u.id, u.email, u.email_type, u.created_date, u.is_active, u.is_superuser, u.plan, u.plan_name,
-        u.subscription?.id ?? '', u.subscription?.status ?? '', u.subscription?.current_period_end ?? '',
-        u.minutes.total, u.minutes.used,
-      ].map(csvField).join(','),
-    );
-  }
-  return lines.join('\r\n') + '\r\n';
-}
-
-/** One month ahead (same day of month, clamped to the month's end). */
-export function oneMonthAhead(from: Date): Date {
-  const d = new Date(from.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + 1);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
+/** One page of the CSV export of the same search (every match unless a limit is given), streamed by the route. */
+export async function usersCsvPage(
+  db: Db,
+  q: UserQuery,
+  cursor: { createdDate: string; id: string; left: number | null } | null,
+  pageRows: number,
+): Promise<{ rows: unknown[][]; next: { createdDate: string; id: string; left: number | null } | null }> {
+  const left = cursor ? cursor.left : (q.limit ?? null);
+  const take = left === null ? pageRows : Math.min(pageRows, left);
+  if (take <= 0) return { rows: [], next: null };
+  const raw = await repo.searchUsers(db, { ...filterOf(q, take), after: cursor ? { createdDate: cursor.createdDate, id: cursor.id } : undefined });
+  const rows = raw.map(adminUserView).map((u) => [
+    u.id, u.email, u.email_type, u.created_date, u.is_active, u.is_superuser, u.plan, u.plan_name,
+    u.subscription?.id ?? '', u.subscription?.status ?? '', u.subscription?.current_period_end ?? '',
+    u.minutes.total, u.minutes.used,
+  ]);
+  const last = raw[raw.length - 1];
+  const remaining = left === null ? null : left - raw.length;
+  const next = raw.length < take || !last || remaining === 0
+    ? null
+    : { createdDate: last.created_key, id: last.id, left: remaining };
+  return { rows, next };
 }
 
 /**
@@ -108,29 +104,21 @@ export async function updateUser(
   now: Date = new Date(),
 ): Promise<AdminUser> {
   if (!UUID_RE.test(id)) throw notFound(TEXTS.userNotFound);
-  if (id === actor.id && (p.is_active === false || p.is_superuser === false)) throw new ApiError(400, TEXTS.selfChange);
+  if (id === actor.id && (p.is_active === false || p.is_superuser === false)) throw new DomainError('bad_request', TEXTS.selfChange);
   await db.tx(async (t) => {
     const target = await repo.lockUser(t, id);
     if (!target) throw notFound(TEXTS.userNotFound);
     if (p.plan === 'trial') {
-      await deleteSubscriptionOfUser(t, id);
+      await removeSubscription(t, id);
     } else if (p.plan !== undefined) {
-      const free = p.plan === 'free';
-      await upsertSubscription(t, {
-        id: `${free ? 'free_sub' : 'sub'}_${randomUUID()}`,
-        userId: id,
-        tier: p.plan,
-        status: 'active',
-        interval: 'month',
-        currentPeriodEnd: oneMonthAhead(now),
-      });
-      await grantDefaultSpaceMinutes(t, id, PLAN_MONTHLY_MINUTES[p.plan]);
+      // The local provider: a one-month plan, renewed each month by the billing clock, its minutes credited.
+      await applyPlan(t, { userId: id, tier: p.plan, interval: 'month', provider: 'local', now });
     }
     if (p.is_active !== undefined || p.is_superuser !== undefined) {
       await updateUserFlags(t, id, { isActive: p.is_active, isSuperuser: p.is_superuser });
     }
   });
-  invalidateAccount();
+  invalidateAccount(db);
   const row = await repo.findAdminUser(db, id);
   if (!row) throw notFound(TEXTS.userNotFound);
   return adminUserView(row);

@@ -6,8 +6,8 @@ import { decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
 import * as v from 'valibot';
 import { Email } from '../../../contract/schemas/common';
 import type { AppDeps } from '../../deps';
-import { unauthorized } from '../../http/errors';
-import type { Identity } from '../../http/env';
+import { unauthorized } from '../errors';
+import type { Identity } from '../users/types';
 import { cachedEmbedIdentity, rememberEmbedIdentity } from '../users/cache';
 import { ensureAccount } from '../users/service';
 import { upsertIdentity } from './repository';
@@ -104,7 +104,7 @@ export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promis
   }
   const subject = `${claims.shopHost}|${claims.sub}`;
   const base = { provider: EMBED_PROVIDER, via: 'embed_token' as const, shop: claims.dest };
-  const hit = cachedEmbedIdentity(subject);
+  const hit = cachedEmbedIdentity(deps.db, subject);
   if (hit) return { identityId: hit.identityId, email: hit.email, ...base };
   const synthetic = syntheticEmail(claims.sub, claims.shopHost);
   const identity = await upsertIdentity(deps.db, { provider: EMBED_PROVIDER, subject, email: claims.email ?? synthetic });
@@ -114,6 +114,6 @@ export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promis
     { id: identity.id, email: identity.email, provider: EMBED_PROVIDER },
     claims.email ? synthetic : `embed-${hash}@${claims.shopHost}`,
   );
-  rememberEmbedIdentity(subject, { identityId: identity.id, email: user.email });
+  rememberEmbedIdentity(deps.db, subject, { identityId: identity.id, email: user.email });
   return { identityId: identity.id, email: user.email, ...base };
 }

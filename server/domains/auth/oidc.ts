@@ -1,12 +1,15 @@
-// OpenID Connect social sign-in (authorization code flow + PKCE + state + nonce) against config.oidc.
-// The flow's secrets ride in a sealed (encrypted) short-lived cookie bound to the browser that started it.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EncryptJWT, createRemoteJWKSet, jwtDecrypt, jwtVerify } from 'jose';
+// OpenID Connect social sign-in (authorization code flow + PKCE + state + nonce) against config.oidc, on the
+// certified openid-client library: discovery, the authorization URL, the code exchange and the id_token checks
+// (signature by the provider's keys, iss, aud, exp, nonce). The flow's secrets ride in a sealed (encrypted)
+// short-lived cookie bound to the browser that started it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { EncryptJWT, jwtDecrypt } from 'jose';
+import * as client from 'openid-client';
 import * as v from 'valibot';
 import { Email } from '../../../contract/schemas/common';
 import type { Config } from '../../config';
 import type { AppDeps } from '../../deps';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import { upsertIdentity } from './repository';
 import { issueTokens } from './service';
 
@@ -32,52 +35,43 @@ export class OidcError extends Error {}
 
 type OidcConfig = NonNullable<Config['oidc']>;
 
-export interface Discovery {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-  token_endpoint_auth_methods_supported?: string[];
-}
-
-const DiscoverySchema = v.object({
-  issuer: v.string(),
-  authorization_endpoint: v.pipe(v.string(), v.url()),
-  token_endpoint: v.pipe(v.string(), v.url()),
-  jwks_uri: v.pipe(v.string(), v.url()),
-  token_endpoint_auth_methods_supported: v.optional(v.array(v.string())),
-});
-
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
-const discoveryCache = new Map<string, { doc: Discovery; at: number }>();
-const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+/** One provider's client configuration (discovered once an hour). */
+const configCache = new Map<string, { config: client.Configuration; at: number }>();
 
-/** The provider's discovery document (cached for an hour). */
-export async function discover(issuer: string): Promise<Discovery> {
-  const key = trimSlash(issuer);
-  const hit = discoveryCache.get(key);
-  if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.doc;
-  let doc: Discovery;
+/**
+ * The provider's configuration: its discovery document, our client id, and the client authentication it
+ * supports (client_secret_basic unless it only lists client_secret_post; none without a secret). An issuer on
+ * plain http (a provider on the operator's own network) is allowed because the operator configured it.
+ */
+async function providerConfig(cfg: OidcConfig): Promise<client.Configuration> {
+  const key = `${trimSlash(cfg.issuer)}|${cfg.clientId}`;
+  const hit = configCache.get(key);
+  if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
+  const insecure = new URL(cfg.issuer).protocol === 'http:';
+  let found: client.Configuration;
   try {
-    const res = await fetch(`${key}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    if (!res.ok) throw new OidcError(`discovery answered ${res.status}`);
-    doc = v.parse(DiscoverySchema, await res.json());
+    found = await client.discovery(new URL(cfg.issuer), cfg.clientId, undefined, client.None(), {
+      execute: insecure ? [client.allowInsecureRequests] : [],
+      timeout: FETCH_TIMEOUT_MS / 1000,
+    });
   } catch (e) {
     throw new OidcError(`OIDC discovery failed: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (trimSlash(doc.issuer) !== key) throw new OidcError('OIDC discovery: issuer mismatch');
-  discoveryCache.set(key, { doc, at: Date.now() });
-  return doc;
-}
-
-function jwksOf(uri: string) {
-  let j = jwksCache.get(uri);
-  if (!j) {
-    j = createRemoteJWKSet(new URL(uri), { timeoutDuration: FETCH_TIMEOUT_MS });
-    jwksCache.set(uri, j);
-  }
-  return j;
+  const server = found.serverMetadata();
+  const methods = server.token_endpoint_auth_methods_supported;
+  const auth = !cfg.clientSecret
+    ? client.None()
+    : !methods || methods.includes('client_secret_basic')
+      ? client.ClientSecretBasic(cfg.clientSecret)
+      : client.ClientSecretPost(cfg.clientSecret);
+  const config = new client.Configuration(server, cfg.clientId, undefined, auth);
+  if (insecure) client.allowInsecureRequests(config);
+  client.enableNonRepudiationChecks(config); // the id_token's signature is checked against the provider's keys
+  config.timeout = FETCH_TIMEOUT_MS / 1000;
+  configCache.set(key, { config, at: Date.now() });
+  return config;
 }
 
 /** Identity provider name of an issuer: 'oidc:<issuer host>'. */
@@ -92,7 +86,7 @@ export function oidcProvider(issuer: string): string {
 export function safeOrigin(origin: string | undefined | null): string | null {
   if (origin === undefined || origin === null || origin === '') return '/';
   if (origin.length > 2000 || !origin.startsWith('/') || origin.startsWith('//') || origin.startsWith('/\\')) return null;
-  if (/[\u0000-\u001f\u007f\\]/.test(origin)) return null;
+  if ([...origin].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f) || origin.includes('\\')) return null;
   try {
     const base = 'http://origin.invalid';
     const u = new URL(origin, base);
@@ -102,9 +96,6 @@ export function safeOrigin(origin: string | undefined | null): string | null {
     return null;
   }
 }
-
-const b64url = (b: Buffer) => b.toString('base64url');
-const rand = () => b64url(randomBytes(32));
 
 function sealKey(secret: string): Uint8Array {
   return new Uint8Array(createHash('sha256').update(`oidc-flow:${secret}`).digest());
@@ -148,79 +139,35 @@ export async function startFlow(
   secret: string,
   opts: { origin: string; redirectUri: string },
 ): Promise<{ url: string; cookie: string }> {
-  const doc = await discover(cfg.issuer);
-  const flow: Flow = { state: rand(), verifier: rand(), nonce: rand(), origin: opts.origin };
-  const challenge = b64url(createHash('sha256').update(flow.verifier).digest());
-  const url = new URL(doc.authorization_endpoint);
-  const q = url.searchParams;
-  q.set('response_type', 'code');
-  q.set('client_id', cfg.clientId);
-  q.set('redirect_uri', opts.redirectUri);
-  q.set('scope', 'openid email profile');
-  q.set('state', flow.state);
-  q.set('nonce', flow.nonce);
-  q.set('code_challenge', challenge);
-  q.set('code_challenge_method', 'S256');
+  const config = await providerConfig(cfg);
+  const flow: Flow = { state: client.randomState(), verifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce(), origin: opts.origin };
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: opts.redirectUri,
+    scope: 'openid email profile',
+    state: flow.state,
+    nonce: flow.nonce,
+    code_challenge: await client.calculatePKCECodeChallenge(flow.verifier),
+    code_challenge_method: 'S256',
+  });
   return { url: url.toString(), cookie: await sealFlow(secret, flow) };
 }
 
-const TokenEndpointResponse = v.object({ id_token: v.string() });
-
-async function exchangeCode(cfg: OidcConfig, doc: Discovery, code: string, verifier: string, redirectUri: string): Promise<string> {
-  const body = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: redirectUri,
-    client_id: cfg.clientId,
-    code_verifier: verifier,
-  });
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
-  if (cfg.clientSecret) {
-    const methods = doc.token_endpoint_auth_methods_supported;
-    if (!methods || methods.includes('client_secret_basic')) {
-      const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-      headers.authorization = `Basic ${Buffer.from(`${enc(cfg.clientId)}:${enc(cfg.clientSecret)}`).toString('base64')}`;
-    } else {
-      body.set('client_secret', cfg.clientSecret);
-    }
-  }
-  let res: Response;
-  try {
-    res = await fetch(doc.token_endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-  } catch {
-    throw new OidcError(TEXTS.providerUnavailable);
-  }
-  if (!res.ok) throw new OidcError(TEXTS.exchangeFailed);
-  const parsed = v.safeParse(TokenEndpointResponse, await res.json().catch(() => null));
-  if (!parsed.success) throw new OidcError(TEXTS.exchangeFailed);
-  return parsed.output.id_token;
+/** What went wrong in the code exchange, in the words the sign-in page shows. */
+function exchangeFailure(e: unknown): OidcError {
+  if (e instanceof client.ResponseBodyError) return new OidcError(TEXTS.exchangeFailed); // e.g. invalid_grant (a replayed code)
+  const code = (e as { code?: string } | null)?.code ?? '';
+  if (['OAUTH_RESPONSE_IS_NOT_CONFORM', 'OAUTH_RESPONSE_IS_NOT_JSON', 'OAUTH_PARSE_ERROR'].includes(code)) return new OidcError(TEXTS.exchangeFailed);
+  if (code.startsWith('OAUTH_')) return new OidcError(TEXTS.badIdToken); // the id_token failed a check
+  return new OidcError(TEXTS.providerUnavailable); // network, timeout
 }
 
-const ID_TOKEN_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
-
-/** Verifies the id_token (signature by the provider's JWKS, iss, aud, exp, nonce) and returns sub + e-mail. */
-export async function verifyIdToken(cfg: OidcConfig, doc: Discovery, idToken: string, nonce: string): Promise<{ sub: string; email: string }> {
-  let payload;
-  try {
-    ({ payload } = await jwtVerify(idToken, jwksOf(doc.jwks_uri), {
-      issuer: doc.issuer,
-      audience: cfg.clientId,
-      algorithms: ID_TOKEN_ALGS,
-      clockTolerance: 30,
-      requiredClaims: ['sub', 'exp', 'iat'],
-    }));
-  } catch {
-    throw new OidcError(TEXTS.badIdToken);
-  }
-  if (typeof payload.nonce !== 'string' || !sameString(payload.nonce, nonce)) throw new OidcError(TEXTS.badIdToken);
-  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== cfg.clientId) throw new OidcError(TEXTS.badIdToken);
-  const sub = payload.sub;
+/** The id_token's subject and verified e-mail (the signature, iss, aud, exp and nonce were checked by the grant). */
+function identityClaims(claims: client.IDToken | undefined): { sub: string; email: string } {
+  if (!claims) throw new OidcError(TEXTS.badIdToken);
+  const sub = claims.sub;
   if (typeof sub !== 'string' || sub.length === 0 || sub.length > 255) throw new OidcError(TEXTS.badIdToken);
-  const email = v.safeParse(Email, payload.email);
-  if (!email.success || payload.email_verified === false) throw new OidcError(TEXTS.noEmail);
+  const email = v.safeParse(Email, claims.email);
+  if (!email.success || claims.email_verified === false) throw new OidcError(TEXTS.noEmail);
   return { sub, email: email.output };
 }
 
@@ -233,16 +180,26 @@ export async function completeFlow(
   opts: { code: string | undefined; state: string | undefined; error: string | undefined; cookie: string | undefined; redirectUri: string },
 ): Promise<{ fragment: URLSearchParams }> {
   const cfg = deps.config.oidc;
-  if (!cfg) throw new ApiError(404, TEXTS.notConfigured);
+  if (!cfg) throw new DomainError('not_found', TEXTS.notConfigured);
   const flow = opts.cookie ? await openFlow(deps.config.jwtSecret, opts.cookie) : null;
   const fail = (msg: string) => ({ fragment: new URLSearchParams({ error: msg, origin: flow?.origin ?? '/' }) });
   if (!flow) return fail(TEXTS.flowExpired);
   if (!opts.state || !sameString(opts.state, flow.state)) return fail(TEXTS.stateMismatch);
   if (opts.error || !opts.code) return fail(TEXTS.denied);
   try {
-    const doc = await discover(cfg.issuer);
-    const idToken = await exchangeCode(cfg, doc, opts.code, flow.verifier, opts.redirectUri);
-    const claims = await verifyIdToken(cfg, doc, idToken, flow.nonce);
+    const config = await providerConfig(cfg);
+    const callback = new URL(opts.redirectUri);
+    callback.searchParams.set('code', opts.code);
+    callback.searchParams.set('state', opts.state);
+    let grant: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    try {
+      grant = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true,
+      });
+    } catch (e) {
+      throw exchangeFailure(e);
+    }
+    const claims = identityClaims(grant.claims());
     const identity = await upsertIdentity(deps.db, { provider: oidcProvider(cfg.issuer), subject: claims.sub, email: claims.email });
     const tokens = await issueTokens(deps, identity);
     return {

@@ -1,13 +1,13 @@
 // /api/auth: sign-up, sign-in, refresh, sign-out, OIDC social sign-in.
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { OidcConfigResponse, RefreshRequest, SignInRequest, SignOutRequest, SignUpRequest } from '../../../contract/schemas/auth';
+import { type OidcConfigResponse, RefreshRequest, SignInRequest, SignOutRequest, SignUpRequest } from '../../../contract/schemas/auth';
 import type * as v from 'valibot';
 import { bearerOf } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
-import { clientIp } from './client-ip';
+import { clientIp } from '../../http/client-ip';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_SEC, OidcError, TEXTS as OIDC_TEXTS, completeFlow, safeOrigin, startFlow } from './oidc';
 import { refresh, signIn, signOut, signUp } from './service';
 import { verifyAccessToken } from './tokens';

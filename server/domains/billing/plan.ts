@@ -1,9 +1,7 @@
 // The plan model: a user's subscription (subscriptions table) and what it entitles them to.
 // Pure rules first (shared by settings, spaces, admin, payments), then one loader over the repository.
-import {
-  FEATURE_KEYS, FEATURE_MIN_PLAN, PLAN_TIERS, SUBSCRIPTION_STATUSES, planAtLeast, spacesLimitFor,
-  type AvailableFeature, type FeatureKey, type PlanTier, type SubscriptionStatus,
-} from '../../../contract/features';
+import { PLAN_TIERS, SUBSCRIPTION_STATUSES, type PlanTier, type SubscriptionStatus } from '../../../contract/features';
+import { isActiveSubscription, isExpiredSubscription, isFreeSubscription as isFreeOf, planDisplayName } from '../../../contract/plans';
 import type { Subscription } from '../../../contract/schemas/user';
 import type { Db } from '../../db/index';
 import { cachedSubscription } from '../users/cache';
@@ -11,49 +9,23 @@ import { findSubscriptionByUser, type SubscriptionRow } from './repository';
 
 export type { SubscriptionRow } from './repository';
 
-/** Display names of the plans on sale. A tier missing here is an archived plan. */
-export const PLAN_NAMES: Partial<Record<PlanTier, string>> = {
-  starter: 'Starter',
-  creator: 'Creator',
-  creator_pro: 'Creator Pro',
-  business: 'Business',
-  enterprise: 'Enterprise',
-  custom: 'Custom',
-};
-export const FREE_PLAN_NAME = 'Free Plan';
-export const ARCHIVE_PLAN_NAME = 'Archive Plan';
-
-const ACTIVE_STATUSES: readonly string[] = ['active', 'incomplete', 'incomplete_expired', 'trialing'];
-
 export function isPlanTier(s: string): s is PlanTier {
   return (PLAN_TIERS as readonly string[]).includes(s);
 }
 
-function periodEnd(sub: Pick<SubscriptionRow, 'current_period_end'>): number | null {
-  if (sub.current_period_end == null) return null;
-  const t = new Date(sub.current_period_end).getTime();
-  return Number.isNaN(t) ? null : t;
-}
-
 /** Free subscriptions carry 'free_sub' in their id (or the free tier). */
 export function isFreeSubscription(sub: SubscriptionRow | null): boolean {
-  return !!sub && (sub.id.includes('free_sub') || sub.tier === 'free');
+  return isFreeOf(sub, sub?.tier);
 }
 
 /** Spec: active, incomplete, incomplete_expired or trialing; the period has not ended; collection not paused. */
 export function isSubscriptionActive(sub: SubscriptionRow | null, now: Date = new Date()): boolean {
-  if (!sub) return false;
-  if (!ACTIVE_STATUSES.includes(sub.status)) return false;
-  if (sub.payments_collection_paused) return false;
-  const end = periodEnd(sub);
-  return end === null || end > now.getTime();
+  return isActiveSubscription(sub, now.getTime());
 }
 
 /** Spec: expired when the period end is in the past. */
 export function isSubscriptionExpired(sub: SubscriptionRow | null, now: Date = new Date()): boolean {
-  if (!sub) return false;
-  const end = periodEnd(sub);
-  return end !== null && end <= now.getTime();
+  return isExpiredSubscription(sub, now.getTime());
 }
 
 /** Spec: paused when collection is paused or the status is paused. */
@@ -79,9 +51,7 @@ export function effectiveTierOf(sub: SubscriptionRow | null, now: Date = new Dat
 
 /** Spec planName: the plan's name if found; else Free Plan for a free subscription or trial; else Archive Plan. */
 export function planNameOf(sub: SubscriptionRow | null): string {
-  if (!sub || isFreeSubscription(sub)) return FREE_PLAN_NAME;
-  const name = isPlanTier(sub.tier) ? PLAN_NAMES[sub.tier] : undefined;
-  return name ?? ARCHIVE_PLAN_NAME;
+  return planDisplayName(sub, sub ? (isFreeSubscription(sub) ? 'free' : sub.tier) : null);
 }
 
 /** The contract's Subscription view of a row (GET /api/users/current, admin lists). */
@@ -106,28 +76,12 @@ export function subscriptionView(sub: SubscriptionRow | null): Subscription | nu
       tier,
       name: planNameOf(sub),
     },
+    provider: sub.provider === 'stripe' ? 'stripe' : 'local',
+    payment_issue: sub.payment_issue ?? null,
   };
 }
 
-/** Is one feature enabled for a tier (FEATURE_MIN_PLAN)? */
-export function isFeatureEnabled(tier: PlanTier, key: FeatureKey): boolean {
-  return planAtLeast(tier, FEATURE_MIN_PLAN[key]);
-}
 
-/** Every feature key with enabled/visible/metadata for a tier (settings' scope_settings.available_features). */
-export function availableFeaturesFor(tier: PlanTier): Record<FeatureKey, AvailableFeature> {
-  const out = {} as Record<FeatureKey, AvailableFeature>;
-  for (const key of FEATURE_KEYS) {
-    const enabled = isFeatureEnabled(tier, key);
-    const f: AvailableFeature = { enabled, visible: true, metadata: {} };
-    if (key === 'spaces') {
-      const lim = spacesLimitFor(tier);
-      f.metadata = { user_limit: lim.userLimit, limit: lim.spaces };
-    }
-    out[key] = f;
-  }
-  return out;
-}
 
 export interface UserPlan {
   subscription: SubscriptionRow | null;
@@ -149,24 +103,12 @@ export function planOf(sub: SubscriptionRow | null, now: Date = new Date()): Use
   };
 }
 
-/** The subscription of a user from the subscriptions table (null = trial). */
-export function getUserSubscription(db: Db, userId: string): Promise<SubscriptionRow | null> {
-  return findSubscriptionByUser(db, userId);
-}
-
-/** A user's plan: subscription, tiers, activity and name. */
-export async function getUserPlan(db: Db, userId: string, now: Date = new Date()): Promise<UserPlan> {
-  return planOf(await findSubscriptionByUser(db, userId), now);
-}
-
 /**
  * The same through the short-lived in-process account cache (hot paths: settings, users/current).
  * Subscription writes through ./repository invalidate it in this process; other instances see changes
  * within ACCOUNT_CACHE_MS (1.5 s).
  */
 export function getUserSubscriptionCached(db: Db, userId: string): Promise<SubscriptionRow | null> {
-  return cachedSubscription(userId, (id) => findSubscriptionByUser(db, id));
+  return cachedSubscription(db, userId, (id) => findSubscriptionByUser(db, id));
 }
 
-/** Alias of getUserSubscription. */
-export const getSubscription = getUserSubscription;

@@ -1,6 +1,7 @@
 // All SQL of the billing domain: subscriptions and plan credit grants.
 import type { Db } from '../../db/index';
 import { invalidateSubscription } from '../users/cache';
+import { localPriceId, localProductId } from './catalogue';
 
 export interface SubscriptionRow {
   id: string;
@@ -15,10 +16,12 @@ export interface SubscriptionRow {
   cancel_at_period_end: boolean;
   created_at?: Date | string;
   updated_at?: Date | string;
+  provider?: string;
+  payment_issue?: string | null;
 }
 
 const COLS = `id, user_id, tier, status, interval, price_id, product_id, current_period_end,
-  payments_collection_paused, cancel_at_period_end, created_at, updated_at`;
+  payments_collection_paused, cancel_at_period_end, created_at, updated_at, provider, payment_issue`;
 
 export function findSubscriptionByUser(db: Db, userId: string): Promise<SubscriptionRow | null> {
   return db.maybeOne<SubscriptionRow>(`SELECT ${COLS} FROM subscriptions WHERE user_id = $1`, [userId]);
@@ -35,9 +38,9 @@ export interface SubscriptionInput {
   productId?: string | null;
 }
 
-/** One subscription per user: inserts or replaces it (the id changes with it). */
+/** One local subscription per user: inserts or replaces it (the id changes with it); product and price of the local catalogue by default. */
 export async function upsertSubscription(db: Db, s: SubscriptionInput): Promise<SubscriptionRow> {
-  invalidateSubscription(s.userId);
+  invalidateSubscription(db, s.userId);
   const row = await db.one<SubscriptionRow>(
     `INSERT INTO subscriptions (id, user_id, tier, status, interval, price_id, product_id, current_period_end,
        payments_collection_paused, cancel_at_period_end)
@@ -47,22 +50,11 @@ export async function upsertSubscription(db: Db, s: SubscriptionInput): Promise<
        current_period_end = EXCLUDED.current_period_end, payments_collection_paused = false,
        cancel_at_period_end = false, updated_at = now()
      RETURNING ${COLS}`,
-    [s.id, s.userId, s.tier, s.status, s.interval, s.priceId ?? null, s.productId ?? null, s.currentPeriodEnd],
+    [s.id, s.userId, s.tier, s.status, s.interval, s.priceId ?? localPriceId(s.tier, s.interval), s.productId ?? localProductId(s.tier),
+      s.currentPeriodEnd],
   );
-  invalidateSubscription(s.userId);
+  invalidateSubscription(db, s.userId);
   return row;
 }
 
-export async function deleteSubscriptionOfUser(db: Db, userId: string): Promise<void> {
-  await db.query('DELETE FROM subscriptions WHERE user_id = $1', [userId]);
-  invalidateSubscription(userId);
-}
 
-/** Adds plan minutes to the user's default space; returns false when the user has no default space. */
-export async function grantDefaultSpaceMinutes(db: Db, userId: string, minutes: number): Promise<boolean> {
-  const rows = await db.query(
-    'UPDATE spaces SET minutes_total = minutes_total + $2 WHERE owner_id = $1 AND is_default RETURNING id',
-    [userId, minutes],
-  );
-  return rows.length > 0;
-}

@@ -6,7 +6,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppDeps } from '../../deps';
 import type { Storage } from '../../storage/types';
-import { uploadKey } from '../../storage/index';
+import { S3Storage, uploadKey } from '../../storage/index';
+import { s3ClientConfig } from '../../storage/s3';
 import * as repo from './repository';
 import { checkUpload, formatBytes } from './service';
 
@@ -27,15 +28,48 @@ export function kindFrom(kind: string | null | undefined, filename: string): rep
   return /\.srt$/i.test(filename) ? 'srt' : 'video';
 }
 
+/** Unfinished resumable uploads are dropped after a day. */
+export const TUS_EXPIRY_MS = 24 * 3600 * 1000;
+
+/**
+ * The tus data store: a folder (DATA_DIR/tus) with local storage; with S3 storage the upload goes straight
+ * into the bucket as an S3 multipart upload (@tus/s3-store: objects `<id>`, `<id>.info`, `<id>.part` at the
+ * top of the bucket until the upload finishes and moves under uploads/).
+ */
+async function tusStore(deps: AppDeps & { storage: Storage }, dir: string) {
+  if (deps.storage instanceof S3Storage && deps.config.s3) {
+    const { S3Store } = await import('@tus/s3-store');
+    return new S3Store({
+      partSize: 8 * 1024 * 1024,
+      useTags: false,
+      expirationPeriodInMilliseconds: TUS_EXPIRY_MS,
+      s3ClientConfig: { ...s3ClientConfig(deps.config.s3), bucket: deps.config.s3.bucket },
+    });
+  }
+  const { FileStore } = await import('@tus/file-store');
+  mkdirSync(dir, { recursive: true });
+  return new FileStore({ directory: dir, expirationPeriodInMilliseconds: TUS_EXPIRY_MS });
+}
+
+/** Moves a finished tus upload to its storage key. */
+async function placeFinished(deps: AppDeps & { storage: Storage }, dir: string, uploadId: string, key: string): Promise<void> {
+  if (deps.storage instanceof S3Storage) {
+    await deps.storage.copy(uploadId, key);
+    await deps.storage.delete(uploadId);
+    await deps.storage.delete(`${uploadId}.info`);
+    return;
+  }
+  await deps.storage.putFile(key, join(dir, uploadId), { move: true });
+  await rm(join(dir, `${uploadId}.json`), { force: true });
+}
+
 export async function createTusServer(deps: AppDeps & { storage: Storage }): Promise<TusServer> {
   const { Server } = await import('@tus/server');
-  const { FileStore } = await import('@tus/file-store');
   const dir = join(deps.config.dataDir, 'tus');
-  mkdirSync(dir, { recursive: true });
   const maxSize = deps.config.limits.maxVideoSize;
   const server = new Server({
     path: TUS_PATH,
-    datastore: new FileStore({ directory: dir, expirationPeriodInMilliseconds: 24 * 3600 * 1000 }),
+    datastore: await tusStore(deps, dir),
     maxSize,
     relativeLocation: true,
     respectForwardedHeaders: deps.config.trustProxy,
@@ -62,8 +96,7 @@ export async function createTusServer(deps: AppDeps & { storage: Storage }): Pro
     onUploadFinish: async (_req, upload) => {
       const m = await repo.findMedia(deps.db, upload.id);
       if (!m) throw { status_code: 404, body: 'Upload not found\n' };
-      await deps.storage.putFile(m.storage_key, join(dir, upload.id), { move: true });
-      await rm(join(dir, `${upload.id}.json`), { force: true });
+      await placeFinished(deps, dir, upload.id, m.storage_key);
       const done = await checkUpload(deps, upload.id);
       return {
         headers: {

@@ -1,4 +1,5 @@
 // All SQL of the projects domain: projects, speakers, feedback, glossary look-ups.
+import type { TermEntry } from '../glossaries/check';
 import type { ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
 
@@ -53,9 +54,21 @@ export interface ProjectRow {
   subtitles_burn_state: 'processing' | 'done' | 'failed' | null;
   subtitles_burn_video_type: string | null;
   subtitles_burn_error: string | null;
-  charged_minutes: number | null;
-  charged_at: Date | string | null;
+  dubbed_generation: number | null;
+  face_check: Record<string, unknown> | null;
+  lipsync_state: 'processing' | 'done' | 'failed' | null;
+  lipsync_progress: number;
+  lipsync_error: string | null;
+  lipsync_error_code: string | null;
+  lipsync_engine: string | null;
+  lipsync_multiple_speakers: boolean;
+  lipsync_generation: number | null;
+  lipsync_runs: number;
+  lipsync_started_at: Date | string | null;
+  lipsync_finished_at: Date | string | null;
   generation: number;
+  /** Languages of a multi-language create still to be made from this project ({dst_lang, glossary_id}). */
+  pending_dst_langs: Array<{ dst_lang: string; glossary_id: string | null }>;
   created_date: Date | string;
   updated_at: Date | string;
 }
@@ -65,8 +78,9 @@ const COLS = `id, space_id, user_id, name, folder_id, status, progress, error_co
   tts_provider, duration, media_info, original_video, cover, translated_audio, translated_video, voiceover,
   translation_srt_path, translation_vtt_path, lipsync_result_path, subtitles_burn_result_path,
   subtitles_lipsync_burn_result_path, subtitles_banner_displayed, subtitles_burn_state, subtitles_burn_video_type,
-  subtitles_burn_error, charged_minutes, charged_at, generation, created_date, updated_at`;
-export { COLS as PROJECT_COLUMNS };
+  subtitles_burn_error, dubbed_generation, face_check, lipsync_state, lipsync_progress, lipsync_error,
+  lipsync_error_code, lipsync_engine, lipsync_multiple_speakers, lipsync_generation, lipsync_runs, lipsync_started_at,
+  lipsync_finished_at, generation, pending_dst_langs, created_date, updated_at`;
 
 export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
   return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1`, [id]);
@@ -92,18 +106,19 @@ export interface NewProject {
   ttsProvider: string | null;
   status?: ProjectStatus;
   progress?: number;
+  pendingDstLangs?: Array<{ dst_lang: string; glossary_id: string | null }>;
 }
 
 export function insertProject(db: Db, p: NewProject): Promise<ProjectRow> {
   return db.one<ProjectRow>(
     `INSERT INTO projects (space_id, user_id, name, src_lang, dst_lang, media_id, link, num_speakers, src_srt_media_id,
-       dst_srt_media_id, glossary_id, free_dubbing, copied_from, tts_provider, status, progress)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       dst_srt_media_id, glossary_id, free_dubbing, copied_from, tts_provider, status, progress, pending_dst_langs)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb)
      RETURNING ${COLS}`,
     [
       p.spaceId, p.userId, p.name, p.srcLang, p.dstLang, p.mediaId, p.link, p.numSpeakers, p.srcSrtMediaId,
       p.dstSrtMediaId, p.glossaryId, p.freeDubbing ?? false, p.copiedFrom ?? null, p.ttsProvider, p.status ?? 'created',
-      p.progress ?? 1,
+      p.progress ?? 1, JSON.stringify(p.pendingDstLangs ?? []),
     ],
   );
 }
@@ -152,11 +167,44 @@ export async function updateProjectFields(
   );
 }
 
-export async function markCharged(db: Db, id: string, minutes: number): Promise<void> {
-  await db.query(`UPDATE projects SET charged_minutes = $2, charged_at = now() WHERE id = $1`, [id, minutes]);
+export async function setPendingLanguages(db: Db, id: string, pending: Array<{ dst_lang: string; glossary_id: string | null }>): Promise<void> {
+  await db.query(`UPDATE projects SET pending_dst_langs = $2::jsonb WHERE id = $1`, [id, JSON.stringify(pending)]);
 }
-export async function bumpGeneration(db: Db, id: string): Promise<void> {
-  await db.query(`UPDATE projects SET generation = generation + 1 WHERE id = $1`, [id]);
+
+/** Marks the face check as running (the job fills in the result). */
+export async function startFaceCheck(db: Db, id: string): Promise<void> {
+  await db.query(
+    `UPDATE projects SET face_check = jsonb_build_object('status', 'processing', 'faces_found', 0, 'face_share', 0,
+       'multiple_faces', false, 'error', NULL), updated_at = now() WHERE id = $1`,
+    [id],
+  );
+}
+
+/** Records a new lip-sync run (its number is the billing reference of the run). Returns that number. */
+export async function startLipsync(db: Db, id: string, o: { engine: string; multipleSpeakers: boolean }): Promise<number> {
+  const r = await db.one<{ lipsync_runs: number }>(
+    `UPDATE projects SET lipsync_state = 'processing', lipsync_progress = 1, lipsync_error = NULL, lipsync_error_code = NULL,
+       lipsync_engine = $2, lipsync_multiple_speakers = $3, lipsync_runs = lipsync_runs + 1, lipsync_started_at = now(),
+       lipsync_finished_at = NULL, updated_at = now()
+     WHERE id = $1 RETURNING lipsync_runs`,
+    [id, o.engine, o.multipleSpeakers],
+  );
+  return Number(r.lipsync_runs);
+}
+
+/** Starts the next generation of the project's dub; returns its number. */
+export async function bumpGeneration(db: Db, id: string): Promise<number> {
+  const r = await db.one<{ generation: number }>(`UPDATE projects SET generation = generation + 1 WHERE id = $1 RETURNING generation`, [id]);
+  return Number(r.generation);
+}
+
+/** Seconds of speech in segments changed since the last dub (not 'done': edited, failed or left over). */
+export async function changedSeconds(db: Db, id: string): Promise<number> {
+  const r = await db.one<{ s: number }>(
+    `SELECT COALESCE(SUM(end_sec - start_sec), 0)::float8 AS s FROM segments WHERE project_id = $1 AND status <> 'done'`,
+    [id],
+  );
+  return Number(r.s);
 }
 
 export async function addBannerDisplayed(db: Db, id: string, videoType: string): Promise<void> {
@@ -257,7 +305,8 @@ export interface GlossaryRow {
   space_id: string;
   src_lang: string;
   dst_lang: string;
-  terms: Array<{ source: string; target: string }>;
+  /** Dictionary entries ({source, target, do_not_translate, case_sensitive, pronunciation}; older rows: source/target only). */
+  terms: TermEntry[];
 }
 export function findGlossary(db: Db, id: string): Promise<GlossaryRow | null> {
   return db.maybeOne<GlossaryRow>(`SELECT id, space_id, src_lang, dst_lang, terms FROM glossaries WHERE id = $1`, [id]);

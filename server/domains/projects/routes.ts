@@ -4,17 +4,21 @@ import * as v from 'valibot';
 import { PROJECT_PAGE_SIZE } from '../../../contract/constants';
 import {
   BURN_VIDEO_TYPES, CopyProjectRequest, CreateTranscriptRequest, FeedbackRequest, MediaDownloadRequest, PromptRequest,
-  UpdateProjectRequest,
+  RunLipsyncRequest, UpdateProjectRequest,
 } from '../../../contract/schemas/project';
 import { requireUser } from '../../http/auth';
 import { unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
-import { requireSpaceAccess, spaceIdFromQuery } from '../spaces/guard';
+import { requireSpaceAccess, spaceIdFromQuery } from '../../http/access';
 import { transcriptRoutes } from '../transcript/routes';
+import { runCheckFaceTask, runLipsyncTask } from './lipsync';
+import { projectEventStream } from '../../http/events';
 import * as repo from './repository';
 import * as svc from './service';
 import { oneProjectJson, projectsJson } from './shape';
+import { qualityCsv } from './quality';
+import { safeFileName } from '../../storage/signed';
 
 export const projectsRoutes = new Hono<AppEnv>();
 projectsRoutes.use('*', requireUser);
@@ -26,7 +30,7 @@ const PageQuery = v.object({
 });
 
 projectsRoutes.get('/paginated', async (c) => {
-  const deps = svc.projectDeps(c);
+  const deps = c.get('deps');
   const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
   const q = queryWith(c, v.object({ ...PageQuery.entries, space_id: v.optional(v.string()), folder_id: v.optional(v.string()) }));
   const { rows, total } = await repo.listProjects(deps.db, space.id, {
@@ -36,56 +40,78 @@ projectsRoutes.get('/paginated', async (c) => {
 });
 
 projectsRoutes.get('/folders', async (c) => {
-  const deps = svc.projectDeps(c);
+  const deps = c.get('deps');
   const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
   const rows = await repo.listFolders(deps.db, space.id);
   return c.json({ data: rows.map((r) => ({ id: r.id, count: Number(r.count) })) });
 });
 
+// Live status and progress of the space's projects (server-sent events; the list polls when it fails).
+projectsRoutes.get('/events', async (c) => {
+  const spaceId = spaceIdFromQuery(c);
+  const space = await requireSpaceAccess(c, spaceId);
+  return projectEventStream(c, { filter: (e) => e.space_id === space.id, recheck: () => requireSpaceAccess(c, space.id) });
+});
+
 projectsRoutes.post('/create_transcript', async (c) => {
   const body = await jsonBody(c, CreateTranscriptRequest);
-  return c.json(await svc.createTranscript(c, spaceIdFromQuery(c), body));
+  return c.json(await svc.createTranscript(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body));
 });
 
 projectsRoutes.get('/:id', async (c) => {
-  const deps = svc.projectDeps(c);
-  const { project } = await svc.loadProject(c, c.req.param('id'));
+  const deps = c.get('deps');
+  const { project } = await svc.loadProject(c.get('deps'), c.get('user'), c.req.param('id'));
   return c.json(await oneProjectJson(deps, project));
+});
+
+// Live status and progress of one project (the editor), starting with its current state.
+projectsRoutes.get('/:id/events', async (c) => {
+  const { project } = await svc.loadProject(c.get('deps'), c.get('user'), c.req.param('id'));
+  return projectEventStream(c, {
+    filter: (e) => e.id === project.id,
+    recheck: () => svc.loadProject(c.get('deps'), c.get('user'), project.id),
+    initial: [{ id: project.id, space_id: project.space_id, status: project.status, progress: project.progress }],
+  });
 });
 
 projectsRoutes.patch('/:id', async (c) => {
   const body = await jsonBody(c, UpdateProjectRequest);
-  return c.json(await svc.updateProject(c, c.req.param('id'), body));
+  return c.json(await svc.updateProject(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
 projectsRoutes.delete('/:id', async (c) => {
-  await svc.deleteProject(c, c.req.param('id'));
+  await svc.deleteProject(c.get('deps'), c.get('user'), c.req.param('id'));
   return c.json({ id: c.req.param('id'), status: 'deleted' });
 });
 
 projectsRoutes.put('/:id/prompt', async (c) => {
   const body = await jsonBody(c, PromptRequest);
-  return c.json(await svc.setPrompt(c, c.req.param('id'), body.prompt));
+  return c.json(await svc.setPrompt(c.get('deps'), c.get('user'), c.req.param('id'), body.prompt));
 });
 
 projectsRoutes.patch('/:id/glossary', async (c) => {
   const raw = c.req.query('glossary_id');
   const id = raw === undefined || raw.trim() === '' || raw === 'null' ? null : raw.trim();
-  return c.json(await svc.setGlossary(c, c.req.param('id'), id));
+  return c.json(await svc.setGlossary(c.get('deps'), c.get('user'), c.req.param('id'), id));
 });
 
 projectsRoutes.post('/:id/copy', async (c) => {
   const body = await jsonBody(c, CopyProjectRequest);
-  return c.json(await svc.copyProject(c, c.req.param('id'), body.dst_lang, body.free_dubbing));
+  return c.json(await svc.copyProject(c.get('deps'), c.get('user'), c.req.param('id'), body.dst_lang, body.free_dubbing));
 });
 
 projectsRoutes.post('/:id/generate', async (c) => {
-  return c.json(await svc.generate(c, c.req.param('id')));
+  return c.json(await svc.generate(c.get('deps'), c.get('user'), c.req.param('id')));
+});
+
+// Stops the running job (409 when nothing runs).
+projectsRoutes.post('/:id/cancel', async (c) => {
+  return c.json(await svc.cancelProject(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
 projectsRoutes.post('/:id/media_download', async (c) => {
   const body = await jsonBody(c, MediaDownloadRequest);
-  return c.json(await svc.mediaDownload(c, c.req.param('id'), body.media_type));
+  return c.json(await svc.mediaDownload(c.get('deps'), c.get('user'), c.req.param('id'), body.media_type));
 });
 
 function videoType(c: { req: { query(k: string): string | undefined } }): string {
@@ -97,20 +123,44 @@ function videoType(c: { req: { query(k: string): string | undefined } }): string
 }
 
 projectsRoutes.post('/:id/burn_subtitles', async (c) => {
-  return c.json(await svc.burnSubtitles(c, c.req.param('id'), videoType(c)));
+  return c.json(await svc.burnSubtitles(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
 projectsRoutes.post('/:id/set_subtitles_banner_displayed', async (c) => {
-  return c.json(await svc.setBannerDisplayed(c, c.req.param('id'), videoType(c)));
+  return c.json(await svc.setBannerDisplayed(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
 projectsRoutes.post('/:id/feedback', async (c) => {
   const body = await jsonBody(c, FeedbackRequest);
-  return c.json(await svc.addFeedback(c, c.req.param('id'), body));
+  return c.json(await svc.addFeedback(c.get('deps'), c.get('user'), c.req.param('id'), body));
+});
+
+projectsRoutes.post('/:id/run_check_face_task', async (c) => {
+  return c.json(await runCheckFaceTask(c.get('deps'), c.get('user'), c.req.param('id')));
+});
+
+projectsRoutes.post('/:id/run_lipsync_task', async (c) => {
+  const body = await jsonBody(c, RunLipsyncRequest);
+  return c.json(await runLipsyncTask(c.get('deps'), c.get('user'), c.req.param('id'), body));
+});
+
+// The quality report of the last dub (JSON), or ?format=csv for a spreadsheet.
+projectsRoutes.get('/:id/quality', async (c) => {
+  const format = c.req.query('format') ?? 'json';
+  if (format !== 'json' && format !== 'csv') {
+    throw unprocessable([{ loc: ['query', 'format'], msg: 'format must be json or csv', type: 'enum' }]);
+  }
+  const { project, report } = await svc.qualityReport(c.get('deps'), c.get('user'), c.req.param('id'));
+  if (format === 'json') return c.json(report);
+  const name = safeFileName(`${project.name}_${project.dst_lang}_quality`, '.csv');
+  return c.body(qualityCsv(report), 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}"`,
+  });
 });
 
 projectsRoutes.route('/', transcriptRoutes);
 
 projectsRoutes.get('/:id/voice_pool', async (c) => {
-  return c.json(await svc.voicePool(c, c.req.param('id')));
+  return c.json(await svc.voicePool(c.get('deps'), c.get('user'), c.req.param('id')));
 });

@@ -1,62 +1,44 @@
 // Project rules (spec sections 4-8): creation with language checks before any work, generation with the
 // minutes check, copies, downloads, subtitles, deletion. Routes parse and shape; this file decides.
-import type { Context } from 'hono';
 import type { Project } from '../../../contract/schemas/project';
 import { isValidVideoLink } from '../../../contract/links';
 import { TEXT } from '../../../contract/errors';
-import { isFinished, isGenerating, type ProjectStatus } from '../../../contract/statuses';
-import type { CreateTranscriptRequest, UpdateProjectRequest } from '../../../contract/schemas/project';
-import type { Config } from '../../config';
+import { isEditable, isFinished, isGeneratable, isGenerating, type ProjectStatus } from '../../../contract/statuses';
+import { MAX_DST_LANGS, type CreateTranscriptRequest, type UpdateProjectRequest } from '../../../contract/schemas/project';
 import type { Db } from '../../db/index';
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
-import type { AppEnv } from '../../http/env';
+import { badRequest, conflict, notFound } from '../errors';
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../users/types';
 import type { EngineRegistryLike } from '../../pipeline/engines';
-import type { Pipeline } from '../../pipeline/pipeline';
-import { setStatus } from '../../pipeline/stages';
-import { mediaUrl, projectKey } from '../../storage/index';
+import { notifySideTaskFailure, setStatus, STAGE_STATUS, stageToResume } from '../../pipeline/stages';
+import { statusLabel } from '../../../contract/statuses';
+import { recordSideTaskFailure } from '../../pipeline/repository';
+import { mediaUrl } from '../../storage/index';
 import { safeFileName } from '../../storage/signed';
-import type { Storage } from '../../storage/types';
-import { chargeForDubbing } from '../billing/credits';
+import { minutesNeeded } from '../../../contract/constants';
+import * as ledger from '../billing/ledger';
 import { findMedia, type MediaRow } from '../library/repository';
 import { findMembership } from '../spaces/repository';
-import { isUuid, requireSpaceAccess, type SpaceAccess } from '../spaces/guard';
-import { copySegments, markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
+import { isUuid, spaceAccess, type SpaceAccess } from '../spaces/guard';
+import { markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
+import { deleteUploadsOnlyUsedBy } from '../retention/repository';
+import { afterDeletion } from '../retention/service';
+import { clonedEngineVoiceIds, presetVoicesFor } from '../voices/service';
 import * as repo from './repository';
 import { sampleUrl } from './samples';
 import { oneProjectJson } from './shape';
+import { makeLanguageProject, targetLanguages } from './languages';
+import { loadQuality } from './quality';
+import type { QualityReport } from '../../../contract/schemas/quality';
+import { countChangedSegments } from '../transcript/repository';
 
-export interface ProjectDeps {
-  db: Db;
-  config: Config;
-  storage: Storage;
-  pipeline: Pipeline;
-  engines: EngineRegistryLike;
-}
-
-export function projectDeps(c: Context<AppEnv>): ProjectDeps {
-  const d = c.get('deps') as unknown as Partial<ProjectDeps>;
-  if (!d.storage || !d.pipeline || !d.engines) throw new ApiError(503, 'The dubbing pipeline is not configured on this server');
-  return d as ProjectDeps;
-}
-
-/** Statuses from which a project can be (re)generated. */
-const GENERATABLE: readonly ProjectStatus[] = [
-  'translation_done', 'transcript_edited', 'voice_edited', 'voice_update_done', 'voice_update_failed',
-  'merging_done', 'voiceover_failed', 'merging_failed',
-];
-/** Statuses in which the transcript and voices may be edited. */
-export const EDITABLE: readonly ProjectStatus[] = [...GENERATABLE, 'voice_update_started'];
-
-export function canEdit(s: ProjectStatus): boolean {
-  return EDITABLE.includes(s);
-}
 
 /** The project, if the caller may enter its space: 404 for unknown ids, 403 (shared guard) otherwise. */
-export async function loadProject(c: Context<AppEnv>, id: string): Promise<{ project: repo.ProjectRow; space: SpaceAccess }> {
+export async function loadProject(deps: AppDeps, user: UserRow, id: string): Promise<{ project: repo.ProjectRow; space: SpaceAccess }> {
   if (!isUuid(id)) throw notFound('Project not found');
-  const project = await repo.findProject(c.get('deps').db, id);
+  const project = await repo.findProject(deps.db, id);
   if (!project) throw notFound('Project not found');
-  const space = await requireSpaceAccess(c, project.space_id);
+  const space = await spaceAccess(deps.db, user, project.space_id);
   return { project, space };
 }
 
@@ -93,10 +75,8 @@ async function usableMedia(db: Db, userId: string, spaceId: string, id: string, 
   return m;
 }
 
-export async function createTranscript(c: Context<AppEnv>, spaceId: string | null, body: CreateTranscriptRequest): Promise<Project> {
-  const deps = projectDeps(c);
-  const space = await requireSpaceAccess(c, spaceId);
-  const user = c.get('user');
+export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: string | null, body: CreateTranscriptRequest): Promise<Project> {
+  const space = await spaceAccess(deps.db, user, spaceId);
   const hasMedia = !!body.media_id;
   const link = body.link?.trim() || null;
   if (hasMedia === !!link) throw badRequest('Provide either an uploaded file (media_id) or a video link, not both');
@@ -112,24 +92,38 @@ export async function createTranscript(c: Context<AppEnv>, spaceId: string | nul
     if (m.kind !== 'srt') throw badRequest(`${what}: not a subtitle (SRT) file`);
     if (m.status !== 'uploaded') throw badRequest(`${what} could not be read${m.error ? `: ${m.error}` : ''}`);
   }
-  await checkLanguages(deps.engines, {
-    src: body.src_lang, dst: body.dst_lang, srcSrt: !!body.src_srt_media_id, dstSrt: !!body.dst_srt_media_id,
-  });
-  if (body.glossary_id) await checkGlossary(deps.db, body.glossary_id, space.id, body.src_lang, body.dst_lang);
+  const langs = targetLanguages(body);
+  if (langs.length === 0) throw badRequest('Choose a target language');
+  if (langs.length > MAX_DST_LANGS) throw badRequest(`At most ${MAX_DST_LANGS} target languages`);
+  if (body.dst_srt_media_id && langs.length > 1) throw badRequest('A target subtitle file can only be used with one target language');
+  for (const dst of langs) {
+    await checkLanguages(deps.engines, { src: body.src_lang, dst, srcSrt: !!body.src_srt_media_id, dstSrt: !!body.dst_srt_media_id });
+  }
+  // The dictionary applies to the language it is for (with several languages, one of them).
+  let glossaryLang: string | null = null;
+  if (body.glossary_id) {
+    const g = await repo.findGlossary(deps.db, body.glossary_id);
+    glossaryLang = langs.length > 1 && g && langs.includes(g.dst_lang) ? g.dst_lang : langs[0]!;
+    await checkGlossary(deps.db, body.glossary_id, space.id, body.src_lang, glossaryLang);
+  }
+  const glossaryFor = (l: string) => (body.glossary_id && l === glossaryLang ? body.glossary_id : null);
+  const [first, ...others] = langs as [string, ...string[]];
 
   const row = await repo.insertProject(deps.db, {
     spaceId: space.id,
     userId: user.id,
     name: body.name,
     srcLang: body.src_lang,
-    dstLang: body.dst_lang,
+    dstLang: first,
     mediaId: body.media_id ?? null,
     link,
     numSpeakers: body.num_speakers ?? null,
     srcSrtMediaId: body.src_srt_media_id ?? null,
     dstSrtMediaId: body.dst_srt_media_id ?? null,
-    glossaryId: body.glossary_id ?? null,
-    ttsProvider: (await deps.engines.ttsFor(body.dst_lang))?.id ?? null,
+    glossaryId: glossaryFor(first),
+    ttsProvider: (await deps.engines.ttsFor(first))?.id ?? null,
+    // The other languages' projects are made from this one once its speakers are known (one analysis).
+    pendingDstLangs: others.map((l) => ({ dst_lang: l, glossary_id: glossaryFor(l) })),
   });
   await deps.pipeline.enqueue(row.id, 'ingest');
   return oneProjectJson(deps, row);
@@ -145,31 +139,28 @@ async function checkGlossary(db: Db, glossaryId: string, spaceId: string, src: s
 
 // ------------------------------------------------------------------ list, update
 
-export async function updateProject(c: Context<AppEnv>, id: string, body: UpdateProjectRequest): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function updateProject(deps: AppDeps, user: UserRow, id: string, body: UpdateProjectRequest): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   const patch: Parameters<typeof repo.updateProjectFields>[2] = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.folder_id !== undefined) patch.folder_id = body.folder_id;
   let voiceChanged = false;
+  // The voices the project may use (stock voices and its space's presets), read before the transaction.
+  const allowedVoices = body.speakers?.some((s) => s.voice_id) ? new Set((await projectVoices(deps, project)).map((v) => v.id)) : null;
   await deps.db.tx(async (t) => {
     const locked = (await repo.lockProject(t, project.id))!;
     if (body.speakers && body.speakers.length > 0) {
       const speakers = await repo.speakersOf(t, project.id);
       const known = new Map(speakers.map((s) => [s.id, s]));
-      let voiceIds: Set<string> | null = null;
       for (const s of body.speakers) {
         const cur = known.get(s.id);
         if (!cur) throw notFound(`Speaker not found: ${s.id}`);
         if (s.name !== undefined && s.name !== cur.name) await repo.setSpeakerName(t, project.id, s.id, s.name);
         if (s.voice_id !== undefined && s.voice_id !== null && s.voice_id !== cur.voice_id) {
-          if (!canEdit(locked.status) && locked.status !== 'voice_suggest_done') {
+          if (!isEditable(locked.status) && locked.status !== 'voice_suggest_done') {
             throw conflict('Voices cannot be changed while the project is being processed');
           }
-          if (!voiceIds) {
-            voiceIds = new Set((await deps.engines.voices(project.dst_lang)).map((v) => v.id));
-          }
-          if (!voiceIds.has(s.voice_id)) throw badRequest(`Unknown voice for ${project.dst_lang}: ${s.voice_id}`);
+          if (!allowedVoices?.has(s.voice_id)) throw badRequest(`Unknown voice for ${project.dst_lang}: ${s.voice_id}`);
           await repo.setSpeakerVoice(t, project.id, s.id, s.voice_id, true);
           await markSpeakerSegmentsUpdated(t, project.id, s.id);
           voiceChanged = true;
@@ -177,22 +168,20 @@ export async function updateProject(c: Context<AppEnv>, id: string, body: Update
       }
     }
     if (Object.keys(patch).length > 0) await repo.updateProjectFields(t, project.id, patch);
-    if (voiceChanged && canEdit(locked.status)) await setStatus(t, project.id, 'voice_edited');
+    if (voiceChanged && isEditable(locked.status)) await setStatus(t, project.id, 'voice_edited');
   });
   return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
 }
 
-export async function setPrompt(c: Context<AppEnv>, id: string, prompt: string | null): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function setPrompt(deps: AppDeps, user: UserRow, id: string, prompt: string | null): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   const text = prompt === null || prompt.trim() === '' ? null : prompt;
   const row = await repo.updateProjectFields(deps.db, project.id, { prompt: text });
   return oneProjectJson(deps, row!);
 }
 
-export async function setGlossary(c: Context<AppEnv>, id: string, glossaryId: string | null): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function setGlossary(deps: AppDeps, user: UserRow, id: string, glossaryId: string | null): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   if (glossaryId) {
     if (!isUuid(glossaryId)) throw notFound('Glossary not found');
     await checkGlossary(deps.db, glossaryId, project.space_id, project.src_lang, project.dst_lang);
@@ -203,25 +192,28 @@ export async function setGlossary(c: Context<AppEnv>, id: string, glossaryId: st
 
 // ------------------------------------------------------------------ generate
 
-export async function generate(c: Context<AppEnv>, id: string): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function generate(deps: AppDeps, user: UserRow, id: string): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   await deps.db.tx(async (t) => {
     const p = (await repo.lockProject(t, project.id))!;
     if (isGenerating(p.status)) throw conflict('The video is already being generated');
-    if (!GENERATABLE.includes(p.status)) {
+    if (p.lipsync_state === 'processing') throw conflict('Lip-sync is running on this video: generate again when it is done');
+    if (!isGeneratable(p.status)) {
       throw conflict(
         p.status === 'voice_suggest_done' || p.status === 'translation_started' || isAnalyzingLike(p.status)
           ? 'The project is not ready yet: wait until the translation is done'
           : 'This project cannot be generated: it failed before the transcript was ready',
       );
     }
-    if (!p.charged_at) {
-      const minutes = await chargeForDubbing(t, p.space_id, p.duration ?? 0);
-      await repo.markCharged(t, p.id, minutes);
-    }
+    // The first dub charges the whole video; a re-dub only the segments changed since (rounded up to a
+    // minute); a free copy nothing. A failed generation is refunded (billing listener on its failure status).
+    const seconds = p.free_dubbing ? 0 : p.dubbed_generation === null ? (p.duration ?? 0) : await repo.changedSeconds(t, p.id);
     await setSegmentsStatus(t, p.id, ['updated', 'error'], 'processing');
-    await repo.bumpGeneration(t, p.id);
+    const generation = await repo.bumpGeneration(t, p.id);
+    await ledger.debit(t, {
+      spaceId: p.space_id, minutes: minutesNeeded(seconds), ref: ledger.generationRef(p.id, generation), projectId: p.id, userId: user.id,
+      note: p.dubbed_generation === null ? 'dub' : 're-dub of the changed segments',
+    });
     await setStatus(t, p.id, 'voiceover_started');
   });
   await deps.pipeline.enqueue(project.id, 'voiceover');
@@ -234,60 +226,17 @@ function isAnalyzingLike(s: ProjectStatus): boolean {
 
 // ------------------------------------------------------------------ copy
 
-/** Artifacts of the analysis that a copy into another language reuses. */
-const REUSED = ['audio_16k.wav', 'audio_48k.wav', 'vad.json', 'regions.json', 'voice.wav', 'background.wav'];
-
-export async function copyProject(c: Context<AppEnv>, id: string, dstLang: string, freeDubbing: boolean): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
-  if (!canEdit(project.status) && !isFinished(project.status) && !GENERATABLE.includes(project.status)) {
+export async function copyProject(deps: AppDeps, user: UserRow, id: string, dstLang: string, freeDubbing: boolean): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
+  if (!isEditable(project.status) && !isFinished(project.status) && !isGeneratable(project.status)) {
     throw conflict('The project can be copied once its transcript is ready');
   }
   if (dstLang === project.src_lang) throw badRequest('The target language must differ from the source language');
   await checkLanguages(deps.engines, { src: project.src_lang, dst: dstLang, srcSrt: true, dstSrt: false });
-  const user = c.get('user');
-  const sourceKey = project.media_info?.sourceKey ?? project.original_video;
-  const row = await deps.db.tx(async (t) => {
-    const np = await repo.insertProject(t, {
-      spaceId: project.space_id,
-      userId: user.id,
-      name: `${project.name} (${dstLang.toUpperCase()})`.slice(0, 255),
-      srcLang: project.src_lang,
-      dstLang,
-      mediaId: project.media_id,
-      link: project.link,
-      numSpeakers: project.num_speakers,
-      srcSrtMediaId: project.src_srt_media_id,
-      dstSrtMediaId: null,
-      glossaryId: null,
-      freeDubbing,
-      copiedFrom: project.id,
-      ttsProvider: (await deps.engines.ttsFor(dstLang))?.id ?? null,
-      status: 'determine_speakers_done',
-      progress: 42,
-    });
-    await copySegments(t, project.id, np.id, 'empty');
-    await repo.copySpeakers(t, project.id, np.id);
-    return np;
-  });
-  // The source and the analysis artifacts under the new project's keys (hard links for local storage).
-  let newSource: string | null = null;
-  if (sourceKey) {
-    newSource = projectKey(row.id, sourceKey.split('/').pop()!);
-    await deps.storage.copy(sourceKey, newSource);
-  }
-  for (const a of REUSED) {
-    const k = projectKey(project.id, a);
-    if (await deps.storage.exists(k)) await deps.storage.copy(k, projectKey(row.id, a));
-  }
-  await repo.updateProjectFields(deps.db, row.id, {
-    duration: project.duration,
-    media_info: project.media_info ? { ...project.media_info, sourceKey: newSource ?? undefined } : null,
-    original_video: project.original_video ? newSource : null,
-  });
-  await setStatus(deps.db, row.id, 'determine_speakers_done');
+  // A free copy (free_dubbing) is a plan feature (free_languages, server/http/gates.ts); generate charges nothing for it.
+  const row = await makeLanguageProject(deps, project, { dstLang, userId: user.id, freeDubbing, glossaryId: null });
   await deps.pipeline.enqueue(row.id, 'voice_suggest');
-  return oneProjectJson(deps, (await repo.findProject(deps.db, row.id))!);
+  return oneProjectJson(deps, row);
 }
 
 // ------------------------------------------------------------------ downloads and subtitles
@@ -299,11 +248,14 @@ const DOWNLOADS: Record<string, { field: (p: repo.ProjectRow) => string | null; 
   srt: { field: (p) => p.translation_srt_path, suffix: '', missing: 'The subtitles are not ready yet' },
   vtt: { field: (p) => p.translation_vtt_path, suffix: '', missing: 'The subtitles are not ready yet' },
   original: { field: (p) => p.original_video ?? p.media_info?.sourceKey ?? null, suffix: '_original', missing: 'The original video is not available' },
+  lipsync: { field: (p) => p.lipsync_result_path, suffix: '_lipsync', missing: 'The lip-synced video is not ready yet' },
+  lipsync_subtitles: {
+    field: (p) => p.subtitles_lipsync_burn_result_path, suffix: '_lipsync_subtitles', missing: 'The lip-synced video with subtitles is not ready yet',
+  },
 };
 
-export async function mediaDownload(c: Context<AppEnv>, id: string, mediaType: string): Promise<{ url: string }> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function mediaDownload(deps: AppDeps, user: UserRow, id: string, mediaType: string): Promise<{ url: string }> {
+  const { project } = await loadProject(deps, user, id);
   const d = DOWNLOADS[mediaType];
   if (!d) throw badRequest('Unknown media type');
   const key = d.field(project);
@@ -314,9 +266,8 @@ export async function mediaDownload(c: Context<AppEnv>, id: string, mediaType: s
   return { url: mediaUrl(deps, key, { downloadName: name }) };
 }
 
-export async function burnSubtitles(c: Context<AppEnv>, id: string, videoType: string): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function burnSubtitles(deps: AppDeps, user: UserRow, id: string, videoType: string): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   if (!project.translation_srt_path) throw conflict('Generate the video first: the subtitles are not ready yet');
   const source =
     videoType === 'original' ? project.original_video : videoType === 'lipsync' ? project.lipsync_result_path : project.translated_video;
@@ -331,40 +282,96 @@ export async function burnSubtitles(c: Context<AppEnv>, id: string, videoType: s
   return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
 }
 
-export async function setBannerDisplayed(c: Context<AppEnv>, id: string, videoType: string): Promise<Project> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function setBannerDisplayed(deps: AppDeps, user: UserRow, id: string, videoType: string): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
   await repo.addBannerDisplayed(deps.db, project.id, videoType);
+  return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
+}
+
+// ------------------------------------------------------------------ cancel
+
+export const CANCELLED_MESSAGE = 'The processing was cancelled';
+
+/**
+ * Stops what runs on a project now: the stage in flight (its engines and ffmpeg processes end through the
+ * stage's abort signal, here or, through the job heartbeat, on another worker) and the lip-sync and subtitle
+ * side tasks. The project goes to the failure status of the stopped stage with error_code 'cancelled'; a
+ * generation's minutes come back through the billing listeners (the same refund as a failed generation).
+ * 409 when nothing runs (a finished or failed project, or one waiting for its user).
+ */
+export async function cancelProject(deps: AppDeps, user: UserRow, id: string): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
+  const stage = stageToResume(project.status);
+  const lipsync = project.lipsync_state === 'processing';
+  const burning = project.subtitles_burn_state === 'processing';
+  if (!stage && !lipsync && !burning) {
+    throw conflict(`Nothing is running on this project: it is "${statusLabel(project.status)}"`);
+  }
+  // First the jobs (queued ones are never claimed; running ones abort now), then the recorded state.
+  await deps.pipeline.cancel(project.id);
+  await deps.db.tx(async (t) => {
+    const p = await repo.lockProject(t, project.id);
+    if (!p) throw notFound('Project not found');
+    const now = stageToResume(p.status);
+    const failed = now ? STAGE_STATUS[now]?.failed : null;
+    if (failed) await setStatus(t, p.id, failed, { error_code: 'cancelled', message: CANCELLED_MESSAGE });
+    if (p.lipsync_state === 'processing') {
+      await recordSideTaskFailure(t, p.id, 'lipsync', CANCELLED_MESSAGE, 'cancelled');
+      await notifySideTaskFailure(t, { projectId: p.id, stage: 'lipsync', message: CANCELLED_MESSAGE, code: 'cancelled' });
+    }
+    if (p.subtitles_burn_state === 'processing') {
+      await repo.updateProjectFields(t, p.id, { subtitles_burn_state: 'failed', subtitles_burn_error: CANCELLED_MESSAGE });
+    }
+  });
   return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
 }
 
 // ------------------------------------------------------------------ delete, voices, feedback
 
-export async function deleteProject(c: Context<AppEnv>, id: string): Promise<void> {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function deleteProject(deps: AppDeps, user: UserRow, id: string): Promise<void> {
+  const { project } = await loadProject(deps, user, id);
   await deps.pipeline.cancel(project.id);
-  await repo.deleteProject(deps.db, project.id);
-  await deps.storage.deletePrefix(`projects/${project.id}/`);
+  await deps.db.tx(async (t) => {
+    // Its uploads were copied into the project at ingest: those no other project uses go with it.
+    await deleteUploadsOnlyUsedBy(t, project.id);
+    await repo.deleteProject(t, project.id);
+  });
+  // The triggers queued the project's folder and the uploads' files: removed now (the sweep retries).
+  await afterDeletion(deps);
 }
 
-export async function voicePool(c: Context<AppEnv>, id: string) {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
-  const voices = await deps.engines.voices(project.dst_lang);
-  return {
-    language: project.dst_lang,
-    voices: voices.map((v) => ({
+export async function voicePool(deps: AppDeps, user: UserRow, id: string) {
+  const { project } = await loadProject(deps, user, id);
+  return { language: project.dst_lang, voices: await projectVoices(deps, project) };
+}
+
+/** What a project can use: the stock voices of its target language, then its space's voice presets (clones). */
+async function projectVoices(deps: AppDeps, project: repo.ProjectRow) {
+  const cloned = await clonedEngineVoiceIds(deps.db);
+  const voices = (await deps.engines.voices(project.dst_lang)).filter((v) => !cloned.has(v.id));
+  return [
+    ...voices.map((v) => ({
       id: v.id, name: v.name, gender: v.gender, language: v.lang, dialect: v.dialect ?? null, engine: v.engine,
-      sample_url: sampleUrl(c.get('deps'), v, project.dst_lang),
+      sample_url: sampleUrl(deps, v, project.dst_lang), preset_id: null, is_temporary: false, speaker_id: null,
     })),
-  };
+    ...(await presetVoicesFor(deps, project)),
+  ];
 }
 
-export async function addFeedback(c: Context<AppEnv>, id: string, body: { comment: string; options: string[] }) {
-  const deps = projectDeps(c);
-  const { project } = await loadProject(c, id);
+export async function addFeedback(deps: AppDeps, user: UserRow, id: string, body: { comment: string; options: string[] }) {
+  const { project } = await loadProject(deps, user, id);
   if (body.comment.trim() === '' && body.options.length === 0) throw badRequest('Write a comment or choose an option');
-  const r = await repo.insertFeedback(deps.db, { projectId: project.id, userId: c.get('user').id, comment: body.comment, options: body.options });
+  const r = await repo.insertFeedback(deps.db, { projectId: project.id, userId: user.id, comment: body.comment, options: body.options });
   return { id: r.id, status: 'ok' };
+}
+
+// ------------------------------------------------------------------ quality report
+
+/** The quality report of the project's last dub; stale when the transcript or the dub changed since. */
+export async function qualityReport(deps: AppDeps, user: UserRow, id: string): Promise<{ project: repo.ProjectRow; report: QualityReport }> {
+  const { project } = await loadProject(deps, user, id);
+  const report = await loadQuality(deps.storage, project.id);
+  if (!report) throw notFound('No quality report yet: it is made when the dubbed video is generated');
+  const changed = (await countChangedSegments(deps.db, [project.id])).get(project.id) ?? 0;
+  return { project, report: { ...report, stale: report.generation !== project.generation || changed > 0 || isGenerating(project.status) } };
 }

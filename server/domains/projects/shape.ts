@@ -1,5 +1,5 @@
 // Project and segment JSON (contract schemas): storage keys become signed media URLs.
-import type { Project, Segment } from '../../../contract/schemas/project';
+import type { FaceCheck, Project, Segment } from '../../../contract/schemas/project';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { mediaUrl } from '../../storage/index';
@@ -44,7 +44,18 @@ export function projectJson(deps: ShapeDeps, p: ProjectRow, speakers: SpeakerRow
     voiceover: url(deps, p.voiceover),
     translation_srt_path: url(deps, p.translation_srt_path),
     translation_vtt_path: url(deps, p.translation_vtt_path),
-    lipsync_info: { lipsync_result_path: url(deps, p.lipsync_result_path) },
+    lipsync_info: {
+      lipsync_result_path: url(deps, p.lipsync_result_path),
+      status: p.lipsync_state,
+      progress: p.lipsync_state === 'done' ? 100 : p.lipsync_state === 'processing' ? p.lipsync_progress : 0,
+      error: p.lipsync_state === 'failed' ? p.lipsync_error : null,
+      error_code: p.lipsync_state === 'failed' ? p.lipsync_error_code : null,
+      engine: p.lipsync_engine,
+      is_multiple_speakers: p.lipsync_multiple_speakers,
+      stale: !!p.lipsync_result_path && p.lipsync_generation !== null && p.lipsync_generation !== p.generation,
+      started_at: iso(p.lipsync_started_at),
+      finished_at: iso(p.lipsync_finished_at),
+    },
     subtitles_info: {
       subtitles_burn_result_path: url(deps, p.subtitles_burn_result_path),
       subtitles_lipsync_burn_result_path: url(deps, p.subtitles_lipsync_burn_result_path),
@@ -54,7 +65,14 @@ export function projectJson(deps: ShapeDeps, p: ProjectRow, speakers: SpeakerRow
     subtitles_banner_displayed: Array.isArray(p.subtitles_banner_displayed) ? p.subtitles_banner_displayed : [],
     subtitles_burn_state: p.subtitles_burn_state,
     subtitles_burn_error: p.subtitles_burn_error,
+    face_check: (p.face_check as FaceCheck | null) ?? null,
+    copied_from: p.copied_from,
+    pending_dst_langs: (Array.isArray(p.pending_dst_langs) ? p.pending_dst_langs : []).map((l) => l.dst_lang),
   };
+}
+
+function iso(d: Date | string | null): string | null {
+  return d === null ? null : new Date(d).toISOString();
 }
 
 /** Shapes several projects with two extra queries (speakers, changed-segment counts). */

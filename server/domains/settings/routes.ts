@@ -3,20 +3,27 @@
 import { Hono } from 'hono';
 import { optionalUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
-import { effectiveTierOf, getUserSubscriptionCached } from '../billing/plan';
-import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../spaces/guard';
+import { entitlementsOf, entitlementsOfSubscription, staffEntitlements } from '../billing/entitlements';
+import { getUserSubscriptionCached } from '../billing/plan';
+import { isAiRewriteConfigured } from '../tools/service';
+import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../../http/access';
 import { buildSettings } from './service';
+import { pendingSurveys } from '../feedback/service';
 
 export const settingsRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const deps = c.get('deps');
   const user = await optionalUser(c);
-  if (!user) return c.json(await buildSettings(deps, 'app', 'trial'));
+  const o = { llmConfigured: isAiRewriteConfigured(deps) };
+  if (!user) return c.json(await buildSettings(deps, 'app', entitlementsOf(null, o)));
   const spaceId = optionalSpaceIdFromQuery(c);
   if (spaceId !== null && !user.is_superuser) {
     const space = await requireSpaceAccess(c, spaceId);
-    const tier = effectiveTierOf(await getUserSubscriptionCached(deps.db, space.owner_id));
-    return c.json(await buildSettings(deps, 'space', tier));
+    const s = await buildSettings(deps, 'space', await entitlementsOfSubscription(deps.db, await getUserSubscriptionCached(deps.db, space.owner_id), o));
+    return c.json({ ...s, surveys: await pendingSurveys(deps.db, user.id) });
   }
-  const tier = effectiveTierOf(await getUserSubscriptionCached(deps.db, user.id));
-  return c.json(await buildSettings(deps, 'user', tier));
+  const own = await entitlementsOfSubscription(deps.db, await getUserSubscriptionCached(deps.db, user.id), o);
+  // Staff are not limited by a plan (server/http/gates.ts lets them through): their settings say so.
+  const s = await buildSettings(deps, 'user', user.is_superuser ? staffEntitlements(own, o) : own);
+  // The active surveys this user has neither answered nor dismissed.
+  return c.json({ ...s, surveys: await pendingSurveys(deps.db, user.id) });
 });

@@ -1,11 +1,10 @@
 // GET /api/settings: app, user or space settings (spec section 7), and the admin's maintenance/warning flags.
 import * as v from 'valibot';
-import { FEATURE_KEYS, type PlanTier } from '../../../contract/features';
+import { FEATURE_KEYS } from '../../../contract/features';
 import { Warning, type Language, type Settings } from '../../../contract/schemas/settings';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
-import { availableFeaturesFor } from '../billing/plan';
-import { isAiRewriteConfigured } from '../tools/service';
+import type { Entitlements } from '../billing/entitlements';
 import * as repo from './repository';
 
 export type SettingsKind = Settings['kind'];
@@ -61,15 +60,13 @@ export function shapeLanguages(
   };
 }
 
-/** The Settings document for a kind and the tier whose features apply. */
-export async function buildSettings(deps: AppDeps, kind: SettingsKind, tier: PlanTier): Promise<Settings> {
+/** The Settings document for a kind and the entitlements that apply (server/domains/billing/entitlements.ts). */
+export async function buildSettings(deps: AppDeps, kind: SettingsKind, ent: Entitlements): Promise<Settings> {
   const [flags, lists] = await Promise.all([readAppFlags(deps.db), languageLists(deps)]);
-  const features = availableFeaturesFor(tier);
+  const features = ent.features;
   const { limits } = deps.config;
   const available = {} as Settings['scope_settings']['available_features'];
   for (const k of FEATURE_KEYS) available[k] = features[k];
-  // The AI rewrite tool needs an LLM engine (LLM_ENGINE): without one it is off whatever the plan.
-  if (!isAiRewriteConfigured(deps)) available.ai_rewrite = { ...features.ai_rewrite, enabled: false };
   return {
     kind,
     features: { maintenance: deps.config.maintenance || flags.maintenance, warning: flags.warning },
@@ -82,5 +79,7 @@ export async function buildSettings(deps: AppDeps, kind: SettingsKind, tier: Pla
     },
     surveys: [],
     white_label: deps.config.whiteLabel,
+    support: { email: deps.config.support.email, help_center_url: deps.config.support.helpCenterUrl },
+    sister_app: deps.config.sisterApp !== null,
   };
 }

@@ -8,11 +8,8 @@ export interface SpaceRow {
   owner_id: string;
   is_active: boolean;
   is_default: boolean;
-  minutes_total: number;
-  minutes_used: number;
   video_total: number;
   video_used: number;
-  lipsync_free_minutes: number;
   created_at: Date | string;
 }
 export interface MemberRow {
@@ -27,9 +24,7 @@ export interface InviteRow {
   email: string;
 }
 
-const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default,
-  s.minutes_total::float8 AS minutes_total, s.minutes_used::float8 AS minutes_used,
-  s.video_total, s.video_used, s.lipsync_free_minutes::float8 AS lipsync_free_minutes, s.created_at`;
+const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default, s.video_total, s.video_used, s.created_at`;
 
 export function findSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1`, [id]);
@@ -51,24 +46,24 @@ export async function countOwnedSpaces(db: Db, ownerId: string): Promise<number>
 }
 export function insertSpace(
   db: Db,
-  s: { name: string; color: string; ownerId: string; isDefault: boolean; minutesTotal: number },
+  s: { name: string; color: string; ownerId: string; isDefault: boolean },
 ): Promise<SpaceRow> {
   return db.one<SpaceRow>(
-    `INSERT INTO spaces AS s (name, color, owner_id, is_default, minutes_total) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO spaces AS s (name, color, owner_id, is_default) VALUES ($1, $2, $3, $4)
      RETURNING ${SPACE_COLS}`,
-    [s.name, s.color, s.ownerId, s.isDefault, s.minutesTotal],
+    [s.name, s.color, s.ownerId, s.isDefault],
   );
 }
 /** Inserts the default space unless the owner already has one; returns the new row or null. */
 export function insertDefaultSpaceIfMissing(
   db: Db,
-  s: { name: string; color: string; ownerId: string; minutesTotal: number },
+  s: { name: string; color: string; ownerId: string },
 ): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(
-    `INSERT INTO spaces AS s (name, color, owner_id, is_default, minutes_total) VALUES ($1, $2, $3, true, $4)
+    `INSERT INTO spaces AS s (name, color, owner_id, is_default) VALUES ($1, $2, $3, true)
      ON CONFLICT (owner_id) WHERE is_default DO NOTHING
      RETURNING ${SPACE_COLS}`,
-    [s.name, s.color, s.ownerId, s.minutesTotal],
+    [s.name, s.color, s.ownerId],
   );
 }
 export function updateSpace(db: Db, id: string, patch: { name?: string; color?: string }): Promise<SpaceRow> {
@@ -177,9 +172,6 @@ export async function removePendingWelcome(db: Db, userId: string, spaceId: stri
     [userId, spaceId],
   );
   return row?.identity_id ?? null;
-}
-export function findUserEmail(db: Db, userId: string): Promise<{ id: string; email: string } | null> {
-  return db.maybeOne(`SELECT id, email FROM users WHERE id = $1`, [userId]);
 }
 export function findUserIdByEmail(db: Db, email: string): Promise<{ id: string } | null> {
   return db.maybeOne(`SELECT id FROM users WHERE email = $1`, [email.toLowerCase()]);

@@ -6,9 +6,10 @@ import { requireUser } from '../../http/auth';
 import { unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
-import { requireSpaceAccess } from './guard';
+import { requireSpaceAccess } from '../../http/access';
 import { sendInviteMails } from './mail';
 import * as svc from './service';
+import { afterDeletion } from '../retention/service';
 import { spaceSettings } from './settings';
 
 export const spacesRoutes = new Hono<AppEnv>();
@@ -64,17 +65,20 @@ spacesRoutes.patch('/:id', async (c) => {
 
 spacesRoutes.delete('/:id', async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
-  return c.json(await svc.deleteSpace(c.get('deps').db, c.get('user'), space.id));
+  const r = await svc.deleteSpace(c.get('deps').db, c.get('user'), space.id);
+  // The space's projects and uploads went with it: their stored files go now.
+  await afterDeletion(c.get('deps'));
+  return c.json(r);
 });
 
 spacesRoutes.get('/:id/credits', async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
-  return c.json(svc.creditsOf(space));
+  return c.json(await svc.creditsOf(c.get('deps').db, space));
 });
 
 spacesRoutes.get('/:id/settings', async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
-  return c.json(await spaceSettings(c, space));
+  return c.json(await spaceSettings(c.get('deps'), space));
 });
 
 spacesRoutes.get('/:id/leave', async (c) => {

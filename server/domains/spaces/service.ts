@@ -3,10 +3,11 @@ import type { Credits, Space, SpaceLimits } from '../../../contract/schemas/spac
 import type { SpaceColor } from '../../../contract/constants';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
-import { canCreateSpaces, spacesLimitFor, type PlanTier } from '../../../contract/features';
+import type { PlanTier } from '../../../contract/features';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/errors';
-import { getUserPlan } from '../billing/plan';
+import { DomainError } from '../errors';
+import { userEntitlements } from '../billing/entitlements';
+import * as ledger from '../billing/ledger';
 import { invalidateAccount } from '../users/cache';
 import { isUuid, ONLY_OWNER } from './guard';
 import * as repo from './repository';
@@ -21,10 +22,11 @@ export async function ensureDefaultSpace(db: Db, user: { id: string; email: stri
       name: DEFAULT_TEAMSPACE_NAME,
       color: DEFAULT_TEAMSPACE_COLOR,
       ownerId: user.id,
-      minutesTotal: DEFAULT_TEAMSPACE_MINUTES,
     });
     const space = created ?? (await repo.findDefaultSpace(t, user.id));
     if (!space) throw new Error('Default space missing after insert');
+    // The trial minutes: one ledger row, once per space.
+    await ledger.post(t, { spaceId: space.id, kind: 'grant', minutes: DEFAULT_TEAMSPACE_MINUTES, ref: 'trial', userId: user.id, note: 'trial minutes' });
     await repo.addMember(t, space.id, user.id, 'owner');
     return { id: space.id };
   });
@@ -56,17 +58,14 @@ export async function claimInvites(db: Db, user: { id: string; email: string }):
 export type SpaceJson = Space;
 export type CreditsJson = Credits;
 
-export function creditsOf(s: repo.SpaceRow): CreditsJson {
-  return {
-    minutes: { total: Number(s.minutes_total), used: Number(s.minutes_used) },
-    video: { total: Number(s.video_total), used: Number(s.video_used) },
-    lipsync_free_minutes: Number(s.lipsync_free_minutes),
-  };
+/** A space's credits: minutes from the ledger (server/domains/billing/ledger.ts), videos from the space row. */
+export async function creditsOf(db: Db, s: repo.SpaceRow): Promise<CreditsJson> {
+  return ledger.creditsView(await ledger.balances(db, s.id), { total: Number(s.video_total), used: Number(s.video_used) });
 }
 
 async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
   const ids = spaces.map((s) => s.id);
-  const [members, invites] = await Promise.all([repo.membersOf(db, ids), repo.invitesOf(db, ids)]);
+  const [members, invites, balances] = await Promise.all([repo.membersOf(db, ids), repo.invitesOf(db, ids), ledger.balancesOf(db, ids)]);
   return spaces.map((s) => {
     const own = members.filter((m) => m.space_id === s.id);
     // The owner is always the first member.
@@ -80,14 +79,14 @@ async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
       is_default: s.is_default,
       members: own.map((m) => ({ user_id: m.user_id, email: m.email, role: m.user_id === s.owner_id ? 'owner' : 'editor' })),
       invites: invites.filter((i) => i.space_id === s.id).map((i) => ({ id: i.id, email: i.email })),
-      credits: creditsOf(s),
+      credits: ledger.creditsView(balances.get(s.id)!, { total: Number(s.video_total), used: Number(s.video_used) }),
     };
   });
 }
 
 export async function spaceJson(db: Db, spaceId: string): Promise<SpaceJson> {
   const s = await repo.findSpace(db, spaceId);
-  if (!s) throw new ApiError(404, 'Teamspace not found');
+  if (!s) throw new DomainError('not_found', 'Teamspace not found');
   return (await shape(db, [s]))[0];
 }
 
@@ -111,11 +110,12 @@ export interface OwnerPlan {
 }
 
 export async function ownerPlan(db: Db, ownerId: string): Promise<OwnerPlan> {
-  // The tier whose features apply now: an inactive subscription (expired, paused...) falls back to free.
-  const plan = await getUserPlan(db, ownerId);
-  const tier = plan.effectiveTier;
-  const limits = spacesLimitFor(tier);
-  return { tier, active: plan.active, spacesEnabled: canCreateSpaces(tier), spacesLimit: limits.spaces, userLimit: limits.userLimit };
+  // The entitlements of the owner's plan: an inactive subscription (expired, paused...) falls back to free.
+  const e = await userEntitlements(db, ownerId);
+  return {
+    tier: e.effectiveTier, active: e.state === 'active', spacesEnabled: e.features.spaces.enabled,
+    spacesLimit: e.limits.spaces, userLimit: e.limits.spaceMembers,
+  };
 }
 
 export async function spaceLimits(db: Db, userId: string): Promise<SpaceLimits> {
@@ -173,17 +173,17 @@ async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, 
   const emails = emailsIn.map((e) => e.trim().toLowerCase());
   if (emails.length === 0) return [];
   const plan = await ownerPlan(t, space.owner_id);
-  if (!plan.spacesEnabled) throw new ApiError(403, TEXTS.inviteNotInPlan);
+  if (!plan.spacesEnabled) throw new DomainError('forbidden', TEXTS.inviteNotInPlan);
   const taken = await repo.takenEmails(t, space.id);
   const seen = new Set<string>();
   for (const e of emails) {
-    if (taken.has(e) || seen.has(e)) throw new ApiError(409, TEXT.emailAlreadyAdded);
+    if (taken.has(e) || seen.has(e)) throw new DomainError('conflict', TEXT.emailAlreadyAdded);
     seen.add(e);
   }
   // Capacity: members + pending invites against the spaces feature's user_limit (enforced while active).
   if (plan.active && plan.userLimit !== null) {
     const used = (await repo.countMembers(t, space.id)) + (await repo.countInvites(t, space.id));
-    if (used + emails.length > plan.userLimit) throw new ApiError(403, TEXTS.memberLimit(plan.userLimit));
+    if (used + emails.length > plan.userLimit) throw new DomainError('forbidden', TEXTS.memberLimit(plan.userLimit));
   }
   const out: NewInvite[] = [];
   for (const email of emails) {
@@ -204,8 +204,8 @@ async function inviteLocked(t: Db, space: repo.SpaceRow, owner: { id: string }, 
 export async function inviteMembers(db: Db, owner: { id: string }, spaceId: string, emails: string[]): Promise<NewInvite[]> {
   const out = await db.tx(async (t) => {
     const space = await repo.lockSpace(t, spaceId);
-    if (!space) throw new ApiError(403, TEXT.noAccess);
-    if (space.owner_id !== owner.id) throw new ApiError(403, ONLY_OWNER);
+    if (!space) throw new DomainError('forbidden', TEXT.noAccess);
+    if (space.owner_id !== owner.id) throw new DomainError('forbidden', ONLY_OWNER);
     return inviteLocked(t, space, owner, emails);
   });
   refreshAccounts(db, out.map((i) => i.identityId));
@@ -216,17 +216,17 @@ export async function removeInvite(db: Db, spaceId: string, inviteId: string): P
   await db.tx(async (t) => {
     await repo.lockSpace(t, spaceId);
     const inv = isUuid(inviteId) ? await repo.findInvite(t, spaceId, inviteId) : null;
-    if (!inv) throw new ApiError(404, TEXTS.inviteNotFound);
+    if (!inv) throw new DomainError('not_found', TEXTS.inviteNotFound);
     await repo.deleteInvite(t, inv.id);
   });
 }
 
 export async function removeMember(db: Db, space: repo.SpaceRow, memberId: string): Promise<void> {
-  if (memberId === space.owner_id) throw new ApiError(400, TEXTS.ownerNotRemoved);
+  if (memberId === space.owner_id) throw new DomainError('bad_request', TEXTS.ownerNotRemoved);
   const identity = await db.tx(async (t) => {
     await repo.lockSpace(t, space.id);
     const removed = isUuid(memberId) ? await repo.removeMember(t, space.id, memberId) : false;
-    if (!removed) throw new ApiError(404, TEXTS.memberNotFound);
+    if (!removed) throw new DomainError('not_found', TEXTS.memberNotFound);
     return repo.removePendingWelcome(t, memberId, space.id);
   });
   refreshAccounts(db, [identity]);
@@ -245,10 +245,10 @@ export async function createSpace(
     // Serialise creations per owner, so two parallel creates cannot exceed the limit.
     await repo.lockUser(t, owner.id);
     const plan = await ownerPlan(t, owner.id);
-    if (!plan.spacesEnabled) throw new ApiError(403, TEXTS.createNotInPlan);
+    if (!plan.spacesEnabled) throw new DomainError('forbidden', TEXTS.createNotInPlan);
     const owned = await repo.countOwnedSpaces(t, owner.id);
-    if (plan.spacesLimit !== null && owned >= plan.spacesLimit) throw new ApiError(403, TEXTS.createLimit);
-    const s = await repo.insertSpace(t, { name: data.name, color: data.color, ownerId: owner.id, isDefault: false, minutesTotal: 0 });
+    if (plan.spacesLimit !== null && owned >= plan.spacesLimit) throw new DomainError('forbidden', TEXTS.createLimit);
+    const s = await repo.insertSpace(t, { name: data.name, color: data.color, ownerId: owner.id, isDefault: false });
     await repo.addMember(t, s.id, owner.id, 'owner');
     const locked = await repo.lockSpace(t, s.id);
     const inv = await inviteLocked(t, locked ?? s, owner, emails);
@@ -268,13 +268,13 @@ export async function deleteSpace(db: Db, owner: { id: string; email: string }, 
   await db.tx(async (t) => {
     await repo.lockUser(t, owner.id);
     const space = await repo.lockSpace(t, spaceId);
-    if (!space) throw new ApiError(403, TEXT.noAccess);
-    if (space.owner_id !== owner.id) throw new ApiError(403, ONLY_OWNER);
-    if (space.is_default) throw new ApiError(400, TEXTS.defaultNotDeleted);
+    if (!space) throw new DomainError('forbidden', TEXT.noAccess);
+    if (space.owner_id !== owner.id) throw new DomainError('forbidden', ONLY_OWNER);
+    if (space.is_default) throw new DomainError('bad_request', TEXTS.defaultNotDeleted);
     const owned = await repo.countOwnedSpaces(t, owner.id);
     const plan = await ownerPlan(t, owner.id);
     const allowed = owned > 1 && (plan.spacesLimit === null ? owned > 1 : owned > plan.spacesLimit);
-    if (!allowed) throw new ApiError(409, TEXTS.deleteNotAllowed);
+    if (!allowed) throw new DomainError('conflict', TEXTS.deleteNotAllowed);
     await repo.deleteSpace(t, space.id);
   });
   return { default_space_id: (await ensureDefaultSpace(db, owner)).id };
@@ -282,18 +282,14 @@ export async function deleteSpace(db: Db, owner: { id: string; email: string }, 
 
 /** A non-owner leaves a non-default space and goes to their own default space. */
 export async function leaveSpace(db: Db, user: { id: string; email: string }, space: repo.SpaceRow): Promise<{ default_space_id: string }> {
-  if (space.owner_id === user.id) throw new ApiError(400, TEXTS.ownerCannotLeave);
-  if (space.is_default) throw new ApiError(400, TEXTS.defaultNotLeft);
+  if (space.owner_id === user.id) throw new DomainError('bad_request', TEXTS.ownerCannotLeave);
+  if (space.is_default) throw new DomainError('bad_request', TEXTS.defaultNotLeft);
   const identity = await db.tx(async (t) => {
     const removed = await repo.removeMember(t, space.id, user.id);
-    if (!removed) throw new ApiError(400, TEXTS.notAMember);
+    if (!removed) throw new DomainError('bad_request', TEXTS.notAMember);
     return repo.removePendingWelcome(t, user.id, space.id);
   });
   refreshAccounts(db, [identity]);
   return { default_space_id: (await ensureDefaultSpace(db, user)).id };
 }
 
-/** The Welcome-to-Teamspace modal was shown: drop the id from users.pending_welcome_spaces. */
-export async function markWelcomeSeen(db: Db, userId: string, spaceId: string): Promise<void> {
-  refreshAccounts(db, [await repo.removePendingWelcome(db, userId, spaceId)]);
-}

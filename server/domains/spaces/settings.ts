@@ -1,14 +1,12 @@
 // GET /api/space/{id}/settings: the space's settings (kind 'space'), built by the settings service from the
-// tier that applies to the space's owner.
-import type { Context } from 'hono';
+// entitlements of the space owner's plan.
 import type { Settings } from '../../../contract/schemas/settings';
-import type { AppEnv } from '../../http/env';
+import type { AppDeps } from '../../deps';
+import { userEntitlements } from '../billing/entitlements';
 import { buildSettings } from '../settings/service';
+import { isAiRewriteConfigured } from '../tools/service';
 import type { SpaceRow } from './repository';
-import { ownerPlan } from './service';
 
-export async function spaceSettings(c: Context<AppEnv>, space: SpaceRow): Promise<Settings> {
-  const deps = c.get('deps');
-  const plan = await ownerPlan(deps.db, space.owner_id);
-  return buildSettings(deps, 'space', plan.tier);
+export async function spaceSettings(deps: AppDeps, space: SpaceRow): Promise<Settings> {
+  return buildSettings(deps, 'space', await userEntitlements(deps.db, space.owner_id, { llmConfigured: isAiRewriteConfigured(deps) }));
 }

@@ -34,11 +34,6 @@ export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Pr
   );
 }
 
-/** Locks the project's segments (serialises concurrent edits of one transcript). */
-export async function lockSegments(db: Db, projectId: string): Promise<void> {
-  await db.query(`SELECT id FROM projects WHERE id = $1 FOR UPDATE`, [projectId]);
-}
-
 export interface NewSegment {
   start: number;
   end: number;
@@ -152,15 +147,15 @@ export async function setSegmentSpeakers(db: Db, projectId: string, rows: Array<
 export async function setSegmentTranslations(
   db: Db,
   projectId: string,
-  rows: Array<{ id: string; dst: string }>,
+  rows: Array<{ id: string; dst: string; /** dictionary terms expected and found (glossaries/check.ts) */ glossaryCheck?: object | null }>,
   status: SegmentStatus,
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `UPDATE segments s SET dst_text = x.dst, status = $3, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text)
+    `UPDATE segments s SET dst_text = x.dst, status = $3, glossary_check = x.glossary_check, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text, glossary_check jsonb)
      WHERE s.project_id = $1 AND s.id = x.id`,
-    [projectId, rows, status],
+    [projectId, rows.map((r) => ({ id: r.id, dst: r.dst, glossary_check: r.glossaryCheck ?? null })), status],
   );
 }
 

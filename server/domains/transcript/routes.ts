@@ -6,6 +6,8 @@ import { jsonBody } from '../../http/validate';
 import { isUuid } from '../spaces/guard';
 import { notFound } from '../../http/errors';
 import * as svc from './service';
+import { SegmentRewriteRequest } from '../../../contract/schemas/tools';
+import { rewriteSegment } from '../tools/segment-rewrite';
 
 // Mounted inside projectsRoutes (which already requires a user).
 export const transcriptRoutes = new Hono<AppEnv>();
@@ -13,26 +15,34 @@ export const transcriptRoutes = new Hono<AppEnv>();
 transcriptRoutes.get('/:id/transcript', async (c) => {
   // ?segments=a&segments=b or ?segments=a,b
   const ids = (c.req.queries('segments') ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  return c.json(await svc.getTranscript(c, c.req.param('id'), ids.length > 0 ? ids.filter(isUuid) : null));
+  return c.json(await svc.getTranscript(c.get('deps'), c.get('user'), c.req.param('id'), ids.length > 0 ? ids.filter(isUuid) : null));
 });
 
 transcriptRoutes.post('/:id/transcript/merge', async (c) => {
   const body = await jsonBody(c, TranscriptMergeRequest);
-  return c.json(await svc.mergeSegments(c, c.req.param('id'), body.segment_ids));
+  return c.json(await svc.mergeSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segment_ids));
 });
 
 transcriptRoutes.post('/:id/transcript', async (c) => {
   const body = await jsonBody(c, TranscriptAddRequest);
-  return c.json(await svc.addSegments(c, c.req.param('id'), body.segments));
+  return c.json(await svc.addSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segments));
 });
 
 transcriptRoutes.patch('/:id/transcript', async (c) => {
   const body = await jsonBody(c, TranscriptPatchRequest);
-  return c.json(await svc.patchSegments(c, c.req.param('id'), body.segments));
+  return c.json(await svc.patchSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segments));
+});
+
+// AI rewrite of one segment (a proposal; plan gate ai_rewrite in server/http/gates.ts).
+transcriptRoutes.post('/:id/transcript/:segmentId/rewrite', async (c) => {
+  const segmentId = c.req.param('segmentId');
+  if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
+  const body = await jsonBody(c, SegmentRewriteRequest);
+  return c.json(await rewriteSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, body, c.req.raw.signal));
 });
 
 transcriptRoutes.delete('/:id/transcript/:segmentId', async (c) => {
   const segmentId = c.req.param('segmentId');
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
-  return c.json(await svc.deleteSegment(c, c.req.param('id'), segmentId));
+  return c.json(await svc.deleteSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId));
 });

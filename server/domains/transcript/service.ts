@@ -1,44 +1,24 @@
 // Transcript rules: segment edits in batches of at most 50; a segment ends after it starts; segments of
 // the same speaker never overlap (spec section 5); edits move the project to transcript_edited.
-import type { Context } from 'hono';
 import type { Segment } from '../../../contract/schemas/project';
-import type { ProjectStatus } from '../../../contract/statuses';
+import { endsAfterStart, findOverlap, type TimedSegment } from '../../../contract/segments';
+import { isEditable, type ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
-import { badRequest, conflict, notFound } from '../../http/errors';
-import type { AppEnv } from '../../http/env';
+import { badRequest, conflict, notFound } from '../errors';
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../users/types';
 import { setStatus } from '../../pipeline/stages';
-import { ensureSpeaker, lockProject, type ProjectRow } from '../projects/repository';
-import { canEdit, loadProject } from '../projects/service';
+import { ensureSpeaker, findGlossary, lockProject, type ProjectRow } from '../projects/repository';
+import { loadProject } from '../projects/service';
 import { segmentJson } from '../projects/shape';
+import { checkSegmentTerms } from '../glossaries/check';
 import * as repo from './repository';
 
-const EPS = 1e-6;
-
-export interface TimedSegment {
-  id: string;
-  start: number;
-  end: number;
-  speaker: string;
-}
-
 /** Rejects end <= start. */
-export function checkTimes(s: { id?: string; start: number; end: number }): void {
-  if (!(s.end > s.start + EPS)) {
+function checkTimes(s: { id?: string; start: number; end: number }): void {
+  if (!endsAfterStart(s)) {
     throw badRequest(`Segment ${s.id ? `${s.id} ` : ''}must end after it starts (start ${s.start}, end ${s.end})`);
   }
-}
-
-/** The first pair of same-speaker segments that overlap, one of them in `changed` (touching is fine). */
-export function findOverlap(all: readonly TimedSegment[], changed: ReadonlySet<string>): [TimedSegment, TimedSegment] | null {
-  const ch = all.filter((s) => changed.has(s.id)).sort((a, b) => a.start - b.start);
-  for (const a of ch) {
-    for (const b of all) {
-      if (a.id !== b.id && a.speaker === b.speaker && a.start < b.end - EPS && b.start < a.end - EPS) {
-        return a.start <= b.start ? [a, b] : [b, a];
-      }
-    }
-  }
-  return null;
 }
 
 function overlapText(a: TimedSegment, b: TimedSegment): string {
@@ -48,7 +28,7 @@ function overlapText(a: TimedSegment, b: TimedSegment): string {
 
 async function editable(db: Db, projectId: string): Promise<ProjectRow> {
   const p = (await lockProject(db, projectId))!;
-  if (!canEdit(p.status)) throw conflict('The transcript cannot be edited while the project is being processed');
+  if (!isEditable(p.status)) throw conflict('The transcript cannot be edited while the project is being processed');
   return p;
 }
 
@@ -58,12 +38,23 @@ async function markEdited(db: Db, p: ProjectRow): Promise<void> {
   }
 }
 
+/** Segments as JSON with their dictionary check (computed on the current texts, so an edit updates it). */
+async function shapeSegments(deps: AppDeps, project: ProjectRow, rows: repo.SegmentRow[]): Promise<Segment[]> {
+  const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
+  return rows.map((s) => {
+    const json = segmentJson(s, project.src_lang, project.dst_lang);
+    if (!glossary) return json;
+    const c = checkSegmentTerms(s.src_text, s.dst_text, glossary.terms ?? []);
+    return { ...json, terms: { expected: c.expected, missing: c.missing } };
+  });
+}
+
 const toTimed = (s: repo.SegmentRow): TimedSegment => ({ id: s.id, start: s.start_sec, end: s.end_sec, speaker: s.speaker });
 
-export async function getTranscript(c: Context<AppEnv>, projectId: string, ids: string[] | null): Promise<{ segments: Segment[] }> {
-  const { project } = await loadProject(c, projectId);
-  const rows = await repo.segmentsOf(c.get('deps').db, project.id, ids);
-  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+export async function getTranscript(deps: AppDeps, user: UserRow, projectId: string, ids: string[] | null): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(deps, user, projectId);
+  const rows = await repo.segmentsOf(deps.db, project.id, ids);
+  return { segments: await shapeSegments(deps, project, rows) };
 }
 
 export interface NewSegmentBody {
@@ -74,10 +65,10 @@ export interface NewSegmentBody {
   dst?: { text: string };
 }
 
-export async function addSegments(c: Context<AppEnv>, projectId: string, segs: NewSegmentBody[]): Promise<{ segments: Segment[] }> {
-  const { project } = await loadProject(c, projectId);
+export async function addSegments(deps: AppDeps, user: UserRow, projectId: string, segs: NewSegmentBody[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(deps, user, projectId);
   for (const s of segs) checkTimes(s);
-  const rows = await c.get('deps').db.tx(async (t) => {
+  const rows = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
     const existing = (await repo.segmentsOf(t, p.id)).map(toTimed);
     const fresh = segs.map((s, i) => ({ id: `new-${i + 1}`, start: s.start, end: s.end, speaker: s.speaker }));
@@ -92,7 +83,7 @@ export async function addSegments(c: Context<AppEnv>, projectId: string, segs: N
     await markEdited(t, p);
     return inserted;
   });
-  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+  return { segments: await shapeSegments(deps, project, rows) };
 }
 
 export interface SegmentPatchBody {
@@ -104,11 +95,11 @@ export interface SegmentPatchBody {
   dst?: { text: string };
 }
 
-export async function patchSegments(c: Context<AppEnv>, projectId: string, patches: SegmentPatchBody[]): Promise<{ segments: Segment[] }> {
-  const { project } = await loadProject(c, projectId);
+export async function patchSegments(deps: AppDeps, user: UserRow, projectId: string, patches: SegmentPatchBody[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(deps, user, projectId);
   const ids = patches.map((p) => p.id);
   if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in one batch');
-  const rows = await c.get('deps').db.tx(async (t) => {
+  const rows = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
     const all = await repo.segmentsOf(t, p.id);
     const byId = new Map(all.map((s) => [s.id, s]));
@@ -143,12 +134,12 @@ export async function patchSegments(c: Context<AppEnv>, projectId: string, patch
     if (anyVoiced || patches.some((x) => x.src !== undefined)) await markEdited(t, p);
     return out;
   });
-  return { segments: rows.map((s) => segmentJson(s, project.src_lang, project.dst_lang)) };
+  return { segments: await shapeSegments(deps, project, rows) };
 }
 
-export async function deleteSegment(c: Context<AppEnv>, projectId: string, segmentId: string): Promise<{ id: string }> {
-  const { project } = await loadProject(c, projectId);
-  await c.get('deps').db.tx(async (t) => {
+export async function deleteSegment(deps: AppDeps, user: UserRow, projectId: string, segmentId: string): Promise<{ id: string }> {
+  const { project } = await loadProject(deps, user, projectId);
+  await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
     const n = await repo.deleteSegments(t, p.id, [segmentId]);
     if (n === 0) throw notFound(`Segment not found: ${segmentId}`);
@@ -157,10 +148,10 @@ export async function deleteSegment(c: Context<AppEnv>, projectId: string, segme
   return { id: segmentId };
 }
 
-export async function mergeSegments(c: Context<AppEnv>, projectId: string, ids: string[]): Promise<{ segments: Segment[] }> {
-  const { project } = await loadProject(c, projectId);
+export async function mergeSegments(deps: AppDeps, user: UserRow, projectId: string, ids: string[]): Promise<{ segments: Segment[] }> {
+  const { project } = await loadProject(deps, user, projectId);
   if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in the merge');
-  const merged = await c.get('deps').db.tx(async (t) => {
+  const merged = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
     const all = await repo.segmentsOf(t, p.id);
     const byId = new Map(all.map((s) => [s.id, s]));
@@ -189,5 +180,5 @@ export async function mergeSegments(c: Context<AppEnv>, projectId: string, ids: 
     await markEdited(t, p);
     return row!;
   });
-  return { segments: [segmentJson(merged, project.src_lang, project.dst_lang)] };
+  return { segments: await shapeSegments(deps, project, [merged]) };
 }

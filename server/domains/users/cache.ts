@@ -1,21 +1,32 @@
 // Short-lived in-process caches of account lookups on the hot path of every request.
 // Entries live ACCOUNT_CACHE_MS at most, so a change made by another instance (is_active=false, a new
 // subscription...) is enforced within that time; writers in this process invalidate at once.
-// Keys are ids (UUIDs, unique across databases), so one module-wide cache serves every Db handle, including
-// transaction handles.
+// The caches belong to the database they cache (Db.memo, made with it in the composition root and shared by its
+// transaction handles): two apps in one process (tests, a worker beside the API) never share or leak entries.
 import type { Db } from '../../db/index';
-import type { UserRow } from '../../http/env';
+import type { UserRow } from './types';
 import type { SubscriptionRow } from '../billing/repository';
 
 export const ACCOUNT_CACHE_MS = 1500;
 const MAX_ENTRIES = 10_000;
 
-/** identity id -> account */
-const users = new Map<string, { user: UserRow; at: number }>();
-/** user id -> subscription (null = none) */
-const subs = new Map<string, { sub: SubscriptionRow | null; at: number }>();
-/** embedded subject (shopHost|sub) -> identity id + e-mail, set once the account exists */
-const embed = new Map<string, { identityId: string; email: string; at: number }>();
+interface AccountCaches {
+  /** identity id -> account */
+  users: Map<string, { user: UserRow; at: number }>;
+  /** user id -> subscription (null = none) */
+  subs: Map<string, { sub: SubscriptionRow | null; at: number }>;
+  /** embedded subject (shopHost|sub) -> identity id + e-mail, set once the account exists */
+  embed: Map<string, { identityId: string; email: string; at: number }>;
+}
+
+function caches(db: Db): AccountCaches {
+  let c = db.memo.get('accounts') as AccountCaches | undefined;
+  if (!c) {
+    c = { users: new Map(), subs: new Map(), embed: new Map() };
+    db.memo.set('accounts', c);
+  }
+  return c;
+}
 
 function put<K, V>(m: Map<K, V>, k: K, v: V): void {
   if (m.size >= MAX_ENTRIES && !m.has(k)) {
@@ -25,7 +36,8 @@ function put<K, V>(m: Map<K, V>, k: K, v: V): void {
   m.set(k, v);
 }
 
-export async function cachedUserByIdentity(identityId: string, load: (identityId: string) => Promise<UserRow | null>): Promise<UserRow | null> {
+export async function cachedUserByIdentity(db: Db, identityId: string, load: (identityId: string) => Promise<UserRow | null>): Promise<UserRow | null> {
+  const { users } = caches(db);
   const hit = users.get(identityId);
   const now = Date.now();
   if (hit && now - hit.at < ACCOUNT_CACHE_MS) return hit.user;
@@ -35,7 +47,8 @@ export async function cachedUserByIdentity(identityId: string, load: (identityId
   return user;
 }
 
-export async function cachedSubscription(userId: string, load: (userId: string) => Promise<SubscriptionRow | null>): Promise<SubscriptionRow | null> {
+export async function cachedSubscription(db: Db, userId: string, load: (userId: string) => Promise<SubscriptionRow | null>): Promise<SubscriptionRow | null> {
+  const { subs } = caches(db);
   const hit = subs.get(userId);
   const now = Date.now();
   if (hit && now - hit.at < ACCOUNT_CACHE_MS) return hit.sub;
@@ -44,18 +57,13 @@ export async function cachedSubscription(userId: string, load: (userId: string) 
   return sub;
 }
 
-export function invalidateSubscription(userId: string): void {
-  subs.delete(userId);
+export function invalidateSubscription(db: Db, userId: string): void {
+  caches(db).subs.delete(userId);
 }
 
-/**
- * Forget one identity's cached account (and its embedded mapping), or every cached account.
- * The Db-first form is accepted too (the caches are module-wide, so the handle does not matter).
- */
-export function invalidateAccount(identityId?: string): void;
-export function invalidateAccount(db: Db, identityId?: string): void;
-export function invalidateAccount(a?: string | Db, b?: string): void {
-  const identityId = typeof a === 'string' ? a : b;
+/** Forget one identity's cached account (and its embedded mapping), or every cached account. */
+export function invalidateAccount(db: Db, identityId?: string): void {
+  const { users, subs, embed } = caches(db);
   if (identityId === undefined) {
     users.clear();
     subs.clear();
@@ -69,11 +77,11 @@ export function invalidateAccount(a?: string | Db, b?: string): void {
 }
 
 export const EMBED_CACHE_MS = 5 * 60 * 1000;
-export function cachedEmbedIdentity(subject: string): { identityId: string; email: string } | null {
-  const hit = embed.get(subject);
+export function cachedEmbedIdentity(db: Db, subject: string): { identityId: string; email: string } | null {
+  const hit = caches(db).embed.get(subject);
   if (!hit || Date.now() - hit.at >= EMBED_CACHE_MS) return null;
   return hit;
 }
-export function rememberEmbedIdentity(subject: string, v: { identityId: string; email: string }): void {
-  put(embed, subject, { ...v, at: Date.now() });
+export function rememberEmbedIdentity(db: Db, subject: string, v: { identityId: string; email: string }): void {
+  put(caches(db).embed, subject, { ...v, at: Date.now() });
 }

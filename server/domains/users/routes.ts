@@ -5,7 +5,11 @@ import { requireIdentity, requireUser } from '../../http/auth';
 import { unauthorized } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
-import { createAccount, currentUserView, deleteAccount, updateProfile } from './service';
+import { createAccount, currentUserView, deleteAccount, joinFeatureGroup, updateProfile } from './service';
+import { EmailChangeConfirmRequest, EmailChangeRequest, FeatureGroupRequest } from '../../../contract/schemas/onboarding';
+import { confirmEmailChange, currentEmailChange, requestEmailChange } from './email';
+import { afterDeletion } from '../retention/service';
+import { sisterSsoRedirect } from './sso';
 
 export const usersRoutes = new Hono<AppEnv>()
   .post('/', requireIdentity, async (c) => {
@@ -26,7 +30,30 @@ export const usersRoutes = new Hono<AppEnv>()
     const user = await updateProfile(deps.db, c.get('user'), body);
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
   })
+  // Changing the sign-in e-mail: the link goes to the new address; following it changes the e-mail.
+  .get('/current/email', requireUser, async (c) => c.json(await currentEmailChange(c.get('deps').db, c.get('user'))))
+  .post('/current/email', requireUser, async (c) => {
+    const body = await jsonBody(c, EmailChangeRequest);
+    return c.json(await requestEmailChange(c.get('deps'), c.get('user'), body.email, new URL(c.req.url).origin), 202);
+  })
+  .post('/current/email/confirm', requireUser, async (c) => {
+    const body = await jsonBody(c, EmailChangeConfirmRequest);
+    const deps = c.get('deps');
+    const user = await confirmEmailChange(deps.db, c.get('user'), body.token);
+    return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
+  })
+  .post('/feature_group', requireUser, async (c) => {
+    const body = await jsonBody(c, FeatureGroupRequest);
+    return c.json(await joinFeatureGroup(c.get('deps').db, c.get('user'), body));
+  })
+  .post('/sister_sso', requireUser, async (c) => {
+    const deps = c.get('deps');
+    return c.json(await sisterSsoRedirect(deps.db, deps.config, c.get('user')));
+  })
+  .get('/feature_groups', requireUser, (c) => c.json(c.get('user').feature_groups ?? []))
   .delete('/current', requireUser, async (c) => {
     await deleteAccount(c.get('deps').db, c.get('user'));
+    // Its spaces, projects and uploads went with it: their stored files go now.
+    await afterDeletion(c.get('deps'));
     return c.body(null, 204);
   });

@@ -4,8 +4,8 @@ import { createHmac } from 'node:crypto';
 import type { User } from '../../../contract/schemas/user';
 import type { Db } from '../../db/index';
 import { isUniqueViolation } from '../../db/index';
-import { ApiError, conflict } from '../../http/errors';
-import type { UserRow } from '../../http/env';
+import { DomainError, conflict } from '../errors';
+import type { UserRow } from './types';
 import { deleteIdentity, findIdentity, revokeAllOfIdentity } from '../auth/repository';
 import type { SubscriptionRow } from '../billing/repository';
 import { getUserSubscriptionCached, subscriptionView } from '../billing/plan';
@@ -65,13 +65,13 @@ export async function createAccount(
     const user = await db.tx(async (t) => {
       await repo.lockAccountCreation(t);
       const identity = await findIdentity(t, identityId);
-      if (!identity) throw new ApiError(401, TEXTS.identityGone);
-      if (identity.email.toLowerCase() !== req.email.toLowerCase()) throw new ApiError(400, TEXTS.emailMismatch);
+      if (!identity) throw new DomainError('unauthenticated', TEXTS.identityGone);
+      if (identity.email.toLowerCase() !== req.email.toLowerCase()) throw new DomainError('bad_request', TEXTS.emailMismatch);
       if (await repo.findUserByIdentity(t, identityId)) throw conflict(TEXTS.userExists);
       if (await repo.findUserByEmail(t, req.email)) throw conflict(TEXTS.emailTaken);
       return createInTx(t, identity, req.email.toLowerCase(), req.referral_id ?? null);
     });
-    invalidateAccount(identityId);
+    invalidateAccount(db, identityId);
     return user;
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(TEXTS.emailTaken);
@@ -148,8 +148,8 @@ export async function updateProfile(
     emailConsent: p.email_consent,
     welcomeSeenSpaceId: p.welcome_seen_space_id,
   });
-  invalidateAccount(user.identity_id);
-  if (!updated) throw new ApiError(404, 'User not found');
+  invalidateAccount(db, user.identity_id);
+  if (!updated) throw new DomainError('not_found', 'User not found');
   return updated;
 }
 
@@ -159,5 +159,13 @@ export async function deleteAccount(db: Db, user: UserRow): Promise<void> {
     await revokeAllOfIdentity(t, user.identity_id);
     await deleteIdentity(t, user.identity_id);
   });
-  invalidateAccount(user.identity_id);
+  invalidateAccount(db, user.identity_id);
+}
+
+/** POST /api/users/feature_group: the user's option in an A/B group (kept on the user; drives the demo view). */
+export async function joinFeatureGroup(db: Db, user: UserRow, group: { name: string; option: { id: string } }): Promise<UserRow['feature_groups']> {
+  const updated = await repo.setFeatureGroup(db, user.id, group);
+  invalidateAccount(db, user.identity_id);
+  if (!updated) throw new DomainError('not_found', 'User not found');
+  return updated.feature_groups;
 }

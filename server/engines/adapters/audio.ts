@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MediaError } from '../../media/errors';
+import { type MediaError } from '../../media/errors';
 import { parseWavHeader, readWavInfo, type WavInfo } from '../../media/wav';
 import { EngineResponseError } from './errors';
 

@@ -21,10 +21,10 @@ export function whisperLanguage(code: string): string {
   return code === 'nb' ? 'no' : code;
 }
 
-export const OPENAI_TTS_LANGUAGES: readonly string[] = OPENAI_WHISPER_LANGUAGES;
+export const OPENAI_TTS_LANGUAGES: readonly string[] = [...OPENAI_WHISPER_LANGUAGES];
 
 /** Languages the chat-completion translator is offered for (any ordered pair among them). */
-export const LLM_MT_LANGUAGES: readonly string[] = OPENAI_WHISPER_LANGUAGES;
+export const LLM_MT_LANGUAGES: readonly string[] = [...OPENAI_WHISPER_LANGUAGES];
 
 /** The built-in OpenAI voices (multilingual); gender as commonly described, pitch a typical f0. */
 export const OPENAI_VOICES: ReadonlyArray<{ id: string; gender: 'male' | 'female'; pitch: number }> = [
@@ -66,7 +66,7 @@ export const DEEPL_SOURCE_LANGUAGES: readonly string[] = [
 ];
 
 /** DeepL target languages by base code (regional variants are chosen by toDeepLTarget). */
-export const DEEPL_TARGET_LANGUAGES: readonly string[] = DEEPL_SOURCE_LANGUAGES;
+export const DEEPL_TARGET_LANGUAGES: readonly string[] = [...DEEPL_SOURCE_LANGUAGES];
 
 /** Targets that accept the `formality` parameter (supports_formality in /v2/languages). */
 export const DEEPL_FORMALITY_TARGETS: readonly string[] = ['de', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'ru'];

@@ -20,7 +20,8 @@ import {
   toDeepLSource,
   toDeepLTarget,
 } from './capabilities';
-import { EngineAdapterError, EngineHttpClient, EngineResponseError, abortError, defaultSleep } from './http';
+import { EngineAdapterError, EngineResponseError, abortError } from './errors';
+import { EngineHttpClient, defaultSleep } from './http';
 import type { SharedHttpOptions } from './openai';
 
 export const ENGINE = 'deepl';

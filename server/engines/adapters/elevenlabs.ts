@@ -14,7 +14,8 @@ import * as v from 'valibot';
 import { EngineError, type EngineCallOptions, type TtsEngine, type Voice } from '../types';
 import { pcm16ToWav, writeFileAtomic } from './audio';
 import { ELEVENLABS_PREMADE_VOICES, elevenLabsLanguages, elevenLabsTakesLanguageCode } from './capabilities';
-import { EngineHttpClient, EngineResponseError, abortError } from './http';
+import { EngineResponseError, abortError } from './errors';
+import { EngineHttpClient } from './http';
 import type { SharedHttpOptions } from './openai';
 
 export const ENGINE = 'elevenlabs';

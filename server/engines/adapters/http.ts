@@ -5,8 +5,6 @@
 // redacted from every error and log line. Delays go through an injectable sleep so tests are fast.
 import { EngineAdapterError, EngineAuthError, EngineResponseError, abortError } from './errors';
 
-export { EngineAdapterError, EngineAuthError, EngineResponseError, abortError, isAdapterError } from './errors';
-export type { AdapterFailure } from './errors';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type Logger = (line: string) => void;

@@ -2,18 +2,17 @@
 // kind is registered in front of the built-in engine, so the registry's asrFor/mtFor/ttsFor pick it
 // for every language it has and fall back to the built-in engine for the others.
 import { createEngineRegistry, type EngineRegistry } from '../registry';
-import type { AsrEngine, MtEngine, TtsEngine } from '../types';
+import type { AsrEngine, LipsyncEngine, MtEngine, TtsEngine } from '../types';
 import type { EngineConfig } from '../config';
 import { loadEngineConfig } from '../config';
 import { createDeepLMt, type DeepLEngine } from './deepl';
 import { createElevenLabsTts, type ElevenLabsEngine } from './elevenlabs';
-import { createOpenAiAsr, createOpenAiMt, createOpenAiRewriter, createOpenAiTts, type SharedHttpOptions, type TextRewriter } from './openai';
+import { createSyncLipsync } from './sync';
+import type { SharedHttpOptions } from './openai';
+import { createOpenAiAsr } from './openai-asr';
+import { createOpenAiMt, createOpenAiRewriter, type TextRewriter } from './openai-chat';
+import { createOpenAiTts } from './openai-tts';
 
-export * from './errors';
-export { EngineHttpClient, redact, parseRetryAfter, backoffDelay, defaultSleep, DEFAULT_RETRY, type Sleep, type RetryPolicy } from './http';
-export { createOpenAiAsr, createOpenAiTts, createOpenAiMt, createOpenAiRewriter, type TextRewriter, type SharedHttpOptions } from './openai';
-export { createDeepLMt, type DeepLEngine } from './deepl';
-export { createElevenLabsTts, type ElevenLabsEngine, type CloneRequest, type VoiceSettings } from './elevenlabs';
 
 export interface ConfiguredAdapters {
   asr: AsrEngine | null;
@@ -25,6 +24,8 @@ export interface ConfiguredAdapters {
   voiceCloner: ElevenLabsEngine | null;
   /** The DeepL engine when MT_ENGINE=deepl (glossary management). */
   deepl: DeepLEngine | null;
+  /** The hosted lip-sync engine when LIPSYNC_ENGINE=sync. */
+  lipsync: LipsyncEngine | null;
 }
 
 /** Builds the adapters the configuration selects. `http` overrides timeouts/retries (tests). */
@@ -40,7 +41,11 @@ export function createAdapters(cfg: EngineConfig, http: SharedHttpOptions = {}):
   if (cfg.tts === 'openai') tts = createOpenAiTts({ ...cfg.openai.tts, http: h });
   if (cfg.tts === 'elevenlabs' && cfg.elevenlabs) tts = voiceCloner = createElevenLabsTts({ ...cfg.elevenlabs, http: h });
   const rewriter = cfg.llm === 'openai' ? createOpenAiRewriter({ ...cfg.openai.chat, http: h }) : null;
-  return { asr, mt, tts, rewriter, voiceCloner, deepl };
+  const lipsync =
+    cfg.lipsync === 'sync' && cfg.sync
+      ? createSyncLipsync({ ...cfg.sync, http: h })
+      : null;
+  return { asr, mt, tts, rewriter, voiceCloner, deepl, lipsync };
 }
 
 /** Registers the configured adapters in front of the built-in engines. */
@@ -48,6 +53,7 @@ export function registerAdapters(registry: EngineRegistry, adapters: ConfiguredA
   if (adapters.asr) registry.register('asr', adapters.asr, { prefer: true });
   if (adapters.mt) registry.register('mt', adapters.mt, { prefer: true });
   if (adapters.tts) registry.register('tts', adapters.tts, { prefer: true });
+  if (adapters.lipsync) registry.register('lipsync', adapters.lipsync, { prefer: true });
 }
 
 /**

@@ -164,7 +164,7 @@ export function createApertiumMt(opts: ApertiumOptions = {}): MtEngine {
     writeFileSync(inFile, lines.join('\n') + '\n');
     let stdout: string;
     try {
-      ({ stdout } = await run(APERTIUM_BIN, ['-u', '-f', 'line', mode, inFile], { signal: o.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000 }));
+      ({ stdout } = await run(APERTIUM_BIN, ['-u', '-f', 'line', mode, inFile], { signal: o.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000, cpuSlot: true }));
     } catch (e) {
       if (e instanceof CommandError && e.reason === 'aborted') throw e;
       throw new EngineError('failed', `apertium ${mode} failed: ${(e as Error).message}`, { cause: e });

@@ -10,9 +10,19 @@
 // growing with content variation, in one piece) — or at numSpeakers when given, never above
 // maxSpeakers. Regions with too little speech are assigned to the nearest speaker afterwards.
 // Gender comes from the speaker's mean pitch.
-import { readWav, toMono } from '../../media/wav';
+//
+// Scale: the file is read region by region (memory does not grow with the length); the frames wait in a
+// spool file between the two passes (global normalisation, then statistics); clustering is exact
+// agglomeration with cached row minima (O(n²)) up to CLUSTER_WINDOW items, and above that windows of
+// consecutive regions are clustered first and their clusters clustered again (linear in n). The engine
+// runs in a worker thread (./threads), so the API's event loop never waits for it.
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WavReader } from '../../media/wav';
 import { EngineError, type DiarizationEngine, type SpeakerProfile, type SpeechRegion } from '../types';
 import { dct, median, melFilterbank, percentile, powerSpectrum, rms, spectralShape, yin } from './dsp';
+import { runInThread } from './threads';
 import { throwIfAborted } from './util';
 
 const SR = 16000;
@@ -38,12 +48,23 @@ export interface RegionFeatures {
 }
 
 const fbank = melFilterbank(N_MEL, WIN, SR, 80, 7600);
+/** [first, last + 1) of the non-zero weights of each mel filter. */
+const fbankSpan = fbank.map((row) => {
+  let a = 0;
+  while (a < row.length && row[a] === 0) a++;
+  let b = row.length;
+  while (b > a && row[b - 1] === 0) b--;
+  return [a, b] as const;
+});
 
-/** Acoustic features of one region of 16 kHz mono samples. */
-export function regionFeatures(samples: Float32Array, startSec: number, endSec: number): RegionFeatures {
-  const s0 = Math.max(0, Math.floor(startSec * SR));
-  const s1 = Math.min(samples.length, Math.ceil(endSec * SR));
-  const x = samples.subarray(s0, s1);
+/** The sample range [s0, s1) of a region in a signal of `length` samples. */
+function regionSpan(r: SpeechRegion, length: number): [number, number] {
+  const s0 = Math.max(0, Math.floor(r.start * SR));
+  return [s0, Math.max(s0, Math.min(length, Math.ceil(r.end * SR)))];
+}
+
+/** Acoustic features of the 16 kHz mono samples of one region. */
+export function regionFeatures(x: Float32Array): RegionFeatures {
   const nFrames = Math.max(0, Math.floor((x.length - WIN) / HOP) + 1);
   const energies: number[] = [];
   for (let f = 0; f < nFrames; f++) energies.push(rms(x.subarray(f * HOP, f * HOP + WIN)));
@@ -58,9 +79,10 @@ export function regionFeatures(samples: Float32Array, startSec: number, endSec: 
     if (!(energies[f]! >= floor)) continue;
     const p = powerSpectrum(x.subarray(f * HOP, f * HOP + WIN), WIN);
     for (let m = 0; m < N_MEL; m++) {
+      // only the filter's non-zero span: the zero weights add exact zeros, so the sum is the same
       let e = 0;
       const row = fbank[m]!;
-      for (let k = 0; k < p.length; k++) e += row[k]! * p[k]!;
+      for (let k = fbankSpan[m]![0]!; k < fbankSpan[m]![1]!; k++) e += row[k]! * p[k]!;
       logMel[m] = Math.log(e + 1e-10);
     }
     frames.push(dct(logMel, N_CEP + 1).slice(1));
@@ -77,7 +99,7 @@ export function regionFeatures(samples: Float32Array, startSec: number, endSec: 
   const clean = f0s.filter((v) => v > med / 1.6 && v < med * 1.6);
   const n = Math.max(1, frames.length);
   return {
-    durationSec: (s1 - s0) / SR,
+    durationSec: x.length / SR,
     frames,
     voicedFrames: clean.length,
     medianPitchHz: clean.length ? median(clean) : NaN,
@@ -176,10 +198,21 @@ export interface BicOptions {
 
 export const DEFAULT_BIC: Required<BicOptions> = { lambda: 3.5, minGainPerFrame: 0.7, minPitchGapSt: 5, minPitchFrames: 20 };
 
+/** logDetCov with the default ridge, computed once per statistics object (they never change). */
+const logDetCache = new WeakMap<GaussStats, number>();
+function cachedLogDet(s: GaussStats): number {
+  let v = logDetCache.get(s);
+  if (v === undefined) {
+    v = logDetCov(s);
+    logDetCache.set(s, v);
+  }
+  return v;
+}
+
 export function compareClusters(a: GaussStats, b: GaussStats, o: BicOptions = {}): BicComparison {
   const d = a.sum.length;
   const z = addStats(a, b);
-  const gain = 0.5 * (z.n * logDetCov(z) - a.n * logDetCov(a) - b.n * logDetCov(b));
+  const gain = 0.5 * (z.n * logDetCov(z) - a.n * cachedLogDet(a) - b.n * cachedLogDet(b));
   const penalty = 0.5 * (d + (d * (d + 1)) / 2) * Math.log(z.n);
   const gainPerFrame = gain / z.n;
   const minP = o.minPitchFrames ?? DEFAULT_BIC.minPitchFrames;
@@ -196,39 +229,54 @@ export interface ClusteringResult {
   k: number;
 }
 
+/** Items clustered exactly (all pairs); larger inputs are clustered window by window first. */
+export const CLUSTER_WINDOW = 320;
+
+interface Cluster {
+  stats: GaussStats;
+  members: number[];
+}
+
 /**
- * Agglomerative clustering of Gaussian clusters by ΔBIC score: merges the closest pair until all pairs
- * score ≥ 1 and at most maxK remain, or until exactly numSpeakers remain when given.
+ * Exact agglomeration: merges the closest pair (lowest score; the first such pair in index order) until
+ * `stop(best, alive)` says so. Each row keeps its minimum over the columns after it, so a merge costs
+ * O(n) plus the rows that pointed at the merged pair: O(n²) in all instead of O(n³).
  */
-export function clusterByBic(
-  items: readonly GaussStats[],
-  o: BicOptions & { numSpeakers?: number; maxK?: number } = {},
-): ClusteringResult {
+function agglomerate(items: readonly Cluster[], o: BicOptions, stop: (best: number, alive: number) => boolean): Cluster[] {
   const n = items.length;
-  if (n === 0) return { labels: [], k: 0 };
-  let clusters: Array<{ stats: GaussStats; members: number[] } | null> = items.map((s, i) => ({ stats: s, members: [i] }));
-  const score: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(Infinity));
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) score[i]![j] = compareClusters(items[i]!, items[j]!, o).score;
+  if (n === 0) return [];
+  const clusters: Array<Cluster | null> = [...items];
+  const score = new Float64Array(n * n).fill(Infinity);
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) score[i * n + j] = compareClusters(items[i]!.stats, items[j]!.stats, o).score;
+  const rowMin = new Float64Array(n).fill(Infinity);
+  const rowArg = new Int32Array(n).fill(-1);
+  const scanRow = (i: number) => {
+    let best = Infinity;
+    let arg = -1;
+    for (let j = i + 1; j < n; j++) {
+      if (!clusters[j]) continue;
+      if (score[i * n + j]! < best) {
+        best = score[i * n + j]!;
+        arg = j;
+      }
+    }
+    rowMin[i] = best;
+    rowArg[i] = arg;
+  };
+  for (let i = 0; i < n; i++) scanRow(i);
   let alive = n;
-  const target = o.numSpeakers ? Math.max(1, Math.min(o.numSpeakers, n)) : null;
-  const maxK = o.maxK ?? 6;
   while (alive > 1) {
     let best = Infinity;
     let bi = -1;
-    let bj = -1;
     for (let i = 0; i < n; i++) {
-      if (!clusters[i]) continue;
-      for (let j = i + 1; j < n; j++) {
-        if (!clusters[j]) continue;
-        if (score[i]![j]! < best) {
-          best = score[i]![j]!;
-          bi = i;
-          bj = j;
-        }
+      if (clusters[i] && rowArg[i]! >= 0 && rowMin[i]! < best) {
+        best = rowMin[i]!;
+        bi = i;
       }
     }
     if (bi < 0) break;
-    if (target !== null ? alive <= target : best >= 1 && alive <= maxK) break;
+    const bj = rowArg[bi]!;
+    if (stop(best, alive)) break;
     const a = clusters[bi]!;
     const b = clusters[bj]!;
     clusters[bi] = { stats: addStats(a.stats, b.stats), members: [...a.members, ...b.members] };
@@ -236,13 +284,58 @@ export function clusterByBic(
     alive--;
     for (let k = 0; k < n; k++) {
       if (k === bi || !clusters[k]) continue;
-      const s = compareClusters(clusters[bi]!.stats, clusters[k]!.stats, o).score;
-      if (k < bi) score[k]![bi] = s;
-      else score[bi]![k] = s;
+      const sc = compareClusters(clusters[bi]!.stats, clusters[k]!.stats, o).score;
+      if (k < bi) score[k * n + bi] = sc;
+      else score[bi * n + k] = sc;
     }
+    // rows before bi see a new value in column bi and lose column bj; rows between lose column bj
+    for (let k = 0; k < bj; k++) {
+      if (k === bi || !clusters[k]) continue;
+      if (rowArg[k] === bj || rowArg[k] === bi) scanRow(k);
+      else if (k < bi) {
+        const sc = score[k * n + bi]!;
+        if (sc < rowMin[k]! || (sc === rowMin[k]! && bi < rowArg[k]!)) {
+          rowMin[k] = sc;
+          rowArg[k] = bi;
+        }
+      }
+    }
+    scanRow(bi);
   }
+  return clusters.filter((c): c is Cluster => c !== null);
+}
+
+/**
+ * Agglomerative clustering of Gaussian clusters by ΔBIC score: merges the closest pair until all pairs
+ * score ≥ 1 and at most maxK remain, or until exactly numSpeakers remain when given. Up to
+ * CLUSTER_WINDOW items this is exact; above it, each window of consecutive items is clustered on its own
+ * (merging only what clearly is one speaker) and the windows' clusters are clustered again (recursively),
+ * so the work grows linearly with the number of items.
+ */
+export function clusterByBic(
+  items: readonly GaussStats[],
+  o: BicOptions & { numSpeakers?: number; maxK?: number; window?: number } = {},
+): ClusteringResult {
+  const n = items.length;
+  if (n === 0) return { labels: [], k: 0 };
+  const target = o.numSpeakers ? Math.max(1, Math.min(o.numSpeakers, n)) : null;
+  const maxK = o.maxK ?? 6;
+  const window = Math.max(2, o.window ?? CLUSTER_WINDOW);
+  const finalStop = (best: number, alive: number) => (target !== null ? alive <= target : best >= 1 && alive <= maxK);
+  let level: Cluster[] = items.map((s, i) => ({ stats: s, members: [i] }));
+  while (level.length > window) {
+    // windows stop where the natural criterion stops (a window may hold fewer speakers than the target)
+    const wk = Math.max(maxK, target ?? 0);
+    const next: Cluster[] = [];
+    for (let w = 0; w < level.length; w += window) {
+      next.push(...agglomerate(level.slice(w, w + window), o, (best, alive) => best >= 1 && alive <= wk));
+    }
+    if (next.length >= level.length) break; // nothing merged: cluster what is left in one go
+    level = next;
+  }
+  const clusters = agglomerate(level, o, finalStop);
   const raw = new Array<number>(n).fill(0);
-  clusters.forEach((c, ci) => c?.members.forEach((m) => (raw[m] = ci)));
+  clusters.forEach((c, ci) => c.members.forEach((m) => (raw[m] = ci)));
   const labels = relabelByAppearance(raw);
   return { labels, k: new Set(labels).size };
 }
@@ -255,28 +348,6 @@ export function relabelByAppearance(labels: readonly number[]): number[] {
   });
 }
 
-/** Standardises frames in place per dimension (mean 0, variance 1) over all regions. */
-export function normaliseFrames(all: Float64Array[][]): void {
-  const d = N_CEP;
-  const mean = new Float64Array(d);
-  const sq = new Float64Array(d);
-  let n = 0;
-  for (const r of all) for (const x of r) {
-    n++;
-    for (let i = 0; i < d; i++) {
-      mean[i]! += x[i]!;
-      sq[i]! += x[i]! * x[i]!;
-    }
-  }
-  if (n === 0) return;
-  const sd = new Float64Array(d);
-  for (let i = 0; i < d; i++) {
-    mean[i]! /= n;
-    sd[i] = Math.sqrt(Math.max(sq[i]! / n - mean[i]! ** 2, 1e-9));
-  }
-  for (const r of all) for (const x of r) for (let i = 0; i < d; i++) x[i] = (x[i]! - mean[i]!) / sd[i]!;
-}
-
 export interface DspDiarizationOptions extends BicOptions {
   maxSpeakers?: number;
   /** Regions with fewer speech frames (10 ms) are not clustered but assigned afterwards (default 50). */
@@ -285,30 +356,123 @@ export interface DspDiarizationOptions extends BicOptions {
   maleBelowHz?: number;
 }
 
+/** The features of a region kept between the passes (its frames wait in the spool). */
+export type RegionSummary = Omit<RegionFeatures, 'frames'> & { frameCount: number };
+
 export interface DiarizationDetail {
   labels: string[];
   profiles: SpeakerProfile[];
-  features: RegionFeatures[];
+  features: RegionSummary[];
 }
 
-/** Diarizes regions of 16 kHz mono samples (pure; the engine reads the file). */
-export function diarizeSamples(
-  samples: Float32Array,
+/** Where the cepstral frames of the regions wait between the two passes. */
+interface FrameSpool {
+  put(frames: readonly Float64Array[]): void;
+  /** The frames of the i-th region put, in order. */
+  get(i: number): Float64Array[];
+  close(): void;
+}
+
+function memorySpool(): FrameSpool {
+  const all: Array<readonly Float64Array[]> = [];
+  return { put: (f) => void all.push(f), get: (i) => all[i]!.map((x) => Float64Array.from(x)), close: () => void all.splice(0) };
+}
+
+/** A spool file: 8-byte doubles, N_CEP per frame, region after region (exact round trip). */
+function fileSpool(dir: string): FrameSpool {
+  const tmp = mkdtempSync(join(dir, 'diar-'));
+  const fd = openSync(join(tmp, 'frames.f64'), 'w+');
+  const at: Array<{ offset: number; count: number }> = [];
+  let offset = 0;
+  return {
+    put(frames) {
+      const buf = Buffer.allocUnsafe(frames.length * N_CEP * 8);
+      frames.forEach((x, k) => {
+        for (let i = 0; i < N_CEP; i++) buf.writeDoubleLE(x[i]!, (k * N_CEP + i) * 8);
+      });
+      if (buf.length) writeSync(fd, buf, 0, buf.length, offset);
+      at.push({ offset, count: frames.length });
+      offset += buf.length;
+    },
+    get(i) {
+      const { offset: o, count } = at[i]!;
+      const buf = Buffer.allocUnsafe(count * N_CEP * 8);
+      let got = 0;
+      while (got < buf.length) {
+        const r = readSync(fd, buf, got, buf.length - got, o + got);
+        if (r <= 0) throw new Error('diarization spool file is short');
+        got += r;
+      }
+      return Array.from({ length: count }, (_, k) => {
+        const x = new Float64Array(N_CEP);
+        for (let j = 0; j < N_CEP; j++) x[j] = buf.readDoubleLE((k * N_CEP + j) * 8);
+        return x;
+      });
+    },
+    close() {
+      closeSync(fd);
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+type DiarizeOptions = DspDiarizationOptions & { numSpeakers?: number; signal?: AbortSignal; onProgress?: (fraction: number) => void };
+
+/**
+ * The engine's work over any source of region samples: features region by region (frames to the
+ * spool), the global normalisation, each region's Gaussian statistics, clustering, assignment of the
+ * short regions, profiles.
+ */
+function diarizeRegions(
   regions: readonly SpeechRegion[],
-  o: DspDiarizationOptions & { numSpeakers?: number; signal?: AbortSignal } = {},
+  samplesOf: (r: SpeechRegion) => Float32Array,
+  spool: FrameSpool,
+  o: DiarizeOptions,
 ): DiarizationDetail {
   if (regions.length === 0) return { labels: [], profiles: [], features: [] };
-  const feats: RegionFeatures[] = [];
-  for (const r of regions) {
+  const feats: RegionSummary[] = [];
+  // pass 1: features; the frames' sums for the normalisation (same order as normalising in memory)
+  const d = N_CEP;
+  const mean = new Float64Array(d);
+  const sq = new Float64Array(d);
+  let nAll = 0;
+  let lastReport = 0;
+  regions.forEach((r, i) => {
     throwIfAborted(o.signal);
-    feats.push(regionFeatures(samples, r.start, r.end));
+    const { frames, ...rest } = regionFeatures(samplesOf(r));
+    for (const x of frames) {
+      nAll++;
+      for (let k = 0; k < d; k++) {
+        mean[k]! += x[k]!;
+        sq[k]! += x[k]! * x[k]!;
+      }
+    }
+    spool.put(frames);
+    feats.push({ ...rest, frameCount: frames.length });
+    if (o.onProgress && (i + 1) / regions.length - lastReport >= 0.01) {
+      lastReport = (i + 1) / regions.length;
+      o.onProgress(0.9 * lastReport);
+    }
+  });
+  const sd = new Float64Array(d);
+  if (nAll > 0) {
+    for (let k = 0; k < d; k++) {
+      mean[k]! /= nAll;
+      sd[k] = Math.sqrt(Math.max(sq[k]! / nAll - mean[k]! ** 2, 1e-9));
+    }
   }
-  normaliseFrames(feats.map((f) => f.frames));
+  // pass 2: each region's statistics of its normalised frames
+  const stats = feats.map((f, i) => {
+    throwIfAborted(o.signal);
+    const frames = spool.get(i);
+    if (nAll > 0) for (const x of frames) for (let k = 0; k < d; k++) x[k] = (x[k]! - mean[k]!) / sd[k]!;
+    return { ...statsOf(frames), pitchN: f.voicedFrames, pitchSum: f.pitchSemitoneSum };
+  });
+  o.onProgress?.(0.95);
   const minFrames = o.minClusterFrames ?? 50;
-  const stats = feats.map((f) => ({ ...statsOf(f.frames), pitchN: f.voicedFrames, pitchSum: f.pitchSemitoneSum }));
-  let core = feats.map((_, i) => i).filter((i) => feats[i]!.frames.length >= minFrames);
+  let core = feats.map((_, i) => i).filter((i) => feats[i]!.frameCount >= minFrames);
   if (core.length === 0) {
-    const withFrames = feats.map((_, i) => i).filter((i) => feats[i]!.frames.length > N_CEP);
+    const withFrames = feats.map((_, i) => i).filter((i) => feats[i]!.frameCount > N_CEP);
     core = withFrames.length ? withFrames : [];
   }
   const raw = new Array<number>(regions.length).fill(-1);
@@ -321,18 +485,20 @@ export function diarizeSamples(
     k = res.k;
     core.forEach((i, j) => (raw[i] = res.labels[j]!));
     // the remaining regions: nearest cluster by ΔBIC score, or the nearest region in time when silent
-    const clusterStats = Array.from({ length: k }, (_, c) =>
-      core.filter((_, j) => res.labels[j] === c).reduce<GaussStats | null>((acc, i) => (acc ? addStats(acc, stats[i]!) : stats[i]!), null)!,
-    );
+    const clusterStats: Array<GaussStats | null> = new Array(k).fill(null);
+    core.forEach((i, j) => {
+      const c = res.labels[j]!;
+      clusterStats[c] = clusterStats[c] ? addStats(clusterStats[c]!, stats[i]!) : stats[i]!;
+    });
     for (let i = 0; i < regions.length; i++) {
       if (raw[i]! >= 0) continue;
-      if (feats[i]!.frames.length > 2) {
+      if (feats[i]!.frameCount > 2) {
         let best = 0;
         let bestS = Infinity;
         clusterStats.forEach((cs, c) => {
-          const s = compareClusters(cs, stats[i]!, o).gainPerFrame;
-          if (s < bestS) {
-            bestS = s;
+          const sc = compareClusters(cs!, stats[i]!, o).gainPerFrame;
+          if (sc < bestS) {
+            bestS = sc;
             best = c;
           }
         });
@@ -340,41 +506,111 @@ export function diarizeSamples(
       }
     }
   }
-  for (let i = 0; i < regions.length; i++) {
-    if (raw[i]! >= 0) continue;
-    let best = -1;
-    let bestD = Infinity;
-    for (let j = 0; j < regions.length; j++) {
-      if (raw[j]! < 0) continue;
-      const dist = Math.abs(regions[j]!.start - regions[i]!.start);
-      if (dist < bestD) {
-        bestD = dist;
-        best = raw[j]!;
-      }
-    }
-    raw[i] = best >= 0 ? best : 0;
-  }
+  assignByTime(regions, raw);
   const ids = relabelByAppearance(raw);
   const maleBelow = o.maleBelowHz ?? 165;
   const nSpk = new Set(ids).size;
-  const profiles: SpeakerProfile[] = Array.from({ length: nSpk }, (_, s) => {
-    let sum = 0;
-    let cnt = 0;
-    ids.forEach((l, i) => {
-      const f = feats[i]!;
-      if (l === s && f.voicedFrames > 0) {
-        sum += f.meanPitchHz * f.voicedFrames;
-        cnt += f.voicedFrames;
-      }
-    });
-    const mean = cnt ? sum / cnt : 0;
+  const pitchSum = new Array<number>(nSpk).fill(0);
+  const pitchCnt = new Array<number>(nSpk).fill(0);
+  ids.forEach((l, i) => {
+    const f = feats[i]!;
+    if (f.voicedFrames > 0) {
+      pitchSum[l]! += f.meanPitchHz * f.voicedFrames;
+      pitchCnt[l]! += f.voicedFrames;
+    }
+  });
+  const profiles: SpeakerProfile[] = Array.from({ length: nSpk }, (_, sp) => {
+    const mean = pitchCnt[sp] ? pitchSum[sp]! / pitchCnt[sp]! : 0;
     return {
-      speaker: `SPEAKER_${s}`,
+      speaker: `SPEAKER_${sp}`,
       gender: mean > 0 && mean >= maleBelow ? 'female' : 'male',
       meanPitchHz: Math.round(mean * 10) / 10,
     };
   });
+  o.onProgress?.(1);
   return { labels: ids.map((l) => `SPEAKER_${l}`), profiles, features: feats };
+}
+
+/**
+ * Regions still without a speaker (no usable frames), in input order, take the speaker of the nearest
+ * labelled region by start time (the first such region in input order on a tie), regions labelled so far
+ * included; none labelled: speaker 0. A sorted list and binary search keep it O(n log n) for few such
+ * regions.
+ */
+function assignByTime(regions: readonly SpeechRegion[], raw: number[]): void {
+  const labelled = raw.map((_, j) => j).filter((j) => raw[j]! >= 0).sort((a, b) => regions[a]!.start - regions[b]!.start || a - b);
+  /** Position of the first labelled region whose start is >= t (or, with `index`, after (t, index)). */
+  const lowerBound = (t: number, index = -1) => {
+    let lo = 0;
+    let hi = labelled.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = regions[labelled[mid]!]!.start;
+      if (m < t || (m === t && labelled[mid]! < index)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  for (let i = 0; i < regions.length; i++) {
+    if (raw[i]! >= 0) continue;
+    const t = regions[i]!.start;
+    if (labelled.length === 0) {
+      raw[i] = 0;
+      labelled.push(i);
+      continue;
+    }
+    const lo = lowerBound(t);
+    // candidates: the group of equal starts just before t and the one at/after t; smallest distance, then index
+    let best = -1;
+    let bestD = Infinity;
+    const consider = (from: number, step: number) => {
+      if (from < 0 || from >= labelled.length) return;
+      const s0 = regions[labelled[from]!]!.start;
+      for (let q = from; q >= 0 && q < labelled.length && regions[labelled[q]!]!.start === s0; q += step) {
+        const j = labelled[q]!;
+        const dist = Math.abs(s0 - t);
+        if (dist < bestD || (dist === bestD && j < best)) {
+          bestD = dist;
+          best = j;
+        }
+      }
+    };
+    consider(lo - 1, -1);
+    consider(lo, 1);
+    raw[i] = raw[best]!;
+    labelled.splice(lowerBound(t, i), 0, i);
+  }
+}
+
+/** Diarizes regions of 16 kHz mono samples held in memory (the file engine reads region by region instead). */
+export function diarizeSamples(samples: Float32Array, regions: readonly SpeechRegion[], o: DiarizeOptions = {}): DiarizationDetail {
+  const spool = memorySpool();
+  try {
+    return diarizeRegions(regions, (r) => samples.subarray(...regionSpan(r, samples.length)), spool, o);
+  } finally {
+    spool.close();
+  }
+}
+
+/**
+ * Diarizes regions of a 16 kHz WAV file, reading it region by region: memory stays the same for a
+ * 3-hour file as for a short one. Runs where it is called (the engine calls it in a worker thread).
+ */
+export function diarizeFile(wav16kMono: string, regions: readonly SpeechRegion[], o: DiarizeOptions & { tmpDir?: string } = {}): DiarizationDetail {
+  const reader = new WavReader(wav16kMono);
+  let spool: FrameSpool | null = null;
+  try {
+    if (reader.info.sampleRate !== SR) throw new EngineError('bad_input', `diarization needs 16 kHz audio, got ${reader.info.sampleRate} Hz`);
+    spool = fileSpool(o.tmpDir ?? tmpdir());
+    const length = reader.info.frames;
+    return diarizeRegions(regions, (r) => {
+      const [s0, s1] = regionSpan(r, length);
+      return reader.readMono(s0, s1 - s0);
+    }, spool, o);
+  } finally {
+    spool?.close();
+    reader.close();
+  }
 }
 
 export function createDspDiarization(opts: DspDiarizationOptions = {}): DiarizationEngine {
@@ -384,9 +620,11 @@ export function createDspDiarization(opts: DspDiarizationOptions = {}): Diarizat
     available: () => true,
     async init() {},
     async diarize(wav16kMono, regions, o = {}) {
-      const wav = readWav(wav16kMono);
-      if (wav.sampleRate !== SR) throw new EngineError('bad_input', `diarization needs 16 kHz audio, got ${wav.sampleRate} Hz`);
-      const r = diarizeSamples(toMono(wav.channelData), regions, { ...opts, numSpeakers: o.numSpeakers, signal: o.signal });
+      const r = await runInThread<{ labels: string[]; profiles: SpeakerProfile[] }>(
+        'diarize',
+        { wav: wav16kMono, regions, options: { ...opts, numSpeakers: o.numSpeakers } },
+        { signal: o.signal, onProgress: o.onProgress },
+      );
       return { labels: r.labels, profiles: r.profiles };
     },
   };

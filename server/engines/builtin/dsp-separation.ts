@@ -1,6 +1,6 @@
-// Built-in background separation (DSP): centre/side split with the centre's speech band gated to the
-// speech regions. See server/media/args.ts separationArgs for the filter graph. Deterministic; outputs
-// have exactly the input's length; works on mono input (side is then silent).
+// Built-in background separation (DSP): centre/side split with the centre's speech band (a fixed FIR band
+// filter) gated to the speech regions. See server/media/args.ts separationArgs for the filter graph.
+// Deterministic; outputs have exactly the input's length; works on mono input (side is then silent).
 import { separateVoice } from '../../media/ffmpeg';
 import { EngineError, type SeparationEngine } from '../types';
 import { which } from './util';

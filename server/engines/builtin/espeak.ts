@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CommandError } from '../../media/errors';
 import { run } from '../../media/run';
 import { wavDurationSec } from '../../media/wav';
-import { EngineError, type TtsEngine, type Voice } from '../types';
+import { EngineError, type SpeechStyle, type TtsEngine, type Voice } from '../types';
 import { ISO3_TO_ISO1 } from './apertium';
 import { once, which } from './util';
 
@@ -111,8 +111,19 @@ export function espeakWpm(rate: number, baseWpm = ESPEAK_BASE_WPM): number {
 }
 
 /** espeak-ng arguments for one synthesis (text read from `textFile`). */
-export function espeakArgs(o: { code: string; variant: string | null; wpm: number; textFile: string; outPath: string }): string[] {
-  return ['-v', o.variant ? `${o.code}+${o.variant}` : o.code, '-s', String(o.wpm), '-b', '1', '-f', o.textFile, '-w', o.outPath];
+export function espeakArgs(o: { code: string; variant: string | null; wpm: number; textFile: string; outPath: string; ssml?: boolean }): string[] {
+  return ['-v', o.variant ? `${o.code}+${o.variant}` : o.code, '-s', String(o.wpm), '-b', '1', ...(o.ssml ? ['-m'] : []), '-f', o.textFile, '-w', o.outPath];
+}
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The text file of one synthesis: plain, or SSML with a prosody range (pitch variation) when a style asks. */
+export function espeakText(text: string, style?: SpeechStyle): { text: string; ssml: boolean } {
+  const plain = text.replace(/\s+/g, ' ').trim();
+  const pct = style?.pitchRangePct;
+  if (pct === undefined || !Number.isFinite(pct) || Math.abs(pct - 100) < 1) return { text: plain + '\n', ssml: false };
+  const range = Math.round(Math.min(400, Math.max(10, pct)));
+  return { text: `<speak><prosody range="${range}%">${xmlEscape(plain)}</prosody></speak>\n`, ssml: true };
 }
 
 export interface EspeakOptions {
@@ -153,11 +164,13 @@ export function createEspeakTts(opts: EspeakOptions = {}): TtsEngine {
       const wpm = espeakWpm(req.rate, opts.baseWpm?.[base] ?? ESPEAK_BASE_WPM);
       const dir = mkdtempSync(join(tmpdir(), 'espeak-'));
       const textFile = join(dir, 'text.txt');
-      writeFileSync(textFile, req.text.replace(/\s+/g, ' ').trim() + '\n');
+      const body = espeakText(req.text, req.style);
+      writeFileSync(textFile, body.text);
       try {
-        await run(ESPEAK_BIN, espeakArgs({ ...parsed, wpm, textFile, outPath: req.outPath }), {
+        await run(ESPEAK_BIN, espeakArgs({ ...parsed, wpm, textFile, outPath: req.outPath, ssml: body.ssml }), {
           signal: o.signal,
           timeoutMs: opts.timeoutMs ?? 5 * 60_000,
+          cpuSlot: true,
         });
       } catch (e) {
         if (e instanceof CommandError && e.reason === 'aborted') throw e;

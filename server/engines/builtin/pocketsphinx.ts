@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { CommandError } from '../../media/errors';
 import { run } from '../../media/run';
 import { readWavInfo } from '../../media/wav';
-import { EngineError, type AsrEngine, type AsrSegment, type EngineCallOptions, type SpeechRegion, type Word } from '../types';
+import { EngineError, type AsrCallOptions, type AsrEngine, type AsrSegment, type EngineCallOptions, type SpeechRegion, type Word } from '../types';
 import { mapLimit, which } from './util';
 
 export const POCKETSPHINX_BIN = 'pocketsphinx_batch';
@@ -98,7 +98,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
       '-ctl', ctl, '-hypseg', hyp, '-logfn', log,
     ];
     try {
-      await run(POCKETSPHINX_BIN, args, { signal: o.signal, timeoutMs: opts.timeoutMs ?? 30 * 60_000 });
+      await run(POCKETSPHINX_BIN, args, { signal: o.signal, timeoutMs: opts.timeoutMs ?? 30 * 60_000, cpuSlot: true });
     } catch (e) {
       if (e instanceof CommandError && e.reason === 'exit') {
         const tail = existsSync(log) ? readFileSync(log, 'utf8').trimEnd().split('\n').slice(-8).join('\n') : '';
@@ -124,7 +124,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
     languages() {
       return isAvailable() ? ['en'] : [];
     },
-    async transcribe(wav16kMono, regions, lang, o = {}) {
+    async transcribe(wav16kMono, regions, lang, o: AsrCallOptions = {}) {
       if (lang.toLowerCase().split(/[-_]/)[0] !== 'en') {
         throw new EngineError('unsupported_language', `pocketsphinx only transcribes English, not '${lang}'`);
       }
@@ -141,7 +141,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
       try {
         symlinkSync(resolve(wav16kMono), join(dir, 'in.wav'));
         // split into chunks of about equal audio duration, one decoder process each
-        const conc = Math.max(1, Math.min(opts.concurrency ?? Math.min(2, cpus().length), usable.length));
+        const conc = Math.max(1, Math.min(o.parallel ?? opts.concurrency ?? Math.min(2, cpus().length), usable.length));
         const total = usable.reduce((s, r) => s + r.region.end - r.region.start, 0);
         const chunks: Array<typeof usable> = conc === 1 || total < 20 ? [usable] : Array.from({ length: conc }, () => []);
         if (chunks.length > 1) {

@@ -2,10 +2,13 @@
 // 512-sample frames at 16 kHz with the 64-sample context the model was trained with; hysteresis
 // thresholds, minimum speech/silence durations, edge padding, merging of close regions and splitting
 // of long regions at their least speech-like point.
+// The file is read in chunks (memory does not grow with its length) in a worker thread (./threads), so
+// the inference never holds up the API's event loop.
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { readWav, toMono } from '../../media/wav';
+import { WavReader } from '../../media/wav';
 import { EngineError, type EngineCallOptions, type SpeechRegion, type VadEngine } from '../types';
+import { runInThread } from './threads';
 
 type Ort = typeof import('onnxruntime-node');
 type Session = import('onnxruntime-node').InferenceSession;
@@ -53,23 +56,41 @@ async function getSession(modelPath: string): Promise<{ ort: Ort; session: Sessi
   return { ort, session: await s };
 }
 
+/** Samples of a signal read piece by piece: a file (WavReader) or an array in memory. */
+export interface SampleSource {
+  readonly length: number;
+  read(start: number, count: number): Float32Array;
+}
+
+/** Frames read from the source at a time: 32 s of audio. */
+const CHUNK_FRAMES = 1000;
+
 /** Speech probability of every 512-sample frame (32 ms) of 16 kHz mono samples. */
 export async function sileroFrameProbabilities(
-  samples: Float32Array,
-  o: { modelPath?: string; signal?: AbortSignal } = {},
+  samples: Float32Array | SampleSource,
+  o: { modelPath?: string; signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
 ): Promise<Float32Array> {
+  const src: SampleSource =
+    samples instanceof Float32Array ? { length: samples.length, read: (s, n) => samples.subarray(s, s + n) } : samples;
   const { ort, session } = await getSession(o.modelPath ?? resolveSileroModel());
-  const nFrames = Math.ceil(samples.length / SILERO_FRAME);
+  const nFrames = Math.ceil(src.length / SILERO_FRAME);
   const probs = new Float32Array(nFrames);
   const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SILERO_SAMPLE_RATE)]), []);
   let state = new ort.Tensor('float32', new Float32Array(2 * 128), [2, 1, 128]);
   const buf = new Float32Array(CONTEXT + SILERO_FRAME);
+  let piece: Float32Array = new Float32Array(0);
+  let pieceStart = 0;
   for (let f = 0; f < nFrames; f++) {
     if (f % 256 === 0 && o.signal?.aborted) throw o.signal.reason ?? new Error('aborted');
+    if (f % CHUNK_FRAMES === 0) {
+      pieceStart = f * SILERO_FRAME;
+      piece = src.read(pieceStart, CHUNK_FRAMES * SILERO_FRAME);
+      if (f > 0) o.onProgress?.(f / nFrames);
+    }
     // context = last 64 samples of the previous frame
     buf.copyWithin(0, SILERO_FRAME, SILERO_FRAME + CONTEXT);
-    const start = f * SILERO_FRAME;
-    const chunk = samples.subarray(start, Math.min(start + SILERO_FRAME, samples.length));
+    const start = f * SILERO_FRAME - pieceStart;
+    const chunk = piece.subarray(start, Math.min(start + SILERO_FRAME, piece.length));
     buf.fill(0, CONTEXT);
     buf.set(chunk, CONTEXT);
     const input = new ort.Tensor('float32', buf.slice(), [1, CONTEXT + SILERO_FRAME]);
@@ -163,12 +184,35 @@ function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
 
+/**
+ * Speech regions of a 16 kHz WAV file, read in chunks. Runs where it is called (the engine calls it in a
+ * worker thread).
+ */
+export async function detectFile(
+  wav16kMono: string,
+  opts: SileroVadOptions = {},
+  o: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+): Promise<SpeechRegion[]> {
+  const reader = new WavReader(wav16kMono);
+  try {
+    if (reader.info.sampleRate !== SILERO_SAMPLE_RATE) {
+      throw new EngineError('bad_input', `VAD needs 16 kHz audio, got ${reader.info.sampleRate} Hz`);
+    }
+    const source: SampleSource = { length: reader.info.frames, read: (s, n) => reader.readMono(s, n) };
+    const probs = await sileroFrameProbabilities(source, { modelPath: opts.modelPath, signal: o.signal, onProgress: o.onProgress });
+    return regionsFromProbabilities(probs, reader.info.frames, opts);
+  } finally {
+    reader.close();
+  }
+}
+
 export function createSileroVad(opts: SileroVadOptions = {}): VadEngine {
   return {
     id: 'silero-vad',
     label: 'Silero VAD v5 (onnxruntime-node)',
+    // The model is loaded by the worker thread that runs the detection; here only its presence counts.
     async init() {
-      await getSession(opts.modelPath ?? resolveSileroModel());
+      if (!existsSync(opts.modelPath ?? resolveSileroModel())) throw new EngineError('unavailable', 'the Silero VAD model is missing');
     },
     available() {
       try {
@@ -178,13 +222,7 @@ export function createSileroVad(opts: SileroVadOptions = {}): VadEngine {
       }
     },
     async detect(wav16kMono: string, o: EngineCallOptions = {}): Promise<SpeechRegion[]> {
-      const wav = readWav(wav16kMono);
-      if (wav.sampleRate !== SILERO_SAMPLE_RATE) {
-        throw new EngineError('bad_input', `VAD needs 16 kHz audio, got ${wav.sampleRate} Hz`);
-      }
-      const samples = toMono(wav.channelData);
-      const probs = await sileroFrameProbabilities(samples, { modelPath: opts.modelPath, signal: o.signal });
-      return regionsFromProbabilities(probs, samples.length, opts);
+      return runInThread<SpeechRegion[]>('vad', { wav: wav16kMono, options: opts }, { signal: o.signal, onProgress: o.onProgress });
     },
   };
 }

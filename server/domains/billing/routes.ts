@@ -1,0 +1,75 @@
+// /api/payments (spec section 7, Payments): products, checkout sessions (subscription and minute pack), billing
+// portal, latest payment, promotion codes, plan change, cancel at period end and its undo, billing details, and
+// the Stripe webhook (no bearer token: the signature is the authentication).
+import { Hono } from 'hono';
+import {
+  BillingDetailsRequest, BillingPortalQuery, ChangePlanRequest, PaymentCheckoutBody, PaymentCheckoutQuery, PromotionCodeRequest,
+  SubscriptionCheckoutQuery,
+} from '../../../contract/schemas/payments';
+import { requireUser } from '../../http/auth';
+import { ApiError } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { jsonBody, queryWith } from '../../http/validate';
+import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../../http/access';
+import {
+  billingPortal, cancelSubscription, changePlan, latestPaymentInfo, minutesCheckout, paymentsOf, products, promotionCode,
+  subscriptionCheckout, undoSubscriptionCancellation, updateBillingDetails,
+} from './payments-service';
+import { handleStripeWebhook } from './webhooks';
+
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export const paymentsRoutes = new Hono<AppEnv>()
+  .post('/webhook', async (c) => {
+    const p = paymentsOf(c.get('deps'));
+    if (p.kind !== 'stripe') throw new ApiError(404, 'Payment webhooks are not configured on this server');
+    if (Number(c.req.header('content-length') ?? '0') > MAX_WEBHOOK_BYTES) throw new ApiError(413, 'Request body too large');
+    const raw = await c.req.text();
+    if (raw.length > MAX_WEBHOOK_BYTES) throw new ApiError(413, 'Request body too large');
+    const r = await handleStripeWebhook(c.get('deps').db, p, raw, c.req.header('stripe-signature'), (m, meta) => console.warn(m, meta ?? ''));
+    return c.json(r);
+  })
+  .use('*', requireUser)
+  .get('/products', async (c) => c.json(await products(c.get('deps'))))
+  .get('/create_checkout_session_subscription', async (c) => {
+    const q = queryWith(c, SubscriptionCheckoutQuery);
+    return c.json(await subscriptionCheckout(c.get('deps'), c.get('user'), q, c.req.url));
+  })
+  .get('/create_checkout_session_payment', async (c) => {
+    const q = queryWith(c, PaymentCheckoutQuery);
+    const spaceId = await spaceOf(c);
+    return c.json(await minutesCheckout(c.get('deps'), c.get('user'), spaceId, q, c.req.url));
+  })
+  .post('/create_checkout_session_payment', async (c) => {
+    const b = await jsonBody(c, PaymentCheckoutBody);
+    const spaceId = await spaceOf(c);
+    return c.json(
+      await minutesCheckout(c.get('deps'), c.get('user'), spaceId, { price_id: b.id, quantity: b.quantity, success_url: b.success_url, cancel_url: b.cancel_url }, c.req.url),
+    );
+  })
+  .get('/billing_portal', async (c) => {
+    const q = queryWith(c, BillingPortalQuery);
+    return c.json(await billingPortal(c.get('deps'), c.get('user'), q.return_url, c.req.url));
+  })
+  .get('/latest_payment_info', async (c) => c.json(await latestPaymentInfo(c.get('deps'), c.get('user'))))
+  .post('/promotion_code', async (c) => {
+    const b = await jsonBody(c, PromotionCodeRequest);
+    return c.json(await promotionCode(c.get('deps'), b.code));
+  })
+  .post('/subscription', async (c) => {
+    const b = await jsonBody(c, ChangePlanRequest);
+    return c.json(await changePlan(c.get('deps'), c.get('user'), b.price_id));
+  })
+  .post('/cancel_subscription', async (c) => c.json(await cancelSubscription(c.get('deps'), c.get('user'))))
+  .post('/cancel_subscription_cancellation', async (c) => c.json(await undoSubscriptionCancellation(c.get('deps'), c.get('user'))))
+  .post('/update_customer_billing_details', async (c) => {
+    const b = await jsonBody(c, BillingDetailsRequest);
+    return c.json(await updateBillingDetails(c.get('deps'), c.get('user'), b));
+  });
+
+/** The space_id query (checked: the caller is a member), or null. */
+async function spaceOf(c: Parameters<typeof requireSpaceAccess>[0]): Promise<string | null> {
+  const id = optionalSpaceIdFromQuery(c);
+  if (id === null) return null;
+  return (await requireSpaceAccess(c, id)).id;
+}

@@ -1,0 +1,241 @@
+// The subscription lifecycle, whatever the payments provider: start (or change) a plan, renew each period,
+// credit the plan's minutes every month while it is active, cancel at period end (and undo it), pause and
+// resume, and let the plan's unused minutes lapse when it ends. Minutes are ledger rows (./ledger.ts); the
+// clock (runBillingClock) is idempotent, so running it twice or on two servers at once credits nothing twice.
+import { randomUUID } from 'node:crypto';
+import { PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
+import type { Db, SqlParam } from '../../db/index';
+import * as ledger from './ledger';
+import { isFreeSubscription, isSubscriptionActive, isSubscriptionPaused } from './plan';
+import { invalidateSubscription } from '../users/cache';
+import type { SubscriptionRow } from './repository';
+import { localPriceId, localProductId } from './catalogue';
+
+export type Interval = 'month' | 'year';
+
+/** `from` plus n calendar months (the day clamped to the month's last day). */
+export function addMonths(from: Date, n: number): Date {
+  const d = new Date(from.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+export const periodEndFrom = (start: Date, interval: Interval) => addMonths(start, interval === 'year' ? 12 : 1);
+
+const SUB_COLS = `id, user_id, tier, status, interval, price_id, product_id, current_period_end, current_period_start,
+  payments_collection_paused, cancel_at_period_end, provider, customer_id, paused_at, canceled_at, ended_at, created_at, updated_at,
+  payment_issue`;
+
+export interface LifecycleRow extends SubscriptionRow {
+  current_period_start: Date | string | null;
+  provider: string;
+  customer_id: string | null;
+  paused_at: Date | string | null;
+  canceled_at: Date | string | null;
+  ended_at: Date | string | null;
+}
+
+const t = (d: Date | string | null | undefined) => (d == null ? null : new Date(d));
+
+export function findLifecycle(db: Db, userId: string): Promise<LifecycleRow | null> {
+  return db.maybeOne<LifecycleRow>(`SELECT ${SUB_COLS} FROM subscriptions WHERE user_id = $1`, [userId]);
+}
+
+async function defaultSpaceOf(db: Db, userId: string): Promise<string | null> {
+  const r = await db.maybeOne<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [userId]);
+  return r?.id ?? null;
+}
+
+export interface PlanChange {
+  userId: string;
+  tier: PlanTier;
+  interval?: Interval;
+  status?: string;
+  /** Provider ids (Stripe subscription/price/product/customer); generated for the local provider. */
+  id?: string;
+  priceId?: string | null;
+  productId?: string | null;
+  customerId?: string | null;
+  provider?: 'local' | 'stripe';
+  periodStart?: Date;
+  periodEnd?: Date;
+  now?: Date;
+}
+
+/**
+ * Starts a plan or changes it (upgrade, downgrade, another interval). The subscription keeps its id across
+ * changes of the same provider; the plan's minutes of the current month are credited once (a change to a
+ * bigger plan in the same month credits the difference).
+ */
+export async function applyPlan(db: Db, p: PlanChange): Promise<LifecycleRow> {
+  const now = p.now ?? new Date();
+  const interval = p.interval ?? 'month';
+  const free = p.tier === 'free';
+  const cur = await findLifecycle(db, p.userId);
+  const provider = p.provider ?? 'local';
+  const keep = !!cur && cur.provider === provider && isFreeSubscription(cur) === free;
+  const id = p.id ?? (keep ? cur!.id : `${free ? 'free_sub' : 'sub'}_${randomUUID()}`);
+  // A change of plan inside a running period of the same interval keeps that period (like a prorated change).
+  const samePeriod = keep && isSubscriptionActive(cur, now) && cur!.interval === interval && cur!.current_period_start != null;
+  const start = p.periodStart ?? (samePeriod ? new Date(cur!.current_period_start!) : now);
+  const end = p.periodEnd ?? (samePeriod && cur!.current_period_end ? new Date(cur!.current_period_end) : periodEndFrom(start, interval));
+  const productId = p.productId ?? (provider === 'local' ? localProductId(p.tier) : null);
+  const priceId = p.priceId ?? (provider === 'local' ? localPriceId(p.tier, interval) : null);
+  const row = await db.one<LifecycleRow>(
+    `INSERT INTO subscriptions (id, user_id, tier, status, interval, price_id, product_id, current_period_start,
+       current_period_end, payments_collection_paused, cancel_at_period_end, provider, customer_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, false, $10, $11)
+     ON CONFLICT (user_id) DO UPDATE SET id = EXCLUDED.id, tier = EXCLUDED.tier, status = EXCLUDED.status,
+       interval = EXCLUDED.interval, price_id = EXCLUDED.price_id, product_id = EXCLUDED.product_id,
+       current_period_start = EXCLUDED.current_period_start, current_period_end = EXCLUDED.current_period_end,
+       payments_collection_paused = false, cancel_at_period_end = false, provider = EXCLUDED.provider,
+       customer_id = COALESCE(EXCLUDED.customer_id, subscriptions.customer_id), paused_at = NULL, canceled_at = NULL,
+       ended_at = NULL, updated_at = now()
+     RETURNING ${SUB_COLS}`,
+    [id, p.userId, p.tier, p.status ?? 'active', interval, priceId, productId, start, end,
+      provider, p.customerId ?? null],
+  );
+  invalidateSubscription(db, p.userId);
+  await creditMonths(db, row, now);
+  return row;
+}
+
+/** Cycle starts (one per month) of the current period up to `now`. */
+export function cycleStarts(row: Pick<LifecycleRow, 'current_period_start' | 'current_period_end' | 'interval'>, now: Date): Date[] {
+  const start = t(row.current_period_start);
+  const end = t(row.current_period_end);
+  if (!start) return [];
+  const out: Date[] = [];
+  const months = row.interval === 'year' ? 12 : 1;
+  for (let k = 0; k < months; k++) {
+    const c = addMonths(start, k);
+    if (c.getTime() > now.getTime() || (end && c.getTime() >= end.getTime())) break;
+    out.push(c);
+  }
+  return out;
+}
+
+/**
+ * Credits the plan's monthly minutes for every month of the current period that has begun, once each (ref
+ * refill:<user>:<month start>). A bigger plan taken in a month already credited gets the difference.
+ */
+export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Date()): Promise<number> {
+  if (!isSubscriptionActive(row, now) || isFreeSubscription(row)) return 0;
+  const spaceId = await defaultSpaceOf(db, row.user_id);
+  if (!spaceId) return 0;
+  const monthly = PLAN_MONTHLY_MINUTES[row.tier as PlanTier] ?? 0;
+  let credited = 0;
+  for (const c of cycleStarts(row, now)) {
+    const base = `refill:${row.user_id}:${c.toISOString().slice(0, 10)}`;
+    const prior = await db.one<{ m: number }>(
+      `SELECT COALESCE(SUM(minutes), 0)::float8 AS m FROM minutes_ledger
+       WHERE space_id = $1 AND kind = 'refill' AND (ref = $2 OR ref LIKE $3)`,
+      [spaceId, base, `${base}:%`],
+    );
+    const missing = monthly - Number(prior.m);
+    if (missing <= 0) continue;
+    const ref = Number(prior.m) === 0 ? base : `${base}:${row.tier}`;
+    if (await ledger.post(db, { spaceId, kind: 'refill', minutes: missing, ref, userId: row.user_id, note: `${row.tier} monthly minutes` })) {
+      credited += missing;
+    }
+  }
+  return credited;
+}
+
+/**
+ * When a subscription ends (not a pause), the plan's unused minutes lapse: refills not yet consumed by debits
+ * (debits draw on plan minutes first). Purchased and granted minutes stay. Once per period end.
+ */
+export async function expirePlanMinutes(db: Db, row: LifecycleRow): Promise<number> {
+  const spaceId = await defaultSpaceOf(db, row.user_id);
+  if (!spaceId) return 0;
+  const s = await db.one<{ refills: number; expired: number; used: number }>(
+    `SELECT COALESCE(SUM(minutes) FILTER (WHERE kind = 'refill'), 0)::float8 AS refills,
+            COALESCE(-SUM(minutes) FILTER (WHERE kind = 'expire'), 0)::float8 AS expired,
+            COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund')), 0)::float8 AS used
+     FROM minutes_ledger WHERE space_id = $1 AND bucket = 'minutes'`,
+    [spaceId],
+  );
+  const b = await ledger.balances(db, spaceId);
+  const planLeft = Math.max(0, Number(s.refills) - Number(s.expired) - Number(s.used));
+  const amount = Math.min(planLeft, Math.max(0, b.minutes.available));
+  if (amount <= 0) return 0;
+  const end = t(row.current_period_end)?.toISOString().slice(0, 10) ?? 'now';
+  const wrote = await ledger.post(db, {
+    spaceId, kind: 'expire', minutes: amount, ref: `expire:${row.id}:${end}`, userId: row.user_id, note: 'plan minutes lapsed with the subscription',
+  });
+  return wrote ? amount : 0;
+}
+
+async function update(db: Db, userId: string, set: string, params: SqlParam[]): Promise<LifecycleRow | null> {
+  const row = await db.maybeOne<LifecycleRow>(
+    `UPDATE subscriptions SET ${set}, updated_at = now() WHERE user_id = $1 RETURNING ${SUB_COLS}`,
+    [userId, ...params],
+  );
+  invalidateSubscription(db, userId);
+  return row;
+}
+
+/** Cancel at period end: the plan stays until then. */
+export const cancelAtPeriodEnd = (db: Db, userId: string, now = new Date()) =>
+  update(db, userId, 'cancel_at_period_end = true, canceled_at = $2', [now]);
+/** Undo of the above (cancel_subscription_cancellation). */
+export const undoCancellation = (db: Db, userId: string) => update(db, userId, 'cancel_at_period_end = false, canceled_at = NULL', []);
+/** Pause: features stop, minutes remain (spec section 9). */
+export const pause = (db: Db, userId: string, now = new Date()) =>
+  update(db, userId, 'payments_collection_paused = true, paused_at = $2', [now]);
+export const resume = (db: Db, userId: string) => update(db, userId, "payments_collection_paused = false, paused_at = NULL, status = CASE WHEN status = 'paused' THEN 'active' ELSE status END", []);
+/** Sets the provider status (past_due, unpaid, canceled, active...). @public */
+export const setStatus = (db: Db, userId: string, status: string) => update(db, userId, 'status = $2', [status]);
+
+/**
+ * The clock, run at start-up and every minute: ends subscriptions cancelled at their period end, renews local
+ * subscriptions whose period ended (Stripe renews through its webhooks), credits the months that began, and lets
+ * the plan minutes of ended subscriptions lapse. Returns what it did (tests, logs).
+ */
+export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{ renewed: number; ended: number; credited: number; expired: number }> {
+  const out = { renewed: 0, ended: 0, credited: 0, expired: 0 };
+  const rows = await db.query<{ user_id: string }>(`SELECT user_id FROM subscriptions ORDER BY user_id`);
+  for (const { user_id } of rows) {
+    await db.tx(async (tx) => {
+      let row = await tx.maybeOne<LifecycleRow>(`SELECT ${SUB_COLS} FROM subscriptions WHERE user_id = $1 FOR UPDATE`, [user_id]);
+      if (!row || isFreeSubscription(row)) return;
+      const end = t(row.current_period_end);
+      const ended = end !== null && end.getTime() <= now.getTime();
+      if (ended && row.cancel_at_period_end && row.status !== 'canceled') {
+        row = (await update(tx, user_id, "status = 'canceled', ended_at = $2", [end]))!;
+        out.ended++;
+      } else if (ended && row.provider === 'local' && !isSubscriptionPaused(row) && ['active', 'trialing'].includes(row.status)) {
+        // Local renewal, one period after another until the current one contains `now`; every month of the
+        // periods in between is credited (a clock that was stopped catches up).
+        out.credited += await creditMonths(tx, row, new Date(end!.getTime() - 1));
+        let start = end!;
+        for (;;) {
+          const next = periodEndFrom(start, row.interval as Interval);
+          row = (await update(tx, user_id, 'current_period_start = $2, current_period_end = $3', [start, next]))!;
+          if (next.getTime() > now.getTime()) break;
+          out.credited += await creditMonths(tx, row, new Date(next.getTime() - 1));
+          start = next;
+        }
+        out.renewed++;
+      }
+      out.credited += await creditMonths(tx, row, now);
+      const over = !isSubscriptionPaused(row) && (row.status === 'canceled' || row.status === 'unpaid' || row.status === 'incomplete_expired'
+        || (t(row.current_period_end)?.getTime() ?? Infinity) <= now.getTime());
+      if (over) out.expired += await expirePlanMinutes(tx, row);
+    });
+  }
+  return out;
+}
+
+/** Removes the subscription (back to the trial plan). */
+export async function removeSubscription(db: Db, userId: string): Promise<void> {
+  const row = await findLifecycle(db, userId);
+  if (row) await expirePlanMinutes(db, { ...row, status: 'canceled' });
+  await db.query('DELETE FROM subscriptions WHERE user_id = $1', [userId]);
+  invalidateSubscription(db, userId);
+}

@@ -1,0 +1,47 @@
+// /api/survey (add, reject: the signed-in user) and the staff lists /api/admin/feedback and /api/admin/survey
+// with their CSV exports (superusers).
+import { Hono } from 'hono';
+import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
+import { AdminRecordsQuery, SurveyActiveRequest, SurveyAddRequest, SurveyRejectRequest } from '../../../contract/schemas/onboarding';
+import { requireSuperuser, requireUser } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { jsonBody, queryWith } from '../../http/validate';
+import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../admin/csv';
+import {
+  FEEDBACK_CSV_COLUMNS, SURVEY_CSV_COLUMNS, answerSurvey, feedbackCsvPage, listFeedback, listSurveyAnswers, rejectSurvey,
+  surveyCsvPage, listSurveys, setSurveyActive, type Cursor,
+} from './service';
+
+export const surveyRoutes = new Hono<AppEnv>()
+  .use('*', requireUser)
+  .post('/add', async (c) => {
+    const body = await jsonBody(c, SurveyAddRequest);
+    return c.json(await answerSurvey(c.get('deps').db, c.get('user').id, body), 201);
+  })
+  .post('/reject', async (c) => {
+    const body = await jsonBody(c, SurveyRejectRequest);
+    return c.json(await rejectSurvey(c.get('deps').db, c.get('user').id, body.survey_id));
+  });
+
+export const feedbackAdminRoutes = new Hono<AppEnv>()
+  .use('*', requireUser, requireSuperuser)
+  .get('/', async (c) => c.json(await listFeedback(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
+  .get('/csv', (c) => {
+    const q = queryWith(c, AdminRecordsQuery);
+    const db = c.get('deps').db;
+    return c.body(csvStream(FEEDBACK_CSV_COLUMNS, (cur: Cursor | null) => feedbackCsvPage(db, q, cur, CSV_PAGE_ROWS)), 200, csvHeaders('feedback.csv'));
+  });
+
+export const surveyAdminRoutes = new Hono<AppEnv>()
+  .use('*', requireUser, requireSuperuser)
+  .get('/', async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
+  .get('/surveys', async (c) => c.json(await listSurveys(c.get('deps').db)))
+  .patch('/surveys/:id', async (c) => {
+    const body = await jsonBody(c, SurveyActiveRequest);
+    return c.json(await setSurveyActive(c.get('deps').db, c.req.param('id'), body.active));
+  })
+  .get('/csv', (c) => {
+    const q = queryWith(c, AdminRecordsQuery);
+    const db = c.get('deps').db;
+    return c.body(csvStream(SURVEY_CSV_COLUMNS, (cur: Cursor | null) => surveyCsvPage(db, q, cur, CSV_PAGE_ROWS)), 200, csvHeaders('survey.csv'));
+  });

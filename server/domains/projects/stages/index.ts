@@ -1,0 +1,52 @@
+// The project stages the pipeline runs (registered in the composition root, server/bootstrap.ts): exactly one
+// handler per stage (the Record type makes a missing one a compile error), and the failure hook of the
+// subtitle-burning side task, which keeps its own state instead of the project's status.
+import type { StageRegistry } from '../../../pipeline/pipeline';
+import { recordSideTaskFailure } from '../../../pipeline/repository';
+import { notifySideTaskFailure, type StageName } from '../../../pipeline/stages';
+import type { StageFailureHook } from '../../../pipeline/pipeline';
+import { updateProjectFields } from '../repository';
+import { determineSpeakers, separateBackground, transcribeSegments, transcription, voiceSuggest } from './analysis';
+import { withProject, type ProjectStageHandler } from './common';
+import { burnSubtitlesTask, merging, voiceover } from './generation';
+import { ingest } from './ingest';
+import { checkFace, lipsync } from './lipsync';
+import { translation } from './translation';
+import { continueDemo } from '../../demo/service';
+
+function sideTaskFailed(stage: StageName): StageFailureHook {
+  return async (db, projectId, message, code) => {
+    await recordSideTaskFailure(db, projectId, stage, message, code);
+    await notifySideTaskFailure(db, { projectId, stage, message, code });
+  };
+}
+
+const STAGE_HANDLERS: Record<StageName, ProjectStageHandler> = {
+  ingest,
+  separate_background: separateBackground,
+  transcribe_segments: transcribeSegments,
+  transcription,
+  determine_speakers: determineSpeakers,
+  voice_suggest: voiceSuggest,
+  translation,
+  voiceover,
+  merging,
+  burn_subtitles: burnSubtitlesTask,
+  check_face: checkFace,
+  lipsync,
+};
+
+export const PROJECT_STAGES: StageRegistry = {
+  handlers: Object.fromEntries(Object.entries(STAGE_HANDLERS).map(([s, h]) => [s, withProject(h)])) as StageRegistry['handlers'],
+  onFailed: {
+    burn_subtitles: async (db, projectId, message) => {
+      await updateProjectFields(db, projectId, { subtitles_burn_state: 'failed', subtitles_burn_error: message });
+    },
+    // The face check and lip-sync keep their own state; a failed or cancelled lip-sync is refunded (billing
+    // listens through onSideTaskFailure), in the transaction of the failure.
+    check_face: sideTaskFailed('check_face'),
+    lipsync: sideTaskFailed('lipsync'),
+  },
+  // A demo project is dubbed right after its translation, at no cost (server/domains/demo).
+  continueAfter: continueDemo,
+};

@@ -1,0 +1,119 @@
+// /api/voice_preset (spec section 7): POST create (?space_id, from an upload), POST from_project, GET ?space_id,
+// GET statuses?ids, GET|PATCH|DELETE {id}, GET {id}/sample?language&similarity_boost&stability,
+// POST {id}/update_settings, POST {id}/update_settings_from_project. Beside them:
+// POST /api/library/media/extract-audio (the sound of a video as an audio upload) and the voice tutorial flags
+// POST /api/users/set_voice_preset_tutorial_displayed | set_instant_voice_clone_tooltip_displayed.
+// Plan: the service asks the entitlements function (voice_presets, instant_voice_preset, limits.voiceClones).
+import { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import {
+  CreateVoicePresetRequest, UpdateVoicePresetRequest, VoicePresetFromProjectRequest, VoicePresetSettingsRequest,
+} from '../../../contract/schemas/voice-preset';
+import { spaceIdFromQuery } from '../../http/access';
+import { requireUser } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { ApiError, unprocessable } from '../../http/errors';
+import { jsonBody, queryWith } from '../../http/validate';
+import { MultipartError, readMultipart } from '../library/multipart';
+import { formatBytes, mediaJson } from '../library/service';
+import * as svc from './service';
+
+export const voicePresetRoutes = new Hono<AppEnv>();
+voicePresetRoutes.use('*', requireUser);
+
+voicePresetRoutes.get('/', async (c) => c.json(await svc.listPresets(c.get('deps'), c.get('user'), spaceIdFromQuery(c))));
+
+voicePresetRoutes.post('/create', async (c) => {
+  const spaceId = spaceIdFromQuery(c);
+  const body = await jsonBody(c, CreateVoicePresetRequest);
+  return c.json(await svc.createFromUpload(c.get('deps'), c.get('user'), spaceId, body), 201);
+});
+
+voicePresetRoutes.post('/from_project', async (c) => {
+  const body = await jsonBody(c, VoicePresetFromProjectRequest);
+  return c.json(await svc.createFromProject(c.get('deps'), c.get('user'), body), 201);
+});
+
+voicePresetRoutes.get('/statuses', async (c) => {
+  const raw = [...c.req.queries('ids') ?? []].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (raw.length === 0) throw unprocessable([{ loc: ['query', 'ids'], msg: 'Field is required', type: 'missing' }]);
+  if (raw.length > 100) throw unprocessable([{ loc: ['query', 'ids'], msg: 'At most 100 ids', type: 'value_error' }]);
+  return c.json(await svc.presetStatuses(c.get('deps'), c.get('user'), raw));
+});
+
+voicePresetRoutes.get('/:id', async (c) => c.json(await svc.getPreset(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+voicePresetRoutes.patch('/:id', async (c) => {
+  const body = await jsonBody(c, UpdateVoicePresetRequest);
+  return c.json(await svc.updatePreset(c.get('deps'), c.get('user'), c.req.param('id'), body));
+});
+
+voicePresetRoutes.delete('/:id', async (c) => c.json(await svc.deletePreset(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+const Unit = v.optional(
+  v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be between 0 and 1'), v.maxValue(1, 'must be between 0 and 1')),
+);
+const SampleQuery = v.object({
+  language: v.optional(v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z]{2,3}([-_][a-z0-9]{2,8})?$/, 'The language must be a code such as "en" or "es"')), 'en'),
+  similarity_boost: Unit,
+  stability: Unit,
+});
+
+voicePresetRoutes.get('/:id/sample', async (c) => {
+  const q = queryWith(c, SampleQuery);
+  const wav = await svc.presetSample(c.get('deps'), c.get('user'), c.req.param('id'), q);
+  return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'cache-control': 'private, max-age=3600' });
+});
+
+voicePresetRoutes.post('/:id/update_settings', async (c) => {
+  const body = await jsonBody(c, VoicePresetSettingsRequest);
+  return c.json(await svc.updateSettings(c.get('deps'), c.get('user'), c.req.param('id'), body, false));
+});
+
+voicePresetRoutes.post('/:id/update_settings_from_project', async (c) => {
+  const body = await jsonBody(c, VoicePresetSettingsRequest);
+  return c.json(await svc.updateSettings(c.get('deps'), c.get('user'), c.req.param('id'), body, true));
+});
+
+/** Mounted at /api/library: POST media/extract-audio (multipart field `file`: a video or audio file). */
+export const extractAudioRoutes = new Hono<AppEnv>();
+extractAudioRoutes.use('/media/extract-audio', requireUser);
+extractAudioRoutes.post('/media/extract-audio', async (c) => {
+  const deps = c.get('deps');
+  const spaceId = spaceIdFromQuery(c);
+  const tmpDir = join(deps.config.dataDir, 'tmp');
+  await mkdir(tmpDir, { recursive: true });
+  const tmp = join(tmpDir, `extract-${randomUUID()}`);
+  try {
+    let parsed;
+    try {
+      parsed = await readMultipart(c.req.raw.body, c.req.header('content-type'), {
+        fileField: 'file', destPath: tmp, maxBytes: deps.config.limits.maxVideoSize, maxSizeText: formatBytes(deps.config.limits.maxVideoSize),
+      });
+    } catch (e) {
+      if (e instanceof MultipartError) throw new ApiError(e.status, e.message);
+      throw e;
+    }
+    if (!parsed.file) throw unprocessable([{ loc: ['body', 'file'], msg: 'Field is required', type: 'missing' }]);
+    const row = await svc.extractAudioUpload(deps, c.get('user'), spaceId, { local: tmp, filename: parsed.file.filename || 'video' });
+    return c.json(mediaJson(row));
+  } finally {
+    await rm(tmp, { force: true });
+  }
+});
+
+/** Mounted at /api/users: the voice tutorial flags (spec section 7, user calls). */
+export const voiceTutorialRoutes = new Hono<AppEnv>();
+voiceTutorialRoutes.use('/set_voice_preset_tutorial_displayed', requireUser);
+voiceTutorialRoutes.use('/set_instant_voice_clone_tooltip_displayed', requireUser);
+voiceTutorialRoutes.use('/voice_tutorials', requireUser);
+voiceTutorialRoutes.post('/set_voice_preset_tutorial_displayed', async (c) =>
+  c.json(await svc.setTutorialFlag(c.get('deps'), c.get('user'), 'voice_preset_tutorial_displayed')),
+);
+voiceTutorialRoutes.post('/set_instant_voice_clone_tooltip_displayed', async (c) =>
+  c.json(await svc.setTutorialFlag(c.get('deps'), c.get('user'), 'instant_voice_clone_tooltip_displayed')),
+);
+voiceTutorialRoutes.get('/voice_tutorials', async (c) => c.json(await svc.tutorialFlags(c.get('deps'), c.get('user'))));

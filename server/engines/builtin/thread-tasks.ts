@@ -1,0 +1,43 @@
+// The tasks the engines run in worker threads (./threads.ts), by name. Each posts progress and then its
+// result (or its error) to the parent thread. A thread runs one task at a time.
+import { parentPort } from 'node:worker_threads';
+import type { SpeechRegion } from '../types';
+import { diarizeFile, type DspDiarizationOptions } from './dsp-diarization';
+import { detectFile, type SileroVadOptions } from './silero-vad';
+
+/** Messages to the parent thread. */
+export type ThreadMessage =
+  | { id: number; type: 'progress'; fraction: number }
+  | { id: number; type: 'result'; value: unknown }
+  | { id: number; type: 'error'; name: string; message: string; code?: string; stack?: string };
+
+const TASKS = {
+  async vad(p: { wav: string; options: SileroVadOptions }, onProgress: (f: number) => void) {
+    return detectFile(p.wav, p.options, { onProgress });
+  },
+  async diarize(p: { wav: string; regions: SpeechRegion[]; options: DspDiarizationOptions & { numSpeakers?: number } }, onProgress: (f: number) => void) {
+    const r = diarizeFile(p.wav, p.regions, { ...p.options, onProgress });
+    return { labels: r.labels, profiles: r.profiles };
+  },
+} as const;
+
+export type ThreadTaskName = keyof typeof TASKS;
+
+/** Runs one task and posts its progress and outcome, tagged with the parent's task id. */
+export async function runTask(id: number, task: ThreadTaskName, payload: never): Promise<void> {
+  const post = (m: ThreadMessage) => parentPort!.postMessage(m);
+  let last = 0;
+  const onProgress = (fraction: number) => {
+    const now = Date.now();
+    if (fraction < 1 && now - last < 250) return;
+    last = now;
+    post({ id, type: 'progress', fraction });
+  };
+  try {
+    const value = await (TASKS[task] as (p: unknown, f: (x: number) => void) => Promise<unknown>)(payload, onProgress);
+    post({ id, type: 'result', value });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    post({ id, type: 'error', name: err?.name ?? 'Error', message: err?.message ?? String(e), code: err?.code, stack: err?.stack });
+  }
+}

@@ -1,0 +1,43 @@
+// /api/openapi.json (in production the document built by `npm run build`, dist/openapi.json; otherwise generated
+// on first request) and /api/docs: the API reference, Swagger UI served from the installed swagger-ui-dist package (no CDN).
+import { Hono } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import type { AppEnv } from './env';
+import { buildOpenApi, type RegisteredRoute } from './openapi';
+
+const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/openapi.json');
+let cached: string | null = null;
+
+/** In production the document built with the front end; elsewhere the one of the code as it is now. */
+function documentText(production: boolean, routes: () => RegisteredRoute[]): string {
+  if (cached) return cached;
+  cached = production && existsSync(BUILT) ? readFileSync(BUILT, 'utf8') : JSON.stringify(buildOpenApi(routes()));
+  return cached;
+}
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dubbing Studio API reference</title><link rel="stylesheet" href="/api/docs/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div><script src="/api/docs/swagger-ui-bundle.js"></script><script src="/api/docs/init.js"></script></body></html>`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false });`;
+
+/** The routes of the document and the reference page; `routes` are those of the /api router (paths under /api). */
+export const createDocsRoutes = (routes: () => RegisteredRoute[]) => new Hono<AppEnv>()
+  .get('/openapi.json', (c) => c.body(documentText(c.get('deps').config.production, routes), 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' }))
+  .get('/docs', (c) => c.html(PAGE))
+  .get('/docs/:file', (c) => {
+    const file = c.req.param('file');
+    if (file === 'init.js') return c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+    const type = ASSETS[file];
+    if (!type) return c.json({ detail: 'Not found' }, 404);
+    return c.body(readFileSync(join(getAbsoluteFSPath(), file)), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+  });

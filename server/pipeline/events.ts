@@ -1,0 +1,85 @@
+// Live project events: every status change (setStatus) and every step of in-stage progress (setProgress)
+// is published here; the API streams them to the translation list and the editor (server-sent events).
+// One bus per process. With REDIS_URL the bus is bridged over Redis pub/sub, so a web server sees the
+// events of the workers on other machines.
+import { randomBytes } from 'node:crypto';
+
+export interface ProjectEvent {
+  id: string;
+  space_id: string;
+  status: string;
+  progress: number;
+}
+
+type Listener = (e: ProjectEvent) => void;
+
+const CHANNEL = 'dubbing:project-events';
+
+class ProjectEventBus {
+  private readonly listeners = new Set<Listener>();
+  private readonly origin = randomBytes(6).toString('hex');
+  private redis: { pub: import('ioredis').Redis; sub: import('ioredis').Redis; users: number } | null = null;
+
+  /** Sends an event to this process's listeners (and, bridged, to the other processes). */
+  publish(e: ProjectEvent): void {
+    this.deliver(e);
+    if (this.redis) void this.redis.pub.publish(CHANNEL, JSON.stringify({ o: this.origin, e })).catch(() => {});
+  }
+
+  /** Calls `fn` for every event that `filter` accepts; returns the unsubscribe function. */
+  subscribe(filter: (e: ProjectEvent) => boolean, fn: Listener): () => void {
+    const l: Listener = (e) => {
+      if (filter(e)) fn(e);
+    };
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  }
+
+  listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Bridges the bus over Redis (REDIS_URL): call once per process that publishes or streams. */
+  async bridge(redisUrl: string): Promise<void> {
+    if (this.redis) {
+      this.redis.users++;
+      return;
+    }
+    const { Redis } = await import('ioredis');
+    const pub = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+    const sub = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+    pub.on('error', () => {});
+    sub.on('error', () => {});
+    sub.on('message', (_ch: string, raw: string) => {
+      try {
+        const m = JSON.parse(raw) as { o: string; e: ProjectEvent };
+        if (m.o !== this.origin) this.deliver(m.e);
+      } catch {
+        // not ours
+      }
+    });
+    await sub.subscribe(CHANNEL);
+    this.redis = { pub, sub, users: 1 };
+  }
+
+  /** Ends the Redis bridge when its last user (bridge call) is gone. */
+  async unbridge(): Promise<void> {
+    if (!this.redis || --this.redis.users > 0) return;
+    const { pub, sub } = this.redis;
+    this.redis = null;
+    await Promise.allSettled([pub.quit(), sub.quit()]);
+  }
+
+  private deliver(e: ProjectEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+}
+
+/** The process's bus. */
+export const projectEvents = new ProjectEventBus();
