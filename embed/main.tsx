@@ -1,29 +1,38 @@
-// Embedded build (inside the ad platform's admin iframe, served at /embed/): the app with the parent-frame auth
-// provider. The session token comes from window.parent over the postMessage bridge (src/lib/auth/bridge.ts).
-// The first load carries ?shop=<shop domain>&host=...; they are remembered for the session and removed from the URL.
+// Embedded build (inside the ad platform's admin iframe, served at /embed/): the app with the embedded auth
+// provider. App Bridge is created with the app key the server puts into index.html and the `host` parameter
+// the platform adds to the iframe URL (src/lib/auth/embed-config.ts); session tokens and navigation out of
+// the frame go through it (src/lib/auth/bridge.ts). The launch parameters are kept in memory and removed from
+// the address; links to other origins leave through the platform (routeExternalLinks).
 import { mountApp } from '../src/app/App';
+import { currentEnvironment } from '../src/lib/environments';
 import { createWindowBridge } from '../src/lib/auth/bridge';
+import { readWindowLaunch } from '../src/lib/auth/embed-config';
 import { createEmbeddedProvider } from '../src/lib/auth/embedded';
-import { session, STORAGE_KEYS } from '../src/lib/storage';
+import { navigateExternal, routeExternalLinks } from '../src/lib/navigation';
+import { showToast } from '../src/ui/toasts';
 
-const SHOP_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?$/i;
+const launch = readWindowLaunch();
+// Besides what the server allows, the app's own destinations (Help Center, the sister product) may be opened.
+const env = currentEnvironment();
+const ownDestinations = [env.helpCenterUrl, env.videoAdsUrl].flatMap((u) => {
+  try {
+    return [new URL(u).origin];
+  } catch {
+    return [];
+  }
+});
+const bridge = createWindowBridge({ ...launch, allowedOrigins: [...launch.allowedOrigins, ...ownDestinations] });
 
-function launchParams(): { shop: string | null } {
-  const url = new URL(window.location.href);
-  const rawShop = url.searchParams.get('shop');
-  if (rawShop !== null) {
-    if (SHOP_RE.test(rawShop)) session.setString(STORAGE_KEYS.embedShop, rawShop.toLowerCase());
-    else console.error(`Ignoring invalid shop parameter "${rawShop}": expected a shop domain such as example.myshop.com`);
-  }
-  const host = url.searchParams.get('host');
-  if (host !== null) session.setString(STORAGE_KEYS.embedHost, host);
-  if (rawShop !== null || host !== null) {
-    url.searchParams.delete('shop');
-    url.searchParams.delete('host');
-    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
-  }
-  return { shop: session.getString(STORAGE_KEYS.embedShop) };
+const url = new URL(window.location.href);
+if (url.searchParams.has('shop') || url.searchParams.has('host')) {
+  url.searchParams.delete('shop');
+  url.searchParams.delete('host');
+  window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
 }
 
-const { shop } = launchParams();
-mountApp(document.getElementById('root'), createEmbeddedProvider({ bridge: createWindowBridge(shop), shop }));
+routeExternalLinks(document, {
+  navigate: navigateExternal,
+  onError: (message) => showToast(message, { error: true }),
+});
+
+mountApp(document.getElementById('root'), createEmbeddedProvider({ bridge, shop: launch.shop }));

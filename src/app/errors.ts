@@ -5,18 +5,20 @@
 //  - 400 'Inactive user' -> inactiveUser + the sign-out routine;
 //  - 401 -> sign out to /auth keeping the origin;
 //  - 409 on POST /users -> log out, clear local storage, reload;
-//  - a text starting 'You have no access to this resource' -> refetch the space list.
+//  - a text starting 'You have no access to this resource' -> refetch the space list;
+//  - 403 refusing a feature the plan lacks ({code: 'feature_not_in_plan', feature}) -> that feature's upgrade modal.
 // Identity-service calls (/api/auth/*) opt out: a wrong password is not a lost session.
 import { TEXT } from '../../contract/errors';
 import type { User } from '../../contract/schemas/user';
-import { isSubscriptionActive, planTierOf } from '../features/account/api';
 import { getAuthProvider } from '../lib/auth/active';
 import { onApiError, type ApiError } from '../lib/http';
 import { currentAppPath } from '../lib/page';
-import { signOutClearAndReload, signOutToAuth } from './session';
-import { SPACE_LIST_KEY } from './spaces';
-import { buyMinutesOpenAtom, globalErrorAtom, unknownErrorOpenAtom } from './state';
-import type { AppStore } from './store';
+import { paymentContextOf, paymentRequiredAction, type PaymentContext } from '../lib/payment';
+import { signOutClearAndReload, signOutToAuth } from '../lib/auth/session';
+import { SPACE_LIST_KEY } from '../lib/api/use-spaces';
+import { buyMinutesOpenAtom, globalErrorAtom, unknownErrorOpenAtom, upgradeModalAtom } from '../lib/state';
+import { FEATURE_KEYS, featureOfRefusal, type FeatureKey } from '../../contract/features';
+import type { AppStore } from '../lib/store';
 
 export type ErrorEffect =
   | 'paymentRequired'
@@ -24,7 +26,8 @@ export type ErrorEffect =
   | 'inactiveUser'
   | 'unauthorized'
   | 'accountConflict'
-  | 'refetchSpaces';
+  | 'refetchSpaces'
+  | 'featureRefused';
 
 /** The effects an error calls for (pure). */
 export function classifyApiError(err: ApiError): ErrorEffect[] {
@@ -38,35 +41,15 @@ export function classifyApiError(err: ApiError): ErrorEffect[] {
   if (err.status === 401) out.push('unauthorized');
   if (err.status === 409 && err.method === 'POST' && /^users\/?$/.test(err.path)) out.push('accountConflict');
   if (err.message.startsWith(TEXT.noAccess) || detail.startsWith(TEXT.noAccess)) out.push('refetchSpaces');
+  if (err.status === 403 && refusedFeature(err)) out.push('featureRefused');
   return out;
 }
 
-export interface PaymentContext {
-  hasActiveNonEnterpriseSubscription: boolean;
-  canBuyMinutes: boolean;
-  hasArchivedSubscription: boolean;
-  hasEnterprisePlan: boolean;
-}
-export type PaymentAction = 'buyMinutes' | 'unknownError' | 'pricing';
-
-/** What a paymentRequired error opens (spec section 8). */
-export function paymentRequiredAction(ctx: PaymentContext): PaymentAction {
-  if (ctx.hasActiveNonEnterpriseSubscription && ctx.canBuyMinutes && ctx.hasArchivedSubscription) return 'buyMinutes';
-  if (ctx.hasEnterprisePlan) return 'unknownError';
-  return 'pricing';
-}
-
-/** Payment context from the user alone; billing refines it with product data (setPaymentContextSource). */
-export function paymentContextOf(user: User | null | undefined): PaymentContext {
-  const tier = planTierOf(user);
-  const active = isSubscriptionActive(user);
-  const enterprise = tier === 'enterprise' || tier === 'custom';
-  return {
-    hasActiveNonEnterpriseSubscription: active && !enterprise,
-    canBuyMinutes: active && !user?.subscription?.payments_collection_paused,
-    hasArchivedSubscription: false,
-    hasEnterprisePlan: enterprise,
-  };
+/** The feature a 403 refuses because the plan lacks it (the body's `feature`, or the refusal text), else null. */
+export function refusedFeature(err: ApiError): FeatureKey | null {
+  const body = err.body as { code?: unknown; feature?: unknown } | null | undefined;
+  if (body && body.code === 'feature_not_in_plan' && (FEATURE_KEYS as readonly unknown[]).includes(body.feature)) return body.feature as FeatureKey;
+  return featureOfRefusal(err.detailText);
 }
 
 export interface EffectDeps {
@@ -127,6 +110,9 @@ export function applyErrorEffects(err: ApiError, deps: EffectDeps): ErrorEffect[
         break;
       case 'refetchSpaces':
         deps.revalidate(SPACE_LIST_KEY);
+        break;
+      case 'featureRefused':
+        deps.store.set(upgradeModalAtom, { feature: refusedFeature(err)! });
         break;
     }
   }

@@ -10,13 +10,14 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { MAINTENANCE_WINDOW_MINUTES } from '../../contract/constants';
 import { maintenanceText, TEXT } from '../../contract/errors';
 import type { Settings } from '../../contract/schemas/settings';
+import { getAuthProvider } from '../lib/auth/active';
 import type { ApiError } from '../lib/http';
 import { page } from '../lib/page';
 import { local, STORAGE_KEYS } from '../lib/storage';
 import { GenericErrorPage } from '../ui/error-page';
 import { MAINTENANCE_ILLUSTRATION } from '../ui/illustrations';
 import { SpinnerPage } from '../ui/spinner-page';
-import { useSettings } from './settings';
+import { useSettings } from '../lib/api/use-settings';
 
 /** How often settings are polled while the maintenance screen shows. */
 export const MAINTENANCE_POLL_MS = 30_000;
@@ -30,14 +31,20 @@ export function maintenanceOverridden(): boolean {
 }
 
 /** What the gate shows for a settings load (pure). */
-export function gateState(input: { settings: Settings | undefined; error: ApiError | undefined; override: boolean }): GateState {
+export function gateState(input: {
+  settings: Settings | undefined;
+  error: ApiError | undefined;
+  override: boolean;
+  /** Inside the platform's admin a 401 does not sign out to /auth (there is none): it is shown. */
+  embedded?: boolean;
+}): GateState {
   const { settings, error, override } = input;
   if (override) return settings || error ? 'ok' : 'loading';
   if (error) {
     if (error.kind === 'auth') return 'error';
     const serverSide = error.status === 0 || error.status >= 500;
     if (serverSide) return 'maintenance';
-    if (!settings) return error.status === 401 ? 'signingOut' : 'error';
+    if (!settings) return error.status === 401 && !input.embedded ? 'signingOut' : 'error';
   }
   if (!settings) return 'loading';
   if (settings.features.maintenance) return 'maintenance';
@@ -59,7 +66,12 @@ export function MaintenanceScreen() {
 
 export function SettingsGate({ children }: { children: ReactNode }) {
   const { settings, error, mutate } = useSettings();
-  const state = gateState({ settings, error, override: maintenanceOverridden() });
+  const state = gateState({
+    settings,
+    error,
+    override: maintenanceOverridden(),
+    embedded: getAuthProvider()?.kind === 'embedded',
+  });
   const wasMaintenance = useRef(false);
   const reloaded = useRef(false);
 

@@ -5,10 +5,10 @@ import { useEffect, useRef } from 'react';
 import { useSWRConfig } from 'swr';
 import { useLocation, useSearch } from 'wouter';
 import { PAYMENT_RETURN_LOADER_MS } from '../../contract/constants';
-import { CURRENT_USER_KEY } from '../features/account/api';
+import { CURRENT_USER_KEY } from '../lib/api/use-current-user';
 import { analytics } from '../lib/analytics';
 import { useLoadingOverlay } from '../ui/loading-overlay';
-import { SPACE_LIST_KEY } from './spaces';
+import { SPACE_LIST_KEY } from '../lib/api/use-spaces';
 
 export const PAYMENT_MARKERS = ['payment-successful', 'payment-subscription-canceled', 'payment-credits-canceled'] as const;
 export type PaymentMarker = (typeof PAYMENT_MARKERS)[number];
@@ -52,6 +52,7 @@ export function PaymentReturn() {
       release();
       void mutate(CURRENT_USER_KEY);
       void mutate(SPACE_LIST_KEY);
+      void mutate('/api/payments/latest_payment_info');
     }, PAYMENT_RETURN_LOADER_MS);
     pending.current = { timer, release };
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -10,7 +10,9 @@ import { forwardRef, useEffect, useState, type ReactNode } from 'react';
 import { SWRConfig, useSWRConfig } from 'swr';
 import { Link, Router, useLocation, type BaseLocationHook, type BaseSearchHook } from 'wouter';
 import type { User } from '../../contract/schemas/user';
-import { CURRENT_USER_KEY } from '../features/account/api';
+import { CURRENT_USER_KEY } from '../lib/api/use-current-user';
+import { PRODUCTS_KEY, paymentContextFrom } from '../features/billing';
+import type { ProductsResponse } from '../../contract/schemas/payments';
 import { setAuthProvider } from '../lib/auth/active';
 import type { AnyAuthProvider } from '../lib/auth/types';
 import { setSpaceIdSource } from '../lib/http';
@@ -20,11 +22,11 @@ import { LoadingOverlay } from '../ui/loading-overlay';
 import { SnackbarHost } from '../ui/snackbars';
 import { ToastHost } from '../ui/toasts';
 import { UnknownErrorModal } from '../ui/unknown-error-modal';
-import { AuthProviderContext } from './auth-context';
+import { AuthProviderContext } from '../lib/auth/context';
 import { installErrorEffects } from './errors';
-import { currentSpaceIdAtom } from './state';
-import { getAppStore, type AppStore } from './store';
-import { swrConfig } from './swr';
+import { currentSpaceIdAtom } from '../lib/state';
+import { getAppStore, type AppStore } from '../lib/store';
+import { swrConfig } from '../lib/swr';
 
 interface LinkLikeComponentProps {
   url: string;
@@ -63,6 +65,8 @@ function ErrorEffects() {
         getUser: () => cache.get(CURRENT_USER_KEY)?.data as User | undefined,
         revalidate: (key) => void mutate(key),
         navigate: (to, state) => navigate(to, { state }),
+        // The archived-plan flag and minute pack come from the catalogue (loaded ahead for subscribers).
+        paymentContext: (user) => paymentContextFrom(user, cache.get(PRODUCTS_KEY)?.data as ProductsResponse | undefined),
       }),
     [cache, mutate, navigate],
   );

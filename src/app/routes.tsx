@@ -10,23 +10,26 @@
 import { useAtom } from 'jotai';
 import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
-import { useCurrentUser } from '../features/account/api';
+import { useCurrentUser } from '../lib/api/use-current-user';
 import { SpinnerPage } from '../ui/spinner-page';
 import { AppShell } from './shell';
 import { NotFoundPage } from './not-found';
 import { RequireSession } from './session-gate';
-import { firstSpace, useSpaceList } from './spaces';
-import { currentSpaceIdAtom } from './state';
+import { firstSpace, useSpaces } from '../lib/api/use-spaces';
+import { currentSpaceIdAtom } from '../lib/state';
 
 const AuthPage = lazy(() => import('../features/auth/AuthPage'));
 const AuthCallbackPage = lazy(() => import('../features/auth/AuthCallbackPage'));
 const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
-const PricingPage = lazy(() => import('../features/pricing/PricingPage'));
-const CheckoutPage = lazy(() => import('../features/pricing/CheckoutPage'));
+const PricingPage = lazy(() => import('../features/billing/PricingPage'));
+const CheckoutPage = lazy(() => import('../features/billing/CheckoutPage'));
+const ApiKeysSection = lazy(() => import('../features/api-keys/ApiKeysSection').then((m) => ({ default: m.ApiKeysSection })));
+const SubscriptionSection = lazy(() => import('../features/billing/SubscriptionSection').then((m) => ({ default: m.SubscriptionSection })));
 const GlossariesPage = lazy(() => import('../features/glossaries/GlossariesPage'));
 const VoicesPage = lazy(() => import('../features/voices/VoicesPage'));
 const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ default: m.ProjectsHome })));
+const DemoView = lazy(() => import('../features/onboarding/DemoView').then((m) => ({ default: m.DemoView })));
 const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
 const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
 
@@ -58,7 +61,7 @@ function ShellRoutes() {
       </Route>
       <Route path="/spaces/:spaceId">
         <SpaceScope>
-          <ProjectsHome />
+          <ProjectsHome top={<Suspense fallback={null}><DemoView /></Suspense>} />
         </SpaceScope>
       </Route>
       <Route path="/spaces/:spaceId/voices">
@@ -91,7 +94,9 @@ function ShellRoutes() {
       </Route>
       <Route path="/pricing" component={PricingPage} />
       <Route path="/checkout" component={CheckoutPage} />
-      <Route path="/account" component={AccountPage} />
+      <Route path="/account">
+        <AccountPage billing={<SubscriptionSection />} apiKeys={<ApiKeysSection />} />
+      </Route>
       <Route path="/admin">
         <AdminPage section="customers" />
       </Route>
@@ -103,6 +108,9 @@ function ShellRoutes() {
       </Route>
       <Route path="/admin/survey">
         <AdminPage section="survey" />
+      </Route>
+      <Route path="/admin/support">
+        <AdminPage section="support" />
       </Route>
       <Route path="/admin/homepage">
         <AdminPage section="homepage" />
@@ -116,7 +124,7 @@ function ShellRoutes() {
 
 /** Redirects to the first space (the default one), keeping a sub-path and the query. */
 export function ToFirstSpace({ sub = '' }: { sub?: string }) {
-  const { data: spaces } = useSpaceList();
+  const { data: spaces } = useSpaces();
   const search = useSearch();
   const first = firstSpace(spaces);
   if (!first) return <NotFoundPage />;
@@ -138,7 +146,7 @@ export function canAccessSpace(
 /** Makes the route's space current (space_id of API calls, settings) and sends others home. */
 function SpaceScope({ children }: { children: ReactNode }) {
   const { spaceId } = useParams<{ spaceId: string }>();
-  const { data: spaces } = useSpaceList();
+  const { data: spaces } = useSpaces();
   const { data: user } = useCurrentUser();
   const [current, setCurrent] = useAtom(currentSpaceIdAtom);
   const allowed = canAccessSpace(spaceId, spaces, user);

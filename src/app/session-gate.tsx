@@ -6,15 +6,25 @@ import { useSWRConfig } from 'swr';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { TEXT } from '../../contract/errors';
 import type { User } from '../../contract/schemas/user';
-import { createAccount, CURRENT_USER_KEY, useCurrentUser } from '../features/account/api';
-import { analytics, identify } from '../lib/analytics';
+import { createAccount } from '../features/account/api';
+import { CURRENT_USER_KEY, useCurrentUser } from '../lib/api/use-current-user';
+import { analytics, identify, startTagManager } from '../lib/analytics';
+import { productAnalyticsFromEnv } from '../lib/product-analytics';
+import { sessionReplayFromEnv } from '../lib/session-replay';
+
+// The analytics sinks, each on only when the build configures it: the tag manager (VITE_TAG_MANAGER_ID), product
+// analytics (VITE_PRODUCT_ANALYTICS_URL) and session replay (VITE_SESSION_REPLAY_URL, 1% of sessions).
+const buildEnv = import.meta.env as Record<string, string | undefined>;
+startTagManager(buildEnv);
+const productAnalytics = productAnalyticsFromEnv(buildEnv);
+const sessionReplay = sessionReplayFromEnv(buildEnv);
 import { decodeJwtPayload } from '../lib/auth/jwt';
 import { errorMessage, type ApiError } from '../lib/http';
 import { GenericErrorPage } from '../ui/error-page';
 import { SpinnerPage } from '../ui/spinner-page';
-import { useAuth, useIsAuthenticated } from './auth-context';
+import { useAuth, useIsAuthenticated } from '../lib/auth/context';
 import { PaymentReturn } from './payment-return';
-import { SPACE_LIST_KEY, useSpaceList } from './spaces';
+import { SPACE_LIST_KEY, useSpaces } from '../lib/api/use-spaces';
 
 /** Referral id from the affiliate script (window.Rewardful / window.rewardful), when present. */
 export function readReferralId(): string | null {
@@ -51,7 +61,7 @@ function AccountBootstrap({ children }: { children: ReactNode }) {
   const auth = useAuth();
   const { mutate } = useSWRConfig();
   const user = useCurrentUser();
-  const spaces = useSpaceList(!!user.data);
+  const spaces = useSpaces(!!user.data);
   const [createError, setCreateError] = useState<string | null>(null);
   const creating = useRef(false);
 
@@ -79,12 +89,16 @@ function AccountBootstrap({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (user.data) identify(user.data.id);
+    if (user.data) productAnalytics?.identify({ id: user.data.id, email: user.data.email, email_type: user.data.email_type });
+    if (user.data) sessionReplay?.identify({ id: user.data.id, email: user.data.email, email_type: user.data.email_type });
   }, [user.data]);
 
   if (createError) return <GenericErrorPage detail={createError} />;
   if (user.error && !isUserNotFound(user.error)) {
-    // 401 and 'Inactive user' sign out globally; show the spinner meanwhile.
-    if (user.error.status === 401 || (user.error.status === 400 && user.error.message === TEXT.inactiveUser)) return <SpinnerPage />;
+    // 401 and 'Inactive user' sign out globally; show the spinner meanwhile. Inside the platform's admin there is
+    // no sign-in page to go to: a refused session token is shown (e.g. 'Invalid token').
+    const signsOut = user.error.status === 401 || (user.error.status === 400 && user.error.message === TEXT.inactiveUser);
+    if (signsOut && auth.kind !== 'embedded') return <SpinnerPage />;
     return <GenericErrorPage detail={user.error.message} />;
   }
   if (spaces.error) return <GenericErrorPage detail={spaces.error.message} />;

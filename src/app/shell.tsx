@@ -2,17 +2,23 @@
 // and the Teamspace dialogs of the spaces feature.
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { request } from '../lib/http';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../../contract/constants';
-import { planTierOf, useCurrentUser } from '../features/account/api';
+import { userPlanTier as planTierOf } from '../../contract/plans';
+import { useCurrentUser } from '../lib/api/use-current-user';
 import { TeamspaceModals, TeamspaceSwitcher, useOpenTeamspaceDialog } from '../features/spaces';
-import { useAuth } from './auth-context';
-import { currentEnvironment, isWhiteLabelBuild } from './environments';
+import { BillingHost } from '../features/billing';
+import { SupportWidget } from '../features/support';
+import { SurveyPrompt, Tour } from '../features/onboarding';
+import { useAuth } from '../lib/auth/context';
+import { currentEnvironment, isWhiteLabelBuild } from '../lib/environments';
 import { MaintenanceBanner } from './maintenance';
-import { useSettings } from './settings';
+import { useSettings } from '../lib/api/use-settings';
 import { MobileNav, Sidebar } from './sidebar';
 import { sidebarBanners, sidebarItems } from './sidebar-items';
-import { firstSpace, useSpaceList } from './spaces';
-import { currentSpaceIdAtom, deviceTypeAtom, dismissedBannersAtom, sidebarLockedAtom } from './state';
+import { firstSpace, useSpaces } from '../lib/api/use-spaces';
+import { currentSpaceIdAtom, deviceTypeAtom, dismissedBannersAtom, sidebarLockedAtom } from '../lib/state';
 
 /** Left margin of the page next to the sidebar: the locked width, or the collapsed one (hover overlays). */
 export function mainOffset(device: string, locked: boolean): number {
@@ -27,15 +33,18 @@ export function AppShell({ children }: { children: ReactNode }) {
   const currentSpaceId = useAtomValue(currentSpaceIdAtom);
   const { settings } = useSettings();
   const { data: user } = useCurrentUser();
-  const { data: spaces } = useSpaceList();
+  const { data: spaces } = useSpaces();
   const auth = useAuth();
   const openDialog = useOpenTeamspaceDialog();
+  const [, navigate] = useLocation();
   const env = currentEnvironment();
   const whiteLabel = isWhiteLabelBuild() || !!settings?.white_label;
   const spaceId = currentSpaceId ?? firstSpace(spaces)?.id ?? null;
   const plan = planTierOf(user);
   const features = settings?.scope_settings.available_features;
   const email = user?.email ?? auth.getEmail();
+  // The server's SUPPORT_EMAIL / HELP_CENTER_URL when it says; the build's defaults otherwise.
+  const supportEmail = settings?.support?.email ?? env.supportEmail;
 
   const items = sidebarItems({
     spaceId,
@@ -44,13 +53,25 @@ export function AppShell({ children }: { children: ReactNode }) {
     device,
     whiteLabel,
     hasTeamspaceDialog: true,
-    supportEmail: env.supportEmail,
-    helpCenterUrl: env.helpCenterUrl,
+    supportEmail,
+    helpCenterUrl: settings?.support?.help_center_url ?? env.helpCenterUrl,
     videoAdsUrl: env.videoAdsUrl,
     email,
+    sisterSso: settings ? settings.sister_app === true : undefined,
   });
-  const banners = sidebarBanners({ features, plan, whiteLabel, dismissed, videoAdsUrl: env.videoAdsUrl });
+  const banners = sidebarBanners({ features, plan, whiteLabel, dismissed, videoAdsUrl: env.videoAdsUrl, sisterSso: settings?.sister_app === true });
   const renderTop = whiteLabel ? undefined : (collapsed: boolean) => <TeamspaceSwitcher collapsed={collapsed} />;
+  // Try video Ad: the server seals the ID token, name and picture for the sister product; a failure is reported
+  // and sends the user to sign in again (spec section 8).
+  const goToSister = async () => {
+    try {
+      const r = await request((c) => c.post('users/sister_sso', { context: { spaceId: false } }).json<{ redirect_url: string }>());
+      window.location.assign(r.redirect_url);
+    } catch (e) {
+      console.error('Single sign-on to the video-ad product failed', e);
+      navigate('/auth');
+    }
+  };
   const openSettings = () => {
     if (spaceId) openDialog(spaceId);
   };
@@ -65,6 +86,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           whiteLabel={whiteLabel}
           onOpenTeamspaceDialog={openSettings}
           renderTop={renderTop}
+          onSisterSso={() => void goToSister()}
         />
       ) : null}
       <main className="ds-main" style={{ marginLeft: mainOffset(device, locked) }}>
@@ -73,6 +95,10 @@ export function AppShell({ children }: { children: ReactNode }) {
         {children}
       </main>
       <TeamspaceModals />
+      <BillingHost />
+      {user && !whiteLabel ? <SupportWidget supportEmail={supportEmail} /> : null}
+      {user ? <Tour key={user.id} user={user} /> : null}
+      {user && settings?.surveys.length ? <SurveyPrompt surveys={settings.surveys} /> : null}
     </div>
   );
 }

@@ -28,6 +28,10 @@ export interface SidebarItem {
   disabledReason?: string;
   /** A tag next to the label ('New'). */
   badge?: string;
+  /** Visible but not in the plan: opens that feature's upgrade modal instead of the page. */
+  locked?: FeatureKey;
+  /** Signs in to the sister video-ad product (sealed-box single sign-on) instead of following href. */
+  sisterSso?: boolean;
 }
 
 export interface SidebarInput {
@@ -43,6 +47,8 @@ export interface SidebarInput {
   helpCenterUrl: string;
   videoAdsUrl: string;
   email: string | null;
+  /** The server has the sister product's SSO configured (settings.sister_app); false hides Try video Ad. */
+  sisterSso?: boolean;
 }
 
 export const DESKTOP_ONLY = 'Desktop only';
@@ -64,7 +70,8 @@ export function sidebarItems(input: SidebarInput): SidebarItem[] {
   const space = input.spaceId ? `/spaces/${encodeURIComponent(input.spaceId)}` : '';
   const items: SidebarItem[] = [{ id: 'translation', label: 'Translation', group: 'main', href: space || '/' }];
   if (input.features?.voice_presets?.visible) {
-    items.push({ id: 'voices', label: 'Voice Clone Library', group: 'main', href: `${space}/voices` });
+    const locked = input.features.voice_presets.enabled ? undefined : ('voice_presets' as const);
+    items.push({ id: 'voices', label: 'Voice Clone Library', group: 'main', href: `${space}/voices`, locked });
   }
   if (input.features?.glossary?.visible) {
     const mobile = input.device === 'mobile';
@@ -75,10 +82,13 @@ export function sidebarItems(input: SidebarInput): SidebarItem[] {
       href: `${space}/glossaries`,
       disabled: mobile,
       disabledReason: mobile ? DESKTOP_ONLY : undefined,
+      locked: input.features.glossary.enabled ? undefined : 'glossary',
     });
   }
-  if (input.plan !== 'trial' && input.plan !== 'free') {
-    items.push({ id: 'video_ads', label: 'Try video Ad', group: 'promo', href: input.videoAdsUrl, external: true, badge: 'New' });
+  // Try video Ad: paid plans only, and only once the server says the sister product's SSO is configured
+  // (hidden while that is unknown and when SISTER_APP_URL / SISTER_APP_PUBLIC_KEY are not set).
+  if (input.plan !== 'trial' && input.plan !== 'free' && input.sisterSso === true) {
+    items.push({ id: 'video_ads', label: 'Try video Ad', group: 'promo', href: input.videoAdsUrl, external: true, badge: 'New', sisterSso: true });
   }
   if (input.plan === 'business' || input.plan === 'enterprise') {
     items.push({
@@ -105,7 +115,7 @@ export interface SidebarBanner {
   id: SidebarBannerId;
   title: string;
   text: string;
-  action: { label: string; href: string; external?: boolean };
+  action: { label: string; href: string; external?: boolean; /** Goes through the sister product's single sign-on. */ sisterSso?: boolean };
 }
 
 export function sidebarBanners(input: {
@@ -114,6 +124,8 @@ export function sidebarBanners(input: {
   whiteLabel: boolean;
   dismissed: readonly string[];
   videoAdsUrl: string;
+  /** The sister product's SSO is configured (settings.sister_app): the video-ads banner needs it. */
+  sisterSso?: boolean;
 }): SidebarBanner[] {
   if (input.whiteLabel) return [];
   const out: SidebarBanner[] = [];
@@ -134,12 +146,12 @@ export function sidebarBanners(input: {
       action: { label: 'Get API access', href: '/account' },
     });
   }
-  if (!trial) {
+  if (!trial && input.sisterSso === true) {
     out.push({
       id: 'video_ads',
       title: 'Video ads',
       text: 'Turn your product page into a video ad in minutes.',
-      action: { label: 'Try video Ad', href: input.videoAdsUrl, external: true },
+      action: { label: 'Try video Ad', href: input.videoAdsUrl, external: true, sisterSso: true },
     });
   }
   return out.filter((b) => !input.dismissed.includes(b.id));

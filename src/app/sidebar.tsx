@@ -16,12 +16,12 @@ import {
   PinIcon,
   PinFilledIcon,
 } from '@shopify/polaris-icons';
-import { useAtom } from 'jotai';
+import { useAtom, useSetAtom } from 'jotai';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, SIDEBAR_POPOVER_PX } from '../../contract/constants';
 import type { SidebarBanner, SidebarItem, SidebarItemId } from './sidebar-items';
-import { dismissedBannersAtom, sidebarLockedAtom } from './state';
+import { dismissedBannersAtom, sidebarLockedAtom, upgradeModalAtom } from '../lib/state';
 
 type IconSource = ComponentType<Record<string, unknown>> | ((props: Record<string, unknown>) => ReactNode);
 
@@ -46,6 +46,8 @@ export interface SidebarProps {
   onOpenTeamspaceDialog?: () => void;
   email: string | null;
   whiteLabel: boolean;
+  /** Try video Ad with single sign-on: seals the user's token and goes to the sister product. */
+  onSisterSso?: () => void;
 }
 
 export function sidebarWidth(locked: boolean, hovered: boolean): number {
@@ -96,13 +98,16 @@ function SidebarEntry({
   location,
   onOpenTeamspaceDialog,
   email,
+  onSisterSso,
 }: {
   item: SidebarItem;
   expanded: boolean;
   location: string;
   onOpenTeamspaceDialog?: () => void;
   email: string | null;
+  onSisterSso?: () => void;
 }) {
+  const openUpgrade = useSetAtom(upgradeModalAtom);
   const active = isActive(location, item.href, item.id);
   const cls = `ds-sidebar__item${active ? ' is-active' : ''}${item.disabled ? ' is-disabled' : ''}${item.id === 'profile' ? ' ds-sidebar__profile' : ''}`;
   const body =
@@ -128,6 +133,19 @@ function SidebarEntry({
       <span className={cls} aria-disabled="true" data-item={item.id} title={item.disabledReason}>
         {body}
       </span>
+    );
+  } else if (item.locked) {
+    const feature = item.locked;
+    node = (
+      <button type="button" className={cls} data-item={item.id} data-locked="true" onClick={() => openUpgrade({ feature })}>
+        {body}
+      </button>
+    );
+  } else if (item.sisterSso && onSisterSso) {
+    node = (
+      <button type="button" className={cls} data-item={item.id} onClick={onSisterSso}>
+        {body}
+      </button>
     );
   } else if (item.opensTeamspaceDialog) {
     node = (
@@ -161,7 +179,7 @@ function SidebarEntry({
   );
 }
 
-function BannerCard({ banner, onClose }: { banner: SidebarBanner; onClose: () => void }) {
+function BannerCard({ banner, onClose, onSisterSso }: { banner: SidebarBanner; onClose: () => void; onSisterSso?: () => void }) {
   return (
     <div className="ds-sidebar__banner" data-banner={banner.id}>
       <div className="ds-sidebar__banner-head">
@@ -175,7 +193,11 @@ function BannerCard({ banner, onClose }: { banner: SidebarBanner; onClose: () =>
       <Text as="p" variant="bodySm" tone="subdued">
         {banner.text}
       </Text>
-      {banner.action.external ? (
+      {banner.action.sisterSso && onSisterSso ? (
+        <button type="button" className="ds-sidebar__banner-action" onClick={onSisterSso}>
+          {banner.action.label}
+        </button>
+      ) : banner.action.external ? (
         <a className="ds-sidebar__banner-action" href={banner.action.href} target="_blank" rel="noreferrer">
           {banner.action.label}
         </a>
@@ -188,7 +210,7 @@ function BannerCard({ banner, onClose }: { banner: SidebarBanner; onClose: () =>
   );
 }
 
-export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, email, whiteLabel }: SidebarProps) {
+export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, email, whiteLabel, onSisterSso }: SidebarProps) {
   const [locked, setLocked] = useAtom(sidebarLockedAtom);
   const [dismissed, setDismissed] = useAtom(dismissedBannersAtom);
   const [hovered, setHovered] = useState(false);
@@ -197,7 +219,7 @@ export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, emai
   const width = sidebarWidth(locked, hovered);
   const group = (g: SidebarItem['group']) => items.filter((i) => i.group === g);
   const entry = (item: SidebarItem) => (
-    <SidebarEntry key={item.id} item={item} expanded={expanded} location={location} onOpenTeamspaceDialog={onOpenTeamspaceDialog} email={email} />
+    <SidebarEntry key={item.id} item={item} expanded={expanded} location={location} onOpenTeamspaceDialog={onOpenTeamspaceDialog} email={email} onSisterSso={onSisterSso} />
   );
 
   return (
@@ -237,7 +259,7 @@ export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, emai
           ? banners
               .filter((b) => !dismissed.includes(b.id))
               .map((b) => (
-                <BannerCard key={b.id} banner={b} onClose={() => setDismissed([...new Set([...dismissed, b.id])])} />
+                <BannerCard key={b.id} banner={b} onSisterSso={onSisterSso} onClose={() => setDismissed([...new Set([...dismissed, b.id])])} />
               ))
           : null}
         <ul>{group('promo').map(entry)}</ul>
@@ -276,6 +298,7 @@ export function MobileNav({
 }: Pick<SidebarProps, 'items' | 'onOpenTeamspaceDialog' | 'whiteLabel' | 'renderTop'>) {
   const [open, setOpen] = useState(false);
   const [, navigate] = useLocation();
+  const openUpgrade = useSetAtom(upgradeModalAtom);
   return (
     <header className="ds-mobile-nav">
       <div className="ds-mobile-nav__start">
@@ -304,6 +327,7 @@ export function MobileNav({
               onAction: () => {
                 setOpen(false);
                 if (item.opensTeamspaceDialog) onOpenTeamspaceDialog?.();
+                else if (item.locked) openUpgrade({ feature: item.locked });
                 else if (!item.external && item.href) navigate(item.href);
               },
             }))}

@@ -1,5 +1,9 @@
-// Analytics: typed events pushed to the tag-manager data layer (window.dataLayer) through one bus.
-// Nothing functional depends on it: every failure is swallowed. localStorage 'analytics_debug' logs events.
+// Analytics: typed events through one bus to sinks that are all off by default (spec sections 1, 7 and 9):
+//  - the tag-manager data layer (window.dataLayer): on when the build names a container (VITE_TAG_MANAGER_ID,
+//    loaded by startTagManager) or the host page already has a data layer of its own; otherwise nothing is pushed;
+//  - the product-analytics sink (src/lib/product-analytics.ts) and session replay (src/lib/session-replay.ts),
+//    each on only when the build gives it an endpoint.
+// Nothing functional depends on them: every failure is swallowed. localStorage 'analytics_debug' logs events.
 import { analyticsDurationMin } from '../../contract/constants';
 import { local, STORAGE_KEYS } from './storage';
 
@@ -66,7 +70,8 @@ declare global {
 
 function dataLayerSink(msg: AnalyticsMessage): void {
   const w = globalThis as unknown as Window;
-  if (!w.dataLayer) w.dataLayer = [];
+  // No tag manager configured and none on the page: the data layer is off (nothing is created or pushed).
+  if (!w.dataLayer) return;
   const { event, properties, ...groups } = msg;
   if (event === 'begin_checkout' || event === 'purchase' || event === 'view_item_list') {
     // GA4 ecommerce: clear the previous ecommerce object first.
@@ -75,6 +80,33 @@ function dataLayerSink(msg: AnalyticsMessage): void {
   w.dataLayer.push({ event, ...properties, ...groups });
 }
 sinks.add(dataLayerSink);
+
+export const TAG_MANAGER_DEFAULT_URL = 'https://www.googletagmanager.com/gtm.js';
+
+/**
+ * Turns the tag-manager data layer on when the build names a container (VITE_TAG_MANAGER_ID; the script comes
+ * from VITE_TAG_MANAGER_URL or the tag manager's own host): creates window.dataLayer and loads the container
+ * script. Returns whether it is on. A blocked script changes nothing (events just stay in the array).
+ */
+export function startTagManager(env: Record<string, string | undefined>, doc: Document | undefined = globalThis.document): boolean {
+  const id = env.VITE_TAG_MANAGER_ID?.trim();
+  if (!id) return false;
+  try {
+    const w = globalThis as unknown as Window;
+    w.dataLayer ??= [];
+    w.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+    if (doc) {
+      const script = doc.createElement('script');
+      script.async = true;
+      script.src = `${env.VITE_TAG_MANAGER_URL?.trim() || TAG_MANAGER_DEFAULT_URL}?id=${encodeURIComponent(id)}`;
+      script.onerror = () => {};
+      doc.head.appendChild(script);
+    }
+  } catch {
+    /* analytics never breaks the app */
+  }
+  return true;
+}
 
 /** Adds another destination (product analytics, tests); returns the remove function. */
 export function addAnalyticsSink(sink: Sink): () => void {

@@ -15,7 +15,3 @@ export function getDeviceType(): DeviceType {
   return deviceTypeFromUserAgent(ua);
 }
 
-/** The sidebar and other desktop-only surfaces: laptop and desktop. */
-export function isDesktop(d: DeviceType): boolean {
-  return d === 'desktop';
-}

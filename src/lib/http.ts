@@ -5,10 +5,10 @@
 //    a network failure or a request timeout becoming 504 'Gateway Timeout',
 //  - global error effects (src/app/errors.ts) notified once per failed request.
 // SWR keys are the API paths as the browser sees them ('/api/space/list?x=1'); `fetcher` maps them onto `api`.
-import ky, { type KyInstance, type Options } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import { TEXT } from '../../contract/errors';
 import { getAuthProvider } from './auth/active';
-import { currentEnvironment } from '../app/environments';
+import { currentEnvironment } from './environments';
 
 /** Default time a request may take before it is failed as 504 'Gateway Timeout'. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -16,12 +16,6 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 const NETWORK_FAILURE_HEADER = 'x-client-network-failure';
 /** Request header overriding the timeout (milliseconds; '0' = none). Stripped before sending. */
 export const TIMEOUT_HEADER = 'x-request-timeout';
-
-export interface ApiErrorItem {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-}
 
 /** http: the server answered; network: no answer (504); auth: no token could be obtained; client: anything else. */
 export type ApiErrorKind = 'http' | 'network' | 'auth' | 'client';
@@ -319,4 +313,3 @@ export async function request<T>(fn: (client: KyInstance) => Promise<T>): Promis
   }
 }
 
-export type { Options as ApiOptions };

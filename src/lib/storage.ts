@@ -12,6 +12,8 @@ export const STORAGE_KEYS = {
   maintenanceOverride: 'maintenance_override',
   /** Any value: log analytics events to the console. */
   analyticsDebug: 'analytics_debug',
+  /** Any value: show the onboarding tour whatever the plan (staff, demos). */
+  onboardingForce: 'onboarding_force',
   /** Embedded build: shop and host query params of the first load. */
   embedShop: 'embed_shop',
   embedHost: 'embed_host',
@@ -25,6 +27,7 @@ export const PERSISTENT_KEYS: readonly string[] = [
   STORAGE_KEYS.dismissedBanners,
   STORAGE_KEYS.maintenanceOverride,
   STORAGE_KEYS.analyticsDebug,
+  STORAGE_KEYS.onboardingForce,
 ];
 
 function area(kind: 'local' | 'session'): Storage | null {

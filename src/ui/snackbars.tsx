@@ -3,7 +3,7 @@ import { Banner, Text } from '@shopify/polaris';
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect } from 'react';
 import { SNACKBARS_MAX } from '../../contract/constants';
-import { getAppStore } from '../app/store';
+import { getAppStore } from '../lib/store';
 
 export type SnackbarVariant = 'error' | 'success' | 'info' | 'warning';
 export interface SnackbarOptions {

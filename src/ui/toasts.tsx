@@ -4,7 +4,7 @@ import { Toast } from '@shopify/polaris';
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { TOAST_HIDE_MS, TOASTS_MAX } from '../../contract/constants';
-import { getAppStore } from '../app/store';
+import { getAppStore } from '../lib/store';
 
 export interface ToastOptions {
   error?: boolean;
@@ -30,11 +30,6 @@ export function showToast(content: string, opts: ToastOptions = {}): number {
   const store = getAppStore();
   store.set(toastsAtom, pushToast(store.get(toastsAtom), { id, content, ...opts }));
   return id;
-}
-
-export function dismissToast(id: number): void {
-  const store = getAppStore();
-  store.set(toastsAtom, store.get(toastsAtom).filter((t) => t.id !== id));
 }
 
 export function useToast() {

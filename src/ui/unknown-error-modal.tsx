@@ -3,7 +3,7 @@ import { Modal, Text } from '@shopify/polaris';
 import { useAtom } from 'jotai';
 import { SUPPORT_EMAIL } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
-import { unknownErrorOpenAtom } from '../app/state';
+import { unknownErrorOpenAtom } from '../lib/state';
 
 export const UNKNOWN_ERROR_TITLE = 'Unknown Error';
 

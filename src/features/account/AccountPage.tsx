@@ -1,15 +1,50 @@
-// /account: profile, plan, e-mail consent, sign-out and account deletion.
-import { Badge, BlockStack, Box, Button, Card, Checkbox, InlineStack, Layout, Modal, Text } from '@shopify/polaris';
-import { useState } from 'react';
-import { useLocation } from 'wouter';
+// /account: profile (with the e-mail change and its confirmation link, ?confirm_email=<token>), plan, e-mail
+// consent, sign-out and account deletion.
+import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, InlineStack, Layout, Modal, Text } from '@shopify/polaris';
+import { useEffect, useRef, useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { useLocation, useSearch } from 'wouter';
 import { errorMessage } from '../../lib/http';
-import { useAuth } from '../../app/auth-context';
-import { signOutToAuth } from '../../app/session';
+import { useAuth } from '../../lib/auth/context';
+import { signOutToAuth } from '../../lib/auth/session';
 import { PageFrame } from '../../ui/page';
 import { SpinnerPage } from '../../ui/spinner-page';
 import { useSnackbar } from '../../ui/snackbars';
 import { useToast } from '../../ui/toasts';
-import { deleteCurrentUser, planNameOf, planTierOf, updateCurrentUser, useCurrentUser } from './api';
+import { userPlanName, userPlanTier as planTierOf } from '../../../contract/plans';
+import { updateCurrentUser, useCurrentUser } from '../../lib/api/use-current-user';
+import { confirmEmailChange, deleteCurrentUser, useEmailChange } from './api';
+import { ConfirmEmailDialog } from './ConfirmEmailDialog';
+
+/**
+ * Follows the confirmation link of an e-mail change once (the token leaves the address bar at once): the
+ * outcome, or the reason it failed (expired, already used, another account), for a banner.
+ */
+function useConfirmLink(): { state: 'idle' | 'confirming' | 'done' | 'failed'; message: string | null; clear: () => void } {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const token = new URLSearchParams(search).get('confirm_email');
+  const started = useRef<string | null>(null);
+  const [state, setState] = useState<'idle' | 'confirming' | 'done' | 'failed'>('idle');
+  const [message, setMessage] = useState<string | null>(null);
+  const { mutate } = useSWRConfig();
+  useEffect(() => {
+    if (!token || started.current === token) return;
+    started.current = token;
+    setState('confirming');
+    navigate('/account', { replace: true });
+    confirmEmailChange(token, mutate)
+      .then((u) => {
+        setState('done');
+        setMessage(`Your e-mail is now ${u.email}. Sign in with it from now on.`);
+      })
+      .catch((e: unknown) => {
+        setState('failed');
+        setMessage(errorMessage(e));
+      });
+  }, [token, navigate, mutate]);
+  return { state, message, clear: () => { setState('idle'); setMessage(null); } };
+}
 
 function formatDate(iso: string): string {
   const d = new Date(iso);
@@ -28,7 +63,11 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   );
 }
 
-export default function AccountPage() {
+/**
+ * `billing`: the plan and billing section (composed by the app from the billing feature); `apiKeys`: the API keys
+ * section (from the api-keys feature).
+ */
+export default function AccountPage({ billing, apiKeys }: { billing?: React.ReactNode; apiKeys?: React.ReactNode } = {}) {
   const { data: user } = useCurrentUser();
   const auth = useAuth();
   const [, navigate] = useLocation();
@@ -37,8 +76,12 @@ export default function AccountPage() {
   const [savingConsent, setSavingConsent] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [changingEmail, setChangingEmail] = useState(false);
+  const link = useConfirmLink();
+  const { data: pending } = useEmailChange(!!user);
 
   if (!user) return <SpinnerPage />;
+  const ownEmail = user.email_type === 'password';
   const tier = planTierOf(user);
 
   async function toggleConsent(value: boolean) {
@@ -67,22 +110,52 @@ export default function AccountPage() {
   return (
     <PageFrame title="Account" subtitle={user.email}>
       <Layout>
+        {link.message ? (
+          <Layout.Section>
+            <Banner
+              tone={link.state === 'done' ? 'success' : 'critical'}
+              title={link.state === 'done' ? 'E-mail changed' : 'The e-mail was not changed'}
+              onDismiss={link.clear}
+            >
+              <p>{link.message}</p>
+            </Banner>
+          </Layout.Section>
+        ) : null}
         <Layout.AnnotatedSection title="Profile" description="The e-mail you sign in with and your plan.">
           <Card>
             <BlockStack gap="300">
-              <Row label="Email">{user.email}</Row>
+              <InlineStack align="space-between" blockAlign="center" gap="400">
+                <Text as="span" tone="subdued">
+                  Email
+                </Text>
+                <InlineStack gap="200" blockAlign="center">
+                  <Text as="span">{user.email}</Text>
+                  {ownEmail ? (
+                    <Button variant="plain" onClick={() => setChangingEmail(true)}>
+                      Change
+                    </Button>
+                  ) : null}
+                </InlineStack>
+              </InlineStack>
+              {pending?.pending_email ? (
+                <Text as="p" tone="subdued">
+                  {`Waiting for confirmation: we sent a link to ${pending.pending_email}. Your e-mail changes when you follow it.`}
+                </Text>
+              ) : null}
               <Row label="Member since">{formatDate(user.created_date)}</Row>
+              {billing ? null : (
               <InlineStack align="space-between" blockAlign="center">
                 <Text as="span" tone="subdued">
                   Plan
                 </Text>
                 <InlineStack gap="200" blockAlign="center">
-                  <Badge tone={tier === 'trial' || tier === 'free' ? 'info' : 'success'}>{planNameOf(user)}</Badge>
+                  <Badge tone={tier === 'trial' || tier === 'free' ? 'info' : 'success'}>{userPlanName(user)}</Badge>
                   <Button variant="plain" onClick={() => navigate('/pricing', { state: { from: '/account' } })}>
                     {tier === 'trial' || tier === 'free' ? 'Upgrade' : 'Change plan'}
                   </Button>
                 </InlineStack>
               </InlineStack>
+              )}
               {user.is_superuser ? (
                 <InlineStack align="space-between" blockAlign="center">
                   <Text as="span" tone="subdued">
@@ -99,6 +172,16 @@ export default function AccountPage() {
             </BlockStack>
           </Card>
         </Layout.AnnotatedSection>
+        {billing ? (
+          <Layout.AnnotatedSection title="Plan and billing" description="Your plan, its next billing date and your latest payment.">
+            {billing}
+          </Layout.AnnotatedSection>
+        ) : null}
+        {apiKeys ? (
+          <Layout.AnnotatedSection title="API keys" description="Dub videos from your own code: each key acts as you, with your Teamspaces and plan.">
+            {apiKeys}
+          </Layout.AnnotatedSection>
+        ) : null}
         <Layout.AnnotatedSection title="Notifications" description="What we may send to your inbox.">
           <Card>
             <Checkbox
@@ -130,6 +213,15 @@ export default function AccountPage() {
           </Card>
         </Layout.AnnotatedSection>
       </Layout>
+      <ConfirmEmailDialog
+        open={changingEmail}
+        currentEmail={user.email}
+        onClose={() => setChangingEmail(false)}
+        onSent={(email) => {
+          setChangingEmail(false);
+          toast.show(`Confirmation link sent to ${email}`);
+        }}
+      />
       <Modal
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}

@@ -1,64 +1,46 @@
-// The current user: GET/PATCH/DELETE /api/users/current and account creation (POST /api/users).
-import useSWR, { mutate } from 'swr';
-import type { PlanTier } from '../../../contract/features';
-import type { User } from '../../../contract/schemas/user';
-import { request, type ApiError } from '../../lib/http';
+// Account calls: creation of the product account (POST /api/users), deletion of the current one, and the
+// change of its e-mail (a confirmation link to the new address).
+// The current user itself (hook, key, profile update) is shared: src/lib/api/use-current-user.ts.
+import useSWR, { type ScopedMutator } from 'swr';
+import type * as v from 'valibot';
+import type { EmailChange } from '../../../contract/schemas/onboarding';
+import type { CreateUserRequest, User } from '../../../contract/schemas/user';
+import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
+import { fetcher, request, type ApiError } from '../../lib/http';
 
-export const CURRENT_USER_KEY = '/api/users/current';
-
-/** The signed-in user's account; pass enabled=false to skip (signed out). */
-export function useCurrentUser(enabled = true) {
-  return useSWR<User, ApiError>(enabled ? CURRENT_USER_KEY : null);
-}
-
-export interface CreateAccountBody {
-  email: string;
-  referral_id: string | null;
-  token: string | null;
-}
+export type CreateAccountBody = v.InferInput<typeof CreateUserRequest>;
 
 /** Creates the product account of a new identity (and its default Teamspace). 409 when it exists. */
 export function createAccount(body: CreateAccountBody): Promise<User> {
   return request((c) => c.post('users', { json: body, context: { spaceId: false } }).json<User>());
 }
 
-export interface UserPatch {
-  onboarding?: string[];
-  email_consent?: boolean;
-  welcome_seen_space_id?: string;
-}
-
-export async function updateCurrentUser(patch: UserPatch): Promise<User> {
-  const user = await request((c) => c.patch('users/current', { json: patch }).json<User>());
-  await mutate(CURRENT_USER_KEY, user, { revalidate: false });
-  return user;
-}
-
 export async function deleteCurrentUser(): Promise<void> {
   await request((c) => c.delete('users/current'));
 }
 
-/** The plan tier of a user: no subscription means the trial plan. */
-export function planTierOf(user: Pick<User, 'subscription'> | null | undefined): PlanTier {
-  return user?.subscription?.plan.tier ?? 'trial';
+// ------------------------------------------------------------------ e-mail change
+
+export const EMAIL_CHANGE_KEY = '/api/users/current/email';
+
+/** The e-mail change waiting for its confirmation link. */
+export function useEmailChange(enabled = true) {
+  return useSWR<EmailChange, ApiError>(enabled ? EMAIL_CHANGE_KEY : null, fetcher);
 }
 
-/** Spec planName: the plan's name, else Free Plan (free subscription or trial), else Archive Plan. */
-export function planNameOf(user: Pick<User, 'subscription'> | null | undefined): string {
-  const sub = user?.subscription;
-  if (!sub) return 'Free Plan';
-  if (sub.plan.name) return sub.plan.name;
-  if (sub.id.includes('free_sub') || sub.plan.tier === 'trial' || sub.plan.tier === 'free') return 'Free Plan';
-  return 'Archive Plan';
+/** Asks for the change: the server e-mails a confirmation link to the new address. */
+export async function requestEmailChange(email: string, confirmEmail: string, mutate: ScopedMutator): Promise<EmailChange> {
+  const r = await request((c) =>
+    c.post('users/current/email', { json: { email, confirm_email: confirmEmail }, context: { spaceId: false } }).json<EmailChange>(),
+  );
+  await mutate(EMAIL_CHANGE_KEY, r, { revalidate: false });
+  return r;
 }
 
-/** Active: status active/incomplete/incomplete_expired/trialing, period not ended, collection not paused. */
-export function isSubscriptionActive(user: Pick<User, 'subscription'> | null | undefined, now = Date.now()): boolean {
-  const sub = user?.subscription;
-  if (!sub) return false;
-  if (!['active', 'incomplete', 'incomplete_expired', 'trialing'].includes(sub.status)) return false;
-  if (sub.payments_collection_paused) return false;
-  if (sub.current_period_end && Date.parse(sub.current_period_end) < now) return false;
-  return true;
+/** Follows a confirmation link: the account's e-mail becomes the new one. */
+export async function confirmEmailChange(token: string, mutate: ScopedMutator): Promise<User> {
+  const user = await request((c) => c.post('users/current/email/confirm', { json: { token }, context: { spaceId: false } }).json<User>());
+  await mutate(CURRENT_USER_KEY, user, { revalidate: false });
+  await mutate(EMAIL_CHANGE_KEY);
+  return user;
 }
-

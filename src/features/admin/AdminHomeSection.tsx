@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { errorMessage } from '../../lib/http';
 import { local, STORAGE_KEYS } from '../../lib/storage';
-import { useSettings } from '../../app/settings';
+import { useSettings } from '../../lib/api/use-settings';
 import { useToast } from '../../ui/toasts';
 import { saveAppFlags } from './api';
 

@@ -2,18 +2,20 @@
 // Superusers only; everyone else is sent home.
 import { Tabs } from '@shopify/polaris';
 import { Redirect, useLocation } from 'wouter';
-import { useCurrentUser } from '../account/api';
+import { useCurrentUser } from '../../lib/api/use-current-user';
 import { PageFrame } from '../../ui/page';
 import { SpinnerPage } from '../../ui/spinner-page';
 import { CustomersSection } from './CustomersSection';
 import { AdminHomeSection } from './AdminHomeSection';
 import { FeedbackSection, SurveySection } from './RecordsSections';
+import { SupportInbox } from './SupportInbox';
 
-export type AdminSection = 'customers' | 'feedback' | 'survey' | 'homepage';
+export type AdminSection = 'customers' | 'feedback' | 'survey' | 'support' | 'homepage';
 export const ADMIN_TABS: { id: Exclude<AdminSection, 'homepage'>; content: string }[] = [
   { id: 'customers', content: 'Customers' },
   { id: 'feedback', content: 'Feedback' },
   { id: 'survey', content: 'Survey' },
+  { id: 'support', content: 'Support inbox' },
 ];
 
 export default function AdminPage({ section }: { section: AdminSection }) {
@@ -35,6 +37,7 @@ export default function AdminPage({ section }: { section: AdminSection }) {
         {section === 'customers' ? <CustomersSection /> : null}
         {section === 'feedback' ? <FeedbackSection /> : null}
         {section === 'survey' ? <SurveySection /> : null}
+        {section === 'support' ? <SupportInbox /> : null}
         {section === 'homepage' ? <AdminHomeSection /> : null}
       </div>
     </PageFrame>

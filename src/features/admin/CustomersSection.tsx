@@ -1,5 +1,5 @@
 // Customers: search by e-mail, sign-up date range and plan (20 rows by default), CSV export.
-import { Banner, BlockStack, Button, Card, DataTable, EmptyState, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, InlineGrid, InlineStack, Modal, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
@@ -7,7 +7,7 @@ import { PLAN_TIERS, type PlanTier } from '../../../contract/features';
 import { errorMessage } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useSnackbar } from '../../ui/snackbars';
-import { downloadCustomersCsv, grantPlan, useCustomers, type CustomerFilter } from './api';
+import { downloadCustomersCsv, grantMinutes, grantPlan, savePaymentsSettings, useCustomers, usePaymentsSettings, type CustomerFilter } from './api';
 import type { AdminUser } from '../../../contract/schemas/user';
 import { useToast } from '../../ui/toasts';
 
@@ -50,6 +50,111 @@ function PlanCell({ user }: { user: AdminUser }) {
   );
 }
 
+/** A minute pack granted to one customer's default Teamspace (the local provider's purchase). */
+function GrantMinutesButton({ user }: { user: AdminUser }) {
+  const [open, setOpen] = useState(false);
+  const [value, setValue] = useState('100');
+  const [note, setNote] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [requestId, setRequestId] = useState(() => crypto.randomUUID());
+  const [error, setError] = useState<string | null>(null);
+  const toast = useToast();
+  const { mutate } = useSWRConfig();
+  const minutes = Number(value);
+  const valid = /^\d{1,7}$/.test(value) && minutes >= 1;
+  async function grant() {
+    if (!valid || saving) return;
+    setSaving(true);
+    setError(null);
+    try {
+      await grantMinutes(mutate, user.id, minutes, requestId, note.trim() || undefined);
+      toast.show(`${minutes} minutes added for ${user.email}`);
+      setOpen(false);
+      setRequestId(crypto.randomUUID());
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <>
+      <Button size="slim" onClick={() => setOpen(true)} accessibilityLabel={`Grant minutes to ${user.email}`}>
+        Grant minutes
+      </Button>
+      {open ? (
+        <Modal
+          open
+          onClose={() => setOpen(false)}
+          title={`Grant minutes to ${user.email}`}
+          primaryAction={{ content: 'Grant minutes', onAction: () => void grant(), loading: saving, disabled: !valid }}
+          secondaryActions={[{ content: 'Cancel', onAction: () => setOpen(false) }]}
+        >
+          <Modal.Section>
+            <BlockStack gap="300">
+              <TextField
+                label="Minutes"
+                value={value}
+                onChange={(v) => setValue(v.replace(/\D+/g, ''))}
+                autoComplete="off"
+                inputMode="numeric"
+                error={value !== '' && !valid ? 'At least 1 minute' : undefined}
+                helpText="Added to the customer's default Teamspace. They do not lapse with the plan."
+              />
+              <TextField label="Note (optional)" value={note} onChange={setNote} autoComplete="off" maxLength={200} />
+              {error ? <Banner tone="critical">{error}</Banner> : null}
+            </BlockStack>
+          </Modal.Section>
+        </Modal>
+      ) : null}
+    </>
+  );
+}
+
+/** How users get plans on a server without online payments: ask the administrator, or self-service. */
+function PaymentsCard() {
+  const { data } = usePaymentsSettings();
+  const { mutate } = useSWRConfig();
+  const snackbar = useSnackbar();
+  const [saving, setSaving] = useState(false);
+  if (!data) return null;
+  if (data.provider !== 'local') {
+    return (
+      <Banner tone="info" title="Payments by Stripe">
+        <Text as="p">Customers pay for plans and minutes through Stripe. You can still grant plans and minutes here.</Text>
+      </Banner>
+    );
+  }
+  async function toggle(free: boolean) {
+    setSaving(true);
+    try {
+      await savePaymentsSettings(mutate, free ? 'free' : 'admin');
+    } catch (e) {
+      snackbar.show(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <Text as="h2" variant="headingSm">
+          Plans on this server
+        </Text>
+        <Text as="p" tone="subdued">
+          No payment provider is configured: plans and minutes are granted here. You can also let users pick them themselves, at no charge.
+        </Text>
+        <Checkbox
+          label="Let users choose plans and buy minutes without payment"
+          checked={data.local_checkout === 'free'}
+          disabled={saving}
+          onChange={(v) => void toggle(v)}
+        />
+      </BlockStack>
+    </Card>
+  );
+}
+
 function day(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
@@ -81,13 +186,17 @@ export function CustomersSection() {
   const rows = (data ?? []).map((u) => [
     u.email,
     <PlanCell key={`plan-${u.id}`} user={u} />,
-    `${u.minutes.used} / ${u.minutes.total}`,
+    <InlineStack key={`min-${u.id}`} gap="200" blockAlign="center">
+      <Text as="span">{`${u.minutes.used} / ${u.minutes.total}`}</Text>
+      <GrantMinutesButton user={u} />
+    </InlineStack>,
     day(u.created_date),
     u.is_active ? (u.is_superuser ? 'Active, admin' : 'Active') : 'Inactive',
   ]);
 
   return (
     <BlockStack gap="400">
+      <PaymentsCard />
       <Card>
         <InlineGrid columns={{ xs: 1, md: 4 }} gap="300">
           <TextField label="Email" value={email} onChange={setEmail} autoComplete="off" clearButton onClearButtonClick={() => setEmail('')} />

@@ -1,27 +1,191 @@
-// Feedback and survey answers: the frames of the two admin lists. Their records (and the search by e-mail or
-// dates, and CSV export) arrive with the feedback and survey features.
-import { Card, EmptyState, Text } from '@shopify/polaris';
+// Feedback and survey answers (superusers): search by e-mail and date range, 20 rows with more on demand,
+// CSV export of the same search (streamed by the server).
+import { Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState, type ReactNode } from 'react';
+import useSWR from 'swr';
+import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
+import type { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
+import { errorMessage, request, type ApiError } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
+import { useSnackbar } from '../../ui/snackbars';
 
-function RecordsFrame({ heading, body }: { heading: string; body: string }) {
+export interface RecordsFilter {
+  email: string;
+  date_gt: string;
+  date_lt: string;
+  limit: number;
+}
+
+/** Query of a records search: empty values left out; the dates are whole days (from 00:00, to the end of the day). */
+export function recordsQuery(f: RecordsFilter, withLimit = true): URLSearchParams {
+  const q = new URLSearchParams();
+  if (f.email.trim()) q.set('email', f.email.trim());
+  if (f.date_gt) q.set('date_gt', `${f.date_gt}T00:00:00Z`);
+  if (f.date_lt) q.set('date_lt', `${f.date_lt}T23:59:59.999Z`);
+  if (withLimit) q.set('limit', String(f.limit));
+  return q;
+}
+
+function useDebounced<T>(value: T, ms = 300): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+async function downloadCsv(path: string, q: URLSearchParams, filename: string): Promise<void> {
+  const blob = await request((c) => c.get(path, { searchParams: q, context: { spaceId: false } }).blob());
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
+
+function RecordsList<T extends { id: string }>({
+  path,
+  filename,
+  headings,
+  row,
+  empty,
+}: {
+  path: 'admin/feedback' | 'admin/survey';
+  filename: string;
+  headings: string[];
+  row: (r: T) => ReactNode[];
+  empty: string;
+}) {
+  const [email, setEmail] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [limit, setLimit] = useState(ADMIN_LIST_LIMIT);
+  const [exporting, setExporting] = useState(false);
+  const snackbar = useSnackbar();
+  const filter: RecordsFilter = { email: useDebounced(email), date_gt: from, date_lt: to, limit };
+  const { data, error, isLoading } = useSWR<T[], ApiError>(`/api/${path}?${recordsQuery(filter).toString()}`, { keepPreviousData: true });
+  const rows = (data ?? []).map(row);
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      await downloadCsv(`${path}/csv`, recordsQuery(filter, false), filename);
+    } catch (e) {
+      snackbar.show(errorMessage(e));
+    } finally {
+      setExporting(false);
+    }
+  }
   return (
-    <Card>
-      <EmptyState heading={heading} image={EMPTY_ILLUSTRATION}>
-        <Text as="p">{body}</Text>
-      </EmptyState>
-    </Card>
+    <BlockStack gap="400">
+      <Card>
+        <InlineGrid columns={{ xs: 1, md: 3 }} gap="300">
+          <TextField label="Email" value={email} onChange={setEmail} autoComplete="off" clearButton onClearButtonClick={() => setEmail('')} />
+          <TextField label="From" type="date" value={from} onChange={setFrom} autoComplete="off" />
+          <TextField label="To" type="date" value={to} onChange={setTo} autoComplete="off" />
+        </InlineGrid>
+      </Card>
+      {error ? <Banner tone="critical">{error.message}</Banner> : null}
+      <Card padding="0">
+        {rows.length === 0 && !isLoading ? (
+          <EmptyState heading={empty} image={EMPTY_ILLUSTRATION}>
+            <Text as="p">Change the e-mail or the dates to widen the search.</Text>
+          </EmptyState>
+        ) : (
+          <DataTable columnContentTypes={headings.map(() => 'text' as const)} headings={headings} rows={rows} />
+        )}
+      </Card>
+      <InlineStack align="space-between">
+        <Button disabled={(data?.length ?? 0) < limit} onClick={() => setLimit(limit + ADMIN_LIST_LIMIT)}>
+          Show more
+        </Button>
+        <Button onClick={() => void exportCsv()} loading={exporting}>
+          Export CSV
+        </Button>
+      </InlineStack>
+    </BlockStack>
   );
 }
 
 export function FeedbackSection() {
   return (
-    <RecordsFrame
-      heading="No feedback yet"
-      body="Answers to 'What went wrong?' from the editor appear here with the user's e-mail and date."
+    <RecordsList<AdminFeedback>
+      path="admin/feedback"
+      filename="feedback.csv"
+      empty="No feedback matches"
+      headings={['Date', 'Email', 'Project', 'Status', 'What went wrong', 'Comment']}
+      row={(f) => [day(f.created_at), f.email ?? '(deleted user)', f.project_name ?? '(deleted)', f.project_status ?? '', f.options.join(', '), f.comment]}
     />
   );
 }
 
+interface SurveyDef {
+  id: string;
+  title: string;
+  questions: string[];
+  active: boolean;
+}
+
+/** Which surveys users are asked (each user once). */
+function SurveySwitches() {
+  const { data, mutate } = useSWR<SurveyDef[], ApiError>('/api/admin/survey/surveys');
+  const snackbar = useSnackbar();
+  const [saving, setSaving] = useState<string | null>(null);
+  async function toggle(s: SurveyDef, active: boolean) {
+    setSaving(s.id);
+    try {
+      await request((c) => c.patch(`admin/survey/surveys/${encodeURIComponent(s.id)}`, { json: { active }, context: { spaceId: false } }).json());
+      await mutate();
+    } catch (e) {
+      snackbar.show(errorMessage(e));
+    } finally {
+      setSaving(null);
+    }
+  }
+  if (!data?.length) return null;
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <Text as="h2" variant="headingSm">
+          Surveys
+        </Text>
+        {data.map((s) => (
+          <Checkbox
+            key={s.id}
+            label={`Ask users: ${s.title}`}
+            helpText={s.questions.join(' · ')}
+            checked={s.active}
+            disabled={saving === s.id}
+            onChange={(v) => void toggle(s, v)}
+          />
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
+
 export function SurveySection() {
-  return <RecordsFrame heading="No survey answers yet" body="Customer survey answers appear here with the user's e-mail and date." />;
+  return (
+    <BlockStack gap="400">
+      <SurveySwitches />
+      <SurveyAnswers />
+    </BlockStack>
+  );
+}
+
+function SurveyAnswers() {
+  return (
+    <RecordsList<AdminSurveyAnswer>
+      path="admin/survey"
+      filename="survey.csv"
+      empty="No survey answers match"
+      headings={['Date', 'Email', 'Survey', 'Answer', 'Comment']}
+      row={(a) => [day(a.created_at), a.email, a.survey_title, a.status === 'rejected' ? 'Dismissed' : a.answers.join(', '), a.comment]}
+    />
+  );
 }

@@ -65,3 +65,33 @@ export async function grantPlan(mutate: ScopedMutator, userId: string, plan: Pla
   await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
   return user;
 }
+
+export interface GrantMinutesResult {
+  granted: boolean;
+  space_id: string;
+  minutes: { total: number; used: number; available: number };
+}
+
+/** Grants a minute pack to a user's default Teamspace (superuser); `requestId` makes a second click grant once. */
+export async function grantMinutes(mutate: ScopedMutator, userId: string, minutes: number, requestId: string, note?: string): Promise<GrantMinutesResult> {
+  const r = await request((c) =>
+    c.post(`admin/users/${encodeURIComponent(userId)}/minutes`, { json: { minutes, request_id: requestId, note }, context: { spaceId: false } }).json<GrantMinutesResult>(),
+  );
+  await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
+  return r;
+}
+
+export interface PaymentsSettings {
+  provider: 'local' | 'stripe';
+  local_checkout: 'free' | 'admin';
+}
+export const PAYMENTS_SETTINGS_KEY = '/api/admin/payments';
+export function usePaymentsSettings() {
+  return useSWR<PaymentsSettings, ApiError>(PAYMENTS_SETTINGS_KEY);
+}
+export async function savePaymentsSettings(mutate: ScopedMutator, local_checkout: 'free' | 'admin'): Promise<PaymentsSettings> {
+  const r = await request((c) => c.put('admin/payments', { json: { local_checkout }, context: { spaceId: false } }).json<PaymentsSettings>());
+  await mutate(PAYMENTS_SETTINGS_KEY, r, { revalidate: false });
+  await mutate('/api/payments/products');
+  return r;
+}

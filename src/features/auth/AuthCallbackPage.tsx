@@ -6,7 +6,7 @@ import { useLocation } from 'wouter';
 import { analytics } from '../../lib/analytics';
 import { isIdentityProvider } from '../../lib/auth/types';
 import { SpinnerPage } from '../../ui/spinner-page';
-import { useAuth } from '../../app/auth-context';
+import { useAuth } from '../../lib/auth/context';
 
 /** The fragment already handled (effects can run twice in development). */
 let handled: { hash: string; result: { origin: string } | { error: string } } | null = null;

@@ -9,8 +9,8 @@ import { safeOrigin } from '../../lib/auth/identity';
 import { isIdentityProvider, type IdentityAuthProvider } from '../../lib/auth/types';
 import { errorMessage } from '../../lib/http';
 import { session, STORAGE_KEYS } from '../../lib/storage';
-import { useAuth, useIsAuthenticated } from '../../app/auth-context';
-import { isWhiteLabelBuild } from '../../app/environments';
+import { useAuth, useIsAuthenticated } from '../../lib/auth/context';
+import { isWhiteLabelBuild } from '../../lib/environments';
 import { signInErrors, signUpErrors } from './validation';
 
 type Mode = 'sign-in' | 'sign-up';

@@ -1,14 +1,12 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
-import useSWR from 'swr';
-import { fetcher, request, type ApiError } from '../../lib/http';
-import type { Project, Segment } from '../../../contract/schemas/project';
+import useSWR, { mutate } from 'swr';
+import { TIMEOUT_HEADER, fetcher, request, type ApiError } from '../../lib/http';
+import type { Project, Segment, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
+import type { QualityReport } from '../../../contract/schemas/quality';
+import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 
 export const transcriptKey = (projectId: string) => `/api/project/${projectId}/transcript`;
 export const voicePoolKey = (projectId: string) => `/api/project/${projectId}/voice_pool`;
-
-export interface TranscriptResponse {
-  segments: Segment[];
-}
 
 export function useTranscript(projectId: string | null, pollMs = 0) {
   return useSWR<TranscriptResponse, ApiError>(projectId ? transcriptKey(projectId) : null, fetcher, {
@@ -16,11 +14,6 @@ export function useTranscript(projectId: string | null, pollMs = 0) {
     revalidateOnReconnect: false,
     refreshInterval: pollMs,
   });
-}
-
-export function fetchTranscript(projectId: string, ids?: string[]): Promise<TranscriptResponse> {
-  const searchParams = ids && ids.length > 0 ? new URLSearchParams(ids.map((id) => ['segments', id])) : undefined;
-  return request((c) => c.get(`project/${projectId}/transcript`, { searchParams }).json<TranscriptResponse>());
 }
 
 /** One chunk of changed segments (the store sends chunks of 50 in parallel). */
@@ -44,27 +37,41 @@ export async function mergeSegments(projectId: string, segmentIds: string[]): Pr
   return r.segments;
 }
 
-export interface Voice {
-  id: string;
-  name: string;
-  gender: string | null;
-  language: string;
-  sample_url: string | null;
-}
-
 export function useVoicePool(projectId: string | null) {
-  return useSWR<{ voices: Voice[] }>(projectId ? voicePoolKey(projectId) : null, fetcher);
+  return useSWR<VoicePool>(projectId ? voicePoolKey(projectId) : null, fetcher);
 }
 
 export function updateSpeakers(projectId: string, speakers: Array<{ id: string; name?: string; voice_id?: string | null }>): Promise<Project> {
   return request((c) => c.patch(`project/${projectId}`, { json: { speakers } }).json<Project>());
 }
 
+/**
+ * An instant clone of a speaker (an instant voice preset made from the speaker's own speech): made, waited for
+ * (statuses move from processing to done or error), then given to the speaker. Answers the project.
+ */
+export async function instantCloneSpeaker(projectId: string, speakerId: string): Promise<Project> {
+  const preset = await request((c) =>
+    c.post('voice_preset/from_project', { json: { project_id: projectId, speaker_id: speakerId, is_temporary: true }, headers: { [TIMEOUT_HEADER]: '300000' } })
+      .json<{ id: string; voice_id: string; status: string; error: string | null }>(),
+  );
+  let status = preset.status;
+  let error = preset.error;
+  for (let i = 0; status === 'processing' && i < 300; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const rows = await request((c) => c.get('voice_preset/statuses', { searchParams: { ids: preset.id } }).json<Array<{ status: string; error: string | null }>>());
+    status = rows[0]?.status ?? 'error';
+    error = rows[0]?.error ?? error;
+  }
+  if (status !== 'done') throw new Error(error ?? 'The instant clone could not be made');
+  await mutate(voicePoolKey(projectId));
+  return updateSpeakers(projectId, [{ id: speakerId, voice_id: preset.voice_id }]);
+}
+
 export function generate(projectId: string): Promise<Project> {
   return request((c) => c.post(`project/${projectId}/generate`).json<Project>());
 }
 
-export const MEDIA_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original'] as const;
+export const MEDIA_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original', 'lipsync', 'lipsync_subtitles'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 export function mediaDownload(projectId: string, mediaType: MediaType): Promise<{ url: string }> {
@@ -83,4 +90,48 @@ export function sendFeedback(projectId: string, body: { comment: string; options
   return request((c) => c.post(`project/${projectId}/feedback`, { json: body }).json());
 }
 
-export const projectKey = (id: string) => `/api/project/${id}`;
+/** Starts the face check (the project's face_check fills in). */
+export function runCheckFaces(projectId: string): Promise<Project> {
+  return request((c) => c.post(`project/${projectId}/run_check_face_task`).json<Project>());
+}
+
+/** Starts lip-sync of the dubbed video. */
+export function runLipsync(projectId: string, o: { isMultipleSpeakers: boolean; isFree?: boolean }): Promise<Project> {
+  return request((c) =>
+    c.post(`project/${projectId}/run_lipsync_task`, { json: { is_free_lipsync: !!o.isFree, is_multiple_speakers: o.isMultipleSpeakers } }).json<Project>(),
+  );
+}
+
+export interface DictionaryChoice {
+  id: string;
+  name: string;
+  entries_count: number;
+}
+
+/** The space's dictionaries for the project's languages (the Dictionary feature must be available). */
+export function useProjectDictionaries(project: Pick<Project, 'space_id' | 'src_lang' | 'dst_lang'>, enabled: boolean) {
+  const q = new URLSearchParams({ source_lang: project.src_lang, target_lang: project.dst_lang, space_id: project.space_id });
+  return useSWR<DictionaryChoice[], ApiError>(enabled ? `/api/glossary?${q}` : null, fetcher);
+}
+
+/** PATCH {id}/glossary?glossary_id: the project's dictionary (null = none). */
+export function setProjectDictionary(projectId: string, glossaryId: string | null): Promise<Project> {
+  return request((c) => c.patch(`project/${projectId}/glossary`, { searchParams: { glossary_id: glossaryId ?? 'null' } }).json<Project>());
+}
+
+export const qualityKey = (projectId: string) => `/api/project/${projectId}/quality`;
+
+/** The quality report of the last dub (null key: none expected yet). */
+export function useQuality(projectId: string | null) {
+  return useSWR<QualityReport, ApiError>(projectId ? qualityKey(projectId) : null, fetcher, { revalidateOnFocus: false, shouldRetryOnError: false });
+}
+
+/** The quality report as a CSV file (a Blob to save). */
+export function qualityCsv(projectId: string): Promise<Blob> {
+  return request((c) => c.get(`project/${projectId}/quality`, { searchParams: { format: 'csv' } }).blob());
+}
+
+/** An AI proposal for one segment's translation (nothing is saved). */
+export function rewriteSegment(projectId: string, segmentId: string, body: SegmentRewriteRequest): Promise<SegmentRewriteResponse> {
+  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/rewrite`, { json: body, timeout: 120_000 }).json<SegmentRewriteResponse>());
+}

@@ -1,34 +1,56 @@
 // SWR hooks and calls of the projects feature. Keys are the API paths as the browser sees them.
 import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
-import { api, fetcher, request } from '../../lib/http';
+import { fetcher, request } from '../../lib/http';
+import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../../lib/live';
 import type { Project } from '../../../contract/schemas/project';
-import type { Credits } from '../../../contract/schemas/space';
-import { isAnalyzing, isGenerating, type ProjectStatus } from '../../../contract/statuses';
+import type * as v from 'valibot';
+import type { CreateTranscriptRequest, ProjectPage } from '../../../contract/schemas/project';
+import { isWorking } from '../../../contract/statuses';
 import { projectsListUrl } from './lib/paging';
 
-export interface ProjectPage {
-  data: Project[];
-  offset: number;
-  total: number;
-}
-
-/** Statuses that change without the user: the list and the project page poll while any is shown. */
-export function isWorking(s: ProjectStatus): boolean {
-  return isAnalyzing(s) || isGenerating(s) || s === 'voice_update_started' || s === 'voice_suggest_done' || s === 'voice_suggest_failed';
-}
-
 export const LIST_POLL_MS = 4000;
-export const PROJECT_POLL_MS = 2000;
-
-export const projectKey = (id: string) => `/api/project/${id}`;
+export const liveListPath = (spaceId: string) => `project/events?space_id=${encodeURIComponent(spaceId)}`;
 export const projectsListKey = (o: Parameters<typeof projectsListUrl>[0]) => `/api/${projectsListUrl(o)}`;
 
 export function useProjectList(o: { spaceId: string | null; page: number; searchText: string; folderId?: string | null }) {
   const key = o.spaceId ? projectsListKey({ spaceId: o.spaceId, page: o.page, searchText: o.searchText, folderId: o.folderId }) : null;
-  return useSWR<ProjectPage>(key, fetcher, {
+  // Status and progress are pushed (server-sent events); polling is the fallback while the stream is down.
+  let live = false;
+  const swr = useSWR<ProjectPage>(key, fetcher, {
     keepPreviousData: true,
-    refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status)) ? LIST_POLL_MS : 0),
+    refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status)) ? (live ? LIVE_POLL_MS : LIST_POLL_MS) : 0),
   });
+  const { mutate } = swr;
+  live = useLiveEvents(o.spaceId ? liveListPath(o.spaceId) : null, (e) => {
+    // Before the first page arrives there is nothing to patch (a mutation now would make SWR drop the page
+    // in flight): read the list instead.
+    if (!swr.data) {
+      void mutate();
+      return;
+    }
+    let stale = false;
+    let known = false;
+    void mutate(
+      (page) => {
+        if (!page) return page;
+        let changed = false;
+        const data = page.data.map((p) => {
+          if (p.id !== e.id) return p;
+          known = true;
+          const r = applyLiveEvent(p, e);
+          stale ||= r.stale;
+          changed ||= r.project !== p;
+          return r.project;
+        });
+        return changed ? { ...page, data } : page;
+      },
+      { revalidate: false },
+    ).then(() => {
+      // a status change (or a project new to the list) is read again in full
+      if (stale || (!known && (e.status === 'created' || e.status === 'uploading'))) void mutate();
+    });
+  });
+  return swr;
 }
 
 /** Revalidates every list page of the translation list and the folders (after create, rename, move, delete). */
@@ -40,18 +62,12 @@ export function useRevalidateLists(): () => Promise<unknown> {
   return () => revalidateLists(mutate);
 }
 
-export function useProject(id: string | null, o: { poll?: boolean } = {}) {
-  return useSWR<Project>(id ? projectKey(id) : null, fetcher, {
-    refreshInterval: (p) => (o.poll !== false && p && isWorking(p.status) ? PROJECT_POLL_MS : 0),
-  });
-}
-
-export function useCredits(spaceId: string | null) {
-  return useSWR<Credits>(spaceId ? `/api/space/${spaceId}/credits` : null, fetcher);
-}
-
 export function renameProject(id: string, name: string): Promise<Project> {
   return request((c) => c.patch(`project/${id}`, { json: { name } }).json<Project>());
+}
+/** 'What went wrong?' on a project (also a failed one): POST /api/project/{id}/feedback. */
+export function sendProjectFeedback(id: string, body: { comment: string; options: string[] }): Promise<unknown> {
+  return request((c) => c.post(`project/${id}/feedback`, { json: body }).json());
 }
 export function moveProject(id: string, folderId: string | null): Promise<Project> {
   return request((c) => c.patch(`project/${id}`, { json: { folder_id: folderId } }).json<Project>());
@@ -60,17 +76,7 @@ export function deleteProject(id: string): Promise<unknown> {
   return request((c) => c.delete(`project/${id}`).json());
 }
 
-export interface CreateTranscriptBody {
-  name: string;
-  src_lang: string;
-  dst_lang: string;
-  media_id?: string;
-  link?: string;
-  glossary_id?: string;
-  num_speakers?: number;
-  src_srt_media_id?: string;
-  dst_srt_media_id?: string;
-}
+export type CreateTranscriptBody = v.InferInput<typeof CreateTranscriptRequest>;
 export function createTranscript(body: CreateTranscriptBody): Promise<Project> {
   return request((c) => c.post('project/create_transcript', { json: body }).json<Project>());
 }

@@ -1,4 +1,3 @@
 // Public surface of the projects feature for the router: the space home (translation list), folder pages
 // and the project page (live status, then the editor).
 export { ProjectsHome, FolderPage } from './components/ProjectsHome';
-export { ProjectEditor } from '../editor/components/EditorPage';

@@ -4,20 +4,19 @@ import { useCallback, useEffect, useMemo } from 'react';
 import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
 import { SPACE_CACHE_MS } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
-import type { PlanTier } from '../../../contract/features';
 import type { Settings } from '../../../contract/schemas/settings';
-import type { Credits, Space } from '../../../contract/schemas/space';
+import type { Space } from '../../../contract/schemas/space';
 import type { User } from '../../../contract/schemas/user';
+import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
+import { SPACE_LIST_KEY } from '../../lib/api/use-spaces';
 import { fetcher, onApiError, request } from '../../lib/http';
 
 export const SPACE_KEYS = {
-  list: '/api/space/list',
+  list: SPACE_LIST_KEY,
   limits: '/api/space/limits',
   one: (id: string) => `/api/space/${id}`,
-  credits: (id: string) => `/api/space/${id}/credits`,
   settings: (id: string) => `/api/space/${id}/settings`,
 } as const;
-export const USER_KEY = '/api/users/current';
 
 /** What the server reports of the caller's plan for Teamspaces (GET /api/space/limits). */
 export type { SpaceLimits };
@@ -27,23 +26,14 @@ export type SpaceSettings = Settings;
 /** Space queries are cached for 5 minutes (spec section 7). */
 const SPACE_SWR = { dedupingInterval: SPACE_CACHE_MS, revalidateOnFocus: false } as const;
 
-export function useSpaces() {
-  return useSWR<Space[]>(SPACE_KEYS.list, fetcher, SPACE_SWR);
-}
 export function useSpace(id: string | null) {
   return useSWR<Space>(id ? SPACE_KEYS.one(id) : null, fetcher, SPACE_SWR);
-}
-export function useSpaceCredits(id: string | null) {
-  return useSWR<Credits>(id ? SPACE_KEYS.credits(id) : null, fetcher);
 }
 export function useSpaceSettings(id: string | null) {
   return useSWR<SpaceSettings>(id ? SPACE_KEYS.settings(id) : null, fetcher, SPACE_SWR);
 }
 export function useSpaceLimits() {
   return useSWR<SpaceLimits>(SPACE_KEYS.limits, fetcher, SPACE_SWR);
-}
-export function useCurrentUser() {
-  return useSWR<User>(USER_KEY, fetcher);
 }
 
 /** True for every key of the spaces API (list, one space, credits, settings, limits). */
@@ -91,7 +81,7 @@ export function useSpaceActions() {
       invite: (id: string, emails: string[]) => after(spacesApi.invite(id, emails)),
       removeInvite: (id: string, inviteId: string) => after(spacesApi.removeInvite(id, inviteId)),
       removeMember: (id: string, memberId: string) => after(spacesApi.removeMember(id, memberId)),
-      welcomeSeen: (spaceId: string) => after(spacesApi.welcomeSeen(spaceId), [USER_KEY]),
+      welcomeSeen: (spaceId: string) => after(spacesApi.welcomeSeen(spaceId), [CURRENT_USER_KEY]),
     }),
     [after],
   );

@@ -1,9 +1,9 @@
 // UI state of the Teamspaces feature: which Teamspace dialog or create modal is open.
 import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { useLocation } from 'wouter';
-import { currentSpaceIdAtom } from '../../app/state';
+import { currentSpaceIdAtom } from '../../lib/state';
 
-export type TeamspaceTab = 'settings' | 'usage';
+export type TeamspaceTab = 'settings' | 'usage' | 'webhooks';
 export const teamspaceDialogAtom = atom<{ spaceId: string; tab: TeamspaceTab } | null>(null);
 export const createTeamspaceOpenAtom = atom(false);
 
@@ -32,15 +32,6 @@ export function useCurrentSpaceId(): string | null {
   const fromApp = useAtomValue(currentSpaceIdAtom);
   const fromRoute = useRouteSpaceId();
   return fromRoute ?? fromApp;
-}
-
-/** Opens the Teamspace dialog of the current space (the sidebar's Settings & members). */
-export function useOpenCurrentTeamspaceDialog(): () => void {
-  const id = useCurrentSpaceId();
-  const open = useOpenTeamspaceDialog();
-  return () => {
-    if (id) open(id);
-  };
 }
 
 /** Navigation helpers: to a space's home, home, and pricing (with the previous path as router state). */

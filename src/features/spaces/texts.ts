@@ -18,6 +18,7 @@ export const L = {
   removeInvite: 'Cancel invite',
   settingsTab: 'Settings',
   usageTab: 'Usage',
+  webhooksTab: 'Webhooks',
   save: 'Save',
   close: 'Close',
   cancel: 'Cancel',

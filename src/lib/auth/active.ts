@@ -12,8 +12,3 @@ export function getAuthProvider(): AnyAuthProvider | null {
   return active;
 }
 
-/** Like getAuthProvider but for code that cannot run without one. */
-export function requireAuthProvider(): AnyAuthProvider {
-  if (!active) throw new Error('No auth provider: the entry must call setAuthProvider() before rendering');
-  return active;
-}

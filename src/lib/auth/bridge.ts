@@ -1,103 +1,80 @@
-// The parent-frame bridge of the embedded build: our own postMessage protocol with the ad platform's admin page
-// (tests/e2e/parent.html is a working parent).
-//
-// Protocol (all messages are plain objects; the app only accepts messages whose event.source is window.parent,
-// and, when the parent's origin is known, whose event.origin is that origin):
-//
-//   app -> parent  { type: 'dubbing:session-token:request', id: string, auth: 'session-token' }
-//   parent -> app  { type: 'dubbing:session-token:response', id, token: string }          success
-//   parent -> app  { type: 'dubbing:session-token:response', id, error: string }          failure
-//                  error 'unsupported_auth_type' -> 'Unsupported auth type...'; any other error, or a reply
-//                  without a token -> 'failed to get session token. please try again later'
-//   app -> parent  { type: 'dubbing:redirect', id: string, url: string }                   navigate the parent
-//
-// Session tokens are HS256 JWTs minted by the parent for the app key (aud), with iss '<shop>/admin',
-// dest '<shop URL>', sub, exp and nbf; the server verifies them. The bridge:
-//  - gives every request an id and ignores replies with another id;
-//  - fails a request the parent does not answer within 3 s with 'request timeout' (no hang);
-//  - caches the token and treats it as expired 10 s before its exp (exp read from the JWT payload);
-//  - rejects a second request while one is pending with
-//    'Please wait for another async method to return before trying again.'
-//    (the embedded auth provider shares one pending request between concurrent API calls);
-//  - fails with 'Request failed' when there is no parent frame or postMessage throws.
+// The embedded build's bridge to the ad platform's admin page: @shopify/app-bridge (createApp with the app key
+// and the `host` parameter, getSessionToken, the Redirect action), wrapped with the spec's rules:
+//  - a token request the platform does not answer within 3 s fails with 'request timeout' (nothing hangs);
+//  - a token is cached and treated as expired 10 s before its exp (read from the JWT payload);
+//  - one request in flight: concurrent getSessionToken() calls share it; the raw request() refuses a second
+//    one with 'Please wait for another async method to return before trying again.' (App Bridge's replies
+//    carry no request id, so two requests in flight could not be told apart);
+//  - every failure carries the spec's embedded-app text (contract/errors.ts): 'failed to get session token.
+//    please try again later' (the platform answered without a token or with an error), 'Unsupported auth
+//    type...', 'Request failed' (no App Bridge: not framed, no app key or host, or sending failed),
+//    'Invalid URL' and 'This URL is not allowed for redirection' (redirect).
+// Navigation out of the iframe goes through Redirect REMOTE, to the admin's own origin, the shop, or the
+// origins the server allows (EMBED_ADMIN_ORIGINS, EMBED_REDIRECT_ORIGINS); same-origin URLs stay in the frame.
+import * as Redirect from '@shopify/app-bridge/actions/Navigation/Redirect';
+import * as SessionToken from '@shopify/app-bridge/actions/SessionToken';
+// The package's own createApp (its index picks production.js or development.js at run time, which bundlers
+// cannot follow; production.js re-exports this one).
+import { createApp, type ClientApplication } from '@shopify/app-bridge/client';
+import { getSessionToken as appBridgeSessionToken } from '@shopify/app-bridge/utilities/session-token';
 import { EMBED_TOKEN_EXPIRY_MARGIN_MS, PARENT_FRAME_TIMEOUT_MS } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
+import { originAllowed } from '../../../contract/origins';
+import { parseNavigableUrl, type NavigateOptions } from '../navigation';
+import type { EmbedLaunch } from './embed-config';
 import { jwtExpiryMs } from './jwt';
 
-export const MSG_TOKEN_REQUEST = 'dubbing:session-token:request';
-export const MSG_TOKEN_RESPONSE = 'dubbing:session-token:response';
-export const MSG_REDIRECT = 'dubbing:redirect';
 export const AUTH_TYPE_SESSION_TOKEN = 'session-token';
-export const ERROR_UNSUPPORTED_AUTH = 'unsupported_auth_type';
 
-/** The parts of a window the bridge uses (a real window in the app, fakes in tests). */
-export interface BridgeTarget {
-  postMessage(message: unknown, targetOrigin: string): void;
-}
-export interface BridgeSelf {
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-  location: { href: string; origin: string; assign(url: string): void };
+const EMBED_TEXTS: ReadonlySet<string> = new Set([
+  TEXT.embedTokenFailed,
+  TEXT.embedTimeout,
+  TEXT.embedUnsupportedAuth,
+  TEXT.embedInvalidUrl,
+  TEXT.embedRequestFailed,
+  TEXT.embedRedirectNotAllowed,
+  TEXT.embedBusy,
+]);
+
+/**
+ * The spec's text for a failed token request: our own texts pass through; App Bridge errors (the platform
+ * answered without a token, or with an error action) are 'failed to get session token...', an unsupported
+ * operation is 'Unsupported auth type...'; anything else (sending failed) is 'Request failed'.
+ */
+export function embedErrorText(e: unknown): string {
+  const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  if (EMBED_TEXTS.has(message)) return message;
+  const type = (e as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && type.startsWith('APP::ERROR::')) {
+    return type === 'APP::ERROR::UNSUPPORTED_OPERATION' ? TEXT.embedUnsupportedAuth : TEXT.embedTokenFailed;
+  }
+  return TEXT.embedRequestFailed;
 }
 
-export interface BridgeOptions {
-  /** The frame we live in (window). */
-  self: BridgeSelf;
-  /** window.parent; null or the frame itself when not embedded. */
-  parent: BridgeTarget | null;
-  /** The parent's origin when known (postMessage target and accepted event.origin); '*' / unchecked otherwise. */
-  parentOrigin?: string | null;
-  /** Extra origins the parent may be asked to navigate to (e.g. the shop admin). */
-  allowedRedirectOrigins?: string[];
+export interface SessionTokenOptions {
+  /** One token request to the platform (App Bridge's getSessionToken for the app). */
+  fetchToken(): Promise<string>;
   timeoutMs?: number;
   expiryMarginMs?: number;
   now?: () => number;
 }
 
-export interface ParentBridge {
-  /** A valid session token: cached, or requested from the parent. */
+export interface SessionTokens {
+  /** A valid session token: the cached one, or one request shared by every caller meanwhile. */
   getSessionToken(): Promise<string>;
-  /** Requests a token of an auth type; only 'session-token' is supported. */
+  /** One raw request of an auth type (only 'session-token'); refuses a second one while one is in flight. */
   request(authType: string): Promise<string>;
-  /** Drops the cached token (the next getSessionToken asks the parent). */
+  /** Forgets the cached token (the next getSessionToken asks the platform). */
   clearToken(): void;
-  /** Validates a URL and navigates: same origin in the frame, allowed other origins through the parent. */
-  redirect(url: string): void;
-  dispose(): void;
 }
 
-interface Pending {
-  id: string;
-  resolve(token: string): void;
-  reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
-let seq = 0;
-function newId(): string {
-  seq += 1;
-  const rand = Math.random().toString(36).slice(2, 10);
-  return `${Date.now().toString(36)}-${seq}-${rand}`;
-}
-
-function originOf(url: string | null | undefined): string | null {
-  if (!url) return null;
-  try {
-    const o = new URL(url).origin;
-    return o === 'null' ? null : o;
-  } catch {
-    return null;
-  }
-}
-
-export function createParentBridge(opts: BridgeOptions): ParentBridge {
+/** The spec's rules around a token source (no App Bridge here: the unit tests drive it with fakes). */
+export function createSessionTokens(opts: SessionTokenOptions): SessionTokens {
   const timeoutMs = opts.timeoutMs ?? PARENT_FRAME_TIMEOUT_MS;
   const marginMs = opts.expiryMarginMs ?? EMBED_TOKEN_EXPIRY_MARGIN_MS;
   const now = opts.now ?? Date.now;
-  const parent = opts.parent && (opts.parent as unknown) !== (opts.self as unknown) ? opts.parent : null;
-  const parentOrigin = opts.parentOrigin ?? null;
-  let pending: Pending | null = null;
   let cached: { token: string; expiresAt: number } | null = null;
+  let inflight: Promise<string> | null = null;
 
   function cachedToken(): string | null {
     if (cached && cached.expiresAt - marginMs > now()) return cached.token;
@@ -105,109 +82,202 @@ export function createParentBridge(opts: BridgeOptions): ParentBridge {
     return null;
   }
 
-  function onMessage(event: MessageEvent): void {
-    if (!pending || !parent) return;
-    if (event.source !== (parent as unknown)) return;
-    if (parentOrigin && event.origin !== parentOrigin) return;
-    const data = event.data as Record<string, unknown> | null;
-    if (!data || typeof data !== 'object' || data.type !== MSG_TOKEN_RESPONSE || data.id !== pending.id) return;
-    const p = pending;
-    pending = null;
-    clearTimeout(p.timer);
-    if (data.error !== undefined && data.error !== null) {
-      p.reject(new Error(data.error === ERROR_UNSUPPORTED_AUTH ? TEXT.embedUnsupportedAuth : TEXT.embedTokenFailed));
-      return;
-    }
-    const token = data.token;
-    if (typeof token !== 'string' || token.trim() === '') {
-      p.reject(new Error(TEXT.embedTokenFailed));
-      return;
-    }
-    const exp = jwtExpiryMs(token);
-    // A token without a readable exp is used for this request only, never cached.
-    cached = exp !== null ? { token, expiresAt: exp } : null;
-    p.resolve(token);
+  function ask(): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        reject(new Error(TEXT.embedTimeout));
+      }, timeoutMs);
+      let pending: Promise<string>;
+      try {
+        pending = opts.fetchToken();
+      } catch (e) {
+        pending = Promise.reject(e);
+      }
+      pending.then(
+        (token) => {
+          if (settled) return; // a reply after the timeout changes nothing
+          settled = true;
+          clearTimeout(timer);
+          if (typeof token !== 'string' || token.trim() === '') {
+            reject(new Error(TEXT.embedTokenFailed));
+            return;
+          }
+          const exp = jwtExpiryMs(token);
+          // A token without a readable exp, or one already inside the margin, serves this request only.
+          cached = exp !== null && exp - marginMs > now() ? { token, expiresAt: exp } : null;
+          resolve(token);
+        },
+        (e: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(new Error(embedErrorText(e)));
+        },
+      );
+    });
   }
-  opts.self.addEventListener('message', onMessage);
 
   function request(authType: string): Promise<string> {
     if (authType !== AUTH_TYPE_SESSION_TOKEN) return Promise.reject(new Error(TEXT.embedUnsupportedAuth));
     const hit = cachedToken();
     if (hit) return Promise.resolve(hit);
-    if (pending) return Promise.reject(new Error(TEXT.embedBusy));
-    if (!parent) return Promise.reject(new Error(TEXT.embedRequestFailed));
-    return new Promise<string>((resolve, reject) => {
-      const id = newId();
-      const timer = setTimeout(() => {
-        if (pending?.id === id) {
-          pending = null;
-          reject(new Error(TEXT.embedTimeout));
-        }
-      }, timeoutMs);
-      pending = { id, resolve, reject, timer };
-      try {
-        parent.postMessage({ type: MSG_TOKEN_REQUEST, id, auth: authType }, parentOrigin ?? '*');
-      } catch {
-        clearTimeout(timer);
-        pending = null;
-        reject(new Error(TEXT.embedRequestFailed));
-      }
-    });
-  }
-
-  function redirect(url: string): void {
-    let target: URL;
-    try {
-      target = new URL(url, opts.self.location.href);
-    } catch {
-      throw new Error(TEXT.embedInvalidUrl);
-    }
-    if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error(TEXT.embedInvalidUrl);
-    if (target.origin === opts.self.location.origin) {
-      opts.self.location.assign(target.href);
-      return;
-    }
-    const allowed = new Set([parentOrigin, ...(opts.allowedRedirectOrigins ?? [])].filter((o): o is string => !!o));
-    if (!allowed.has(target.origin)) throw new Error(TEXT.embedRedirectNotAllowed);
-    if (!parent) throw new Error(TEXT.embedRequestFailed);
-    try {
-      parent.postMessage({ type: MSG_REDIRECT, id: newId(), url: target.href }, parentOrigin ?? '*');
-    } catch {
-      throw new Error(TEXT.embedRequestFailed);
-    }
+    if (inflight) return Promise.reject(new Error(TEXT.embedBusy));
+    const p = ask();
+    inflight = p;
+    const done = () => {
+      if (inflight === p) inflight = null;
+    };
+    p.then(done, done);
+    return p;
   }
 
   return {
-    getSessionToken: () => request(AUTH_TYPE_SESSION_TOKEN),
+    getSessionToken() {
+      const hit = cachedToken();
+      if (hit) return Promise.resolve(hit);
+      // Every caller meanwhile shares the request in flight.
+      return inflight ?? request(AUTH_TYPE_SESSION_TOKEN);
+    },
     request,
     clearToken() {
       cached = null;
     },
-    redirect,
-    dispose() {
-      opts.self.removeEventListener('message', onMessage);
-      if (pending) {
-        clearTimeout(pending.timer);
-        pending.reject(new Error(TEXT.embedRequestFailed));
-        pending = null;
+  };
+}
+
+/** The parts of a window the redirect uses (a real window in the app, fakes in tests). */
+export interface FrameLocation {
+  href: string;
+  origin: string;
+  assign(url: string): void;
+}
+
+export interface ParentBridge extends SessionTokens {
+  /**
+   * Leaves the app for `url`: same-origin URLs navigate the frame; the admin, the shop and the allowed
+   * origins go through App Bridge's Redirect (the admin window navigates); anything else throws
+   * 'This URL is not allowed for redirection'; a non-http(s) URL throws 'Invalid URL'.
+   */
+  redirect(url: string, opts?: NavigateOptions): void;
+  dispose(): void;
+}
+
+export interface AppBridgeBridgeOptions extends Omit<SessionTokenOptions, 'fetchToken'> {
+  /** The App Bridge app, or null when it could not be created (then every call fails with 'Request failed'). */
+  app: ClientApplication | null;
+  /** Shop domain (its https origin may be navigated to). */
+  shop: string | null;
+  /** Further origin patterns allowed for redirects (from the server). */
+  allowedOrigins: readonly string[];
+  location: FrameLocation;
+  /** Opens a URL of this origin in a new tab (window.open). */
+  openWindow?: (url: string) => void;
+}
+
+/** The bridge over an App Bridge app. */
+export function createAppBridgeBridge(opts: AppBridgeBridgeOptions): ParentBridge {
+  const { app } = opts;
+  // The platform may answer a request with an error action instead of a token: fail the pending request with it
+  // (an error action nobody subscribes to would otherwise be thrown inside App Bridge's message listener).
+  let failPending: ((e: unknown) => void) | null = null;
+  const stopErrors = app
+    ? app.error((payload: unknown) => {
+        const data = (payload ?? {}) as { type?: unknown; action?: { type?: unknown } };
+        const about = typeof data.action?.type === 'string' ? data.action.type : null;
+        if (failPending && (about === null || about.startsWith('APP::SESSION_TOKEN::'))) {
+          failPending(Object.assign(new Error('App Bridge error'), { type: data.type }));
+        } else {
+          console.error('App Bridge error from the platform', payload);
+        }
+      })
+    : () => {};
+
+  // App Bridge's getSessionToken subscribes to the answer and only unsubscribes when one arrives. A request we
+  // gave up on (timeout, error action) therefore still listens, and its late unsubscribe makes App Bridge skip the
+  // next listener of the same answer. So there is at most one getSessionToken outstanding: asking again while it
+  // waits re-sends the request action, and the outstanding call receives the answer.
+  let outstanding: Promise<string> | null = null;
+  const tokens = createSessionTokens({
+    ...opts,
+    fetchToken() {
+      if (!app) return Promise.reject(new Error(TEXT.embedRequestFailed));
+      if (outstanding) app.dispatch(SessionToken.request());
+      else {
+        const p = appBridgeSessionToken(app);
+        outstanding = p;
+        const clear = () => {
+          if (outstanding === p) outstanding = null;
+        };
+        p.then(clear, clear);
       }
+      const waiting = outstanding!;
+      return new Promise<string>((resolve, reject) => {
+        const fail = (e: unknown) => {
+          if (failPending === fail) failPending = null;
+          reject(e);
+        };
+        failPending = fail;
+        waiting.then((t) => {
+          if (failPending === fail) failPending = null;
+          resolve(t);
+        }, fail);
+      });
+    },
+  });
+
+  function allowed(origin: string): boolean {
+    if (app && origin === app.hostOrigin) return true;
+    if (opts.shop && origin === new URL(`https://${opts.shop}`).origin) return true;
+    return originAllowed(opts.allowedOrigins, origin);
+  }
+
+  return {
+    ...tokens,
+    redirect(url, navigate = {}) {
+      const target = parseNavigableUrl(url, opts.location.href);
+      if (target.origin === opts.location.origin) {
+        if (navigate.newContext) (opts.openWindow ?? ((u) => window.open(u, '_blank', 'noopener')))(target.href);
+        else opts.location.assign(target.href);
+        return;
+      }
+      if (!allowed(target.origin)) throw new Error(TEXT.embedRedirectNotAllowed);
+      if (!app) throw new Error(TEXT.embedRequestFailed);
+      try {
+        const payload: Redirect.RemotePayload = { url: target.href };
+        if (navigate.newContext) payload.newContext = true;
+        Redirect.create(app).dispatch(Redirect.Action.REMOTE, payload);
+      } catch (e) {
+        console.error('App Bridge redirect failed', e);
+        throw new Error(TEXT.embedRequestFailed);
+      }
+    },
+    dispose() {
+      stopErrors();
+      failPending = null;
     },
   };
 }
 
-/** The bridge of the running page: window.parent, its origin from the referrer / ancestorOrigins, the shop. */
-export function createWindowBridge(shop: string | null): ParentBridge {
-  const w = window;
-  const framed = w.parent && w.parent !== w;
-  const ancestor = (w.location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins?.[0] ?? null;
-  const parentOrigin = framed ? originOf(ancestor) ?? originOf(document.referrer) : null;
-  const shopOrigin = shop ? originOf(`https://${shop}`) : null;
-  return createParentBridge({
-    self: w,
-    parent: framed ? w.parent : null,
-    parentOrigin,
-    allowedRedirectOrigins: shopOrigin ? [shopOrigin] : [],
-  });
+/**
+ * The bridge of the running page: App Bridge created with the server's app key and the platform's `host`.
+ * Without them (or outside a frame) the app still starts, and every token request fails with 'Request failed'
+ * and a console error saying why. Opened outside the admin, App Bridge sends the browser into the admin.
+ */
+export function createWindowBridge(launch: EmbedLaunch): ParentBridge {
+  let app: ClientApplication | null = null;
+  let reason: string | null = null;
+  if (!launch.apiKey) reason = 'the server has no app key (set EMBED_APP_KEY)';
+  else if (!launch.host) reason = 'the page was opened without the platform\'s "host" parameter';
+  else {
+    try {
+      app = createApp({ apiKey: launch.apiKey, host: launch.host });
+    } catch (e) {
+      reason = `App Bridge could not start: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (reason) console.error(`Embedded app: no connection to the platform's admin: ${reason}`);
+  return createAppBridgeBridge({ app, shop: launch.shop, allowedOrigins: launch.allowedOrigins, location: window.location });
 }
-
-export { originOf };

@@ -1,6 +1,8 @@
-// Embedded auth provider: the bearer token is the parent frame's session token (see bridge.ts).
-// Concurrent API calls share one pending bridge request, so the bridge's "one request at a time" rule
-// never fails the app's own parallel requests.
+// Embedded auth provider: the bearer token is the platform's session token, from App Bridge through the
+// bridge (src/lib/auth/bridge.ts: 3 s timeout, 10 s expiry margin, one request shared by concurrent API calls).
+// Nothing is stored: the token lives in memory only (third-party storage and cookies may be blocked in the
+// iframe), and the platform owns the session.
+import type { NavigateOptions } from '../navigation';
 import type { ParentBridge } from './bridge';
 import { decodeJwtPayload } from './jwt';
 import type { EmbeddedAuthProvider } from './types';
@@ -12,23 +14,23 @@ export interface EmbeddedProviderOptions {
 
 export function createEmbeddedProvider(opts: EmbeddedProviderOptions): EmbeddedAuthProvider {
   const listeners = new Set<() => void>();
-  let inflight: Promise<string> | null = null;
   let lastToken: string | null = null;
 
   function notify() {
-    for (const l of listeners) l();
+    for (const l of listeners) {
+      try {
+        l();
+      } catch (e) {
+        console.error(e);
+      }
+    }
   }
 
   return {
     kind: 'embedded',
     shop: opts.shop,
     async getToken() {
-      if (!inflight) {
-        inflight = opts.bridge.getSessionToken().finally(() => {
-          inflight = null;
-        });
-      }
-      lastToken = await inflight;
+      lastToken = await opts.bridge.getSessionToken();
       return lastToken;
     },
     async signOut() {
@@ -36,7 +38,7 @@ export function createEmbeddedProvider(opts: EmbeddedProviderOptions): EmbeddedA
       lastToken = null;
       notify();
     },
-    // The parent frame owns the session: inside it we are always signed in.
+    // The platform owns the session: inside its admin we are always signed in.
     isAuthenticated: () => true,
     getEmail() {
       const email = lastToken ? decodeJwtPayload(lastToken)?.email : null;
@@ -46,8 +48,8 @@ export function createEmbeddedProvider(opts: EmbeddedProviderOptions): EmbeddedA
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    redirect(url: string) {
-      opts.bridge.redirect(url);
+    redirect(url: string, navigate?: NavigateOptions) {
+      opts.bridge.redirect(url, navigate);
     },
   };
 }

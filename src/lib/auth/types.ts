@@ -1,6 +1,7 @@
 // The pluggable auth provider: one React tree, two ways to get a bearer token.
 // - 'identity' (standalone build): the identity service at /api/auth (e-mail + password, OIDC).
-// - 'embedded' (iframe build): session tokens from the parent frame over the postMessage bridge.
+// - 'embedded' (iframe build): the platform's session tokens through App Bridge (src/lib/auth/bridge.ts).
+import type { NavigateOptions } from '../navigation';
 
 export interface AuthProvider {
   readonly kind: 'identity' | 'embedded';
@@ -51,8 +52,12 @@ export interface EmbeddedAuthProvider extends AuthProvider {
   readonly kind: 'embedded';
   /** Shop domain from the ?shop= param of the first load, when given. */
   readonly shop: string | null;
-  /** Navigates the app or (for the parent's own origin) asks the parent to navigate. */
-  redirect(url: string): void;
+  /**
+   * Leaves the app: same-origin URLs navigate the frame, allowed origins navigate the admin window through
+   * App Bridge's Redirect; throws 'Invalid URL' / 'This URL is not allowed for redirection' / 'Request failed'.
+   * Features call navigateExternal (src/lib/navigation.ts), which works in both builds.
+   */
+  redirect(url: string, opts?: NavigateOptions): void;
 }
 
 export type AnyAuthProvider = IdentityAuthProvider | EmbeddedAuthProvider;

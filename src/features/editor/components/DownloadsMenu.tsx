@@ -24,6 +24,8 @@ export const DOWNLOAD_LABELS: Record<MediaType, string> = {
   srt: 'Subtitles (SRT)',
   vtt: 'Subtitles (VTT)',
   original: 'Original video',
+  lipsync: 'Lip-synced video (MP4)',
+  lipsync_subtitles: 'Lip-synced video with subtitles',
 };
 
 export function DownloadsMenu(p: DownloadsMenuProps) {
@@ -61,6 +63,8 @@ export function DownloadsMenu(p: DownloadsMenuProps) {
               item('srt', !!pr.translation_srt_path, p.canSrt),
               item('vtt', !!pr.translation_vtt_path, p.canSrt),
               item('original', !!pr.original_video),
+              ...(pr.lipsync_info.lipsync_result_path ? [item('lipsync', true)] : []),
+              ...(pr.subtitles_info.subtitles_lipsync_burn_result_path ? [item('lipsync_subtitles', true)] : []),
             ],
           },
           {

@@ -1,32 +1,19 @@
 // The project page (/spaces/{spaceId}/project/{projectId}): live status and progress until the transcript
 // is ready, then the editor.
 import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, SkeletonBodyText, SkeletonDisplayText, Text } from '@shopify/polaris';
-import useSWR from 'swr';
 import { useLocation, useParams } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
 import { isEditable, isFailure, statusLabel } from '../../../../contract/statuses';
-import { fetcher, isApiError, type ApiError } from '../../../lib/http';
-import { PageFrame } from '../../../ui';
-import { projectKey } from '../api';
-import { isBusy, isPreparing } from '../lib/generate';
+import { isApiError } from '../../../lib/http';
+import { PageFrame } from '../../../ui/page';
+import { useProject } from '../../../lib/api/use-project';
+import { isPreparing } from '../lib/generate';
 import { EditorView } from './EditorView';
 import './editor.css';
 
-export const PROJECT_POLL_MS = 2000;
-
-export function isWorkingStatus(s: Project['status']): boolean {
-  return isPreparing(s) || isBusy(s);
-}
-
-export function useProjectDetail(id: string | null) {
-  return useSWR<Project, ApiError>(id ? projectKey(id) : null, fetcher, {
-    refreshInterval: (p) => (p && (isWorkingStatus(p.status) || p.subtitles_burn_state === 'processing') ? PROJECT_POLL_MS : 0),
-  });
-}
-
 export function ProjectEditor() {
   const { spaceId, projectId } = useParams<{ spaceId: string; projectId: string }>();
-  const { data: project, error, mutate } = useProjectDetail(projectId);
+  const { data: project, error, mutate } = useProject(projectId);
   const [, navigate] = useLocation();
   const home = `/spaces/${spaceId}`;
 

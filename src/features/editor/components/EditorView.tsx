@@ -1,5 +1,5 @@
 // The editor: player, segment list, speakers, generate, downloads, feedback.
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { KeyedMutator } from 'swr';
 import { useLocation } from 'wouter';
@@ -7,35 +7,31 @@ import { SEGMENT_SAVE_ERROR_MS } from '../../../../contract/constants';
 import { TEXT } from '../../../../contract/errors';
 import type { Project } from '../../../../contract/schemas/project';
 import { isFailure, isFinished, statusLabel } from '../../../../contract/statuses';
-import { useFeatureAvailable, useSettings } from '../../../app/settings';
-import { errorMessage, isApiError, type ApiError } from '../../../lib/http';
-import { DiscardChangesModal, useToast } from '../../../ui';
+import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
+import { DiscardChangesModal } from '../../../ui/discard-modal';
+import { useToast } from '../../../ui/toasts';
 import {
-  addSegments, burnSubtitles, copyProject, deleteSegment, generate, mediaDownload, mergeSegments, patchSegments, sendFeedback,
-  updateSpeakers, useTranscript, useVoicePool, type MediaType,
+  addSegments, copyProject, deleteSegment, instantCloneSpeaker, mergeSegments, patchSegments, sendFeedback, updateSpeakers, useTranscript, useVoicePool,
 } from '../api';
-import { canGenerate, generateHint, isBusy } from '../lib/generate';
+import { canGenerate, isBusy } from '../lib/generate';
 import { newSegmentSlot, segmentAt, splitSegment, toServer } from '../lib/segments';
 import { TranscriptStore } from '../lib/store';
 import { useLeaveGuard } from '../useLeaveGuard';
 import { CopyModal } from './CopyModal';
 import { DownloadsMenu } from './DownloadsMenu';
-import { FeedbackModal } from './FeedbackModal';
+import { FeedbackModal } from '../../../ui/feedback-modal';
+import { LipsyncPanel } from './LipsyncPanel';
+import { QualityPanel } from './QualityPanel';
+import { RewritePanel, type RewriteAccess } from './RewritePanel';
 import { Player, type PlayerHandle, type PlayerTab } from './Player';
 import { SegmentList, type SegmentListHandle } from './SegmentList';
 import { SpeakersPanel } from './SpeakersPanel';
+import { GenerateCard } from './GenerateCard';
+import { useProjectActions } from '../hooks/useProjectActions';
+import { DictionaryPanel } from './DictionaryPanel';
+import { Timeline, timelineHeight, type TimelineHandle } from '../timeline/Timeline';
 
 export const TRANSCRIPT_POLL_MS = 2000;
-
-function triggerDownload(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noopener';
-  a.download = '';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
 export interface EditorViewProps {
   project: Project;
@@ -54,7 +50,20 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const { settings } = useSettings();
   const canSrt = useFeatureAvailable('srt_download');
   const canAudio = useFeatureAvailable('audio_download');
+  const canInstantClone = useFeatureAvailable('instant_voice_preset');
   const canBurn = useFeatureAvailable('subtitles');
+  const canLipsync = useFeatureAvailable('lipsync');
+  const canDictionary = useFeatureAvailable('glossary');
+  const canTimeline = useFeatureAvailable('audio_track_editor');
+  const rewriteFeature = useFeature('ai_rewrite');
+  const canRewrite = useFeatureAvailable('ai_rewrite');
+  const rewriteAccess: RewriteAccess = canRewrite
+    ? 'on'
+    : rewriteFeature?.metadata.not_configured
+      ? 'not_configured'
+      : rewriteFeature?.visible
+        ? 'locked'
+        : 'hidden';
   const toast = useToast();
   const [, navigate] = useLocation();
 
@@ -63,13 +72,14 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
   const [saveErrorAt, setSaveErrorAt] = useState<number | null>(null);
   const [tab, setTab] = useState<PlayerTab>(project.translated_video && isFinished(project.status) ? 'translated' : 'original');
-  const [generating, setGenerating] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [copyOpen, setCopyOpen] = useState(false);
   const [loaded, setLoaded] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const player = useRef<PlayerHandle>(null);
   const list = useRef<SegmentListHandle>(null);
+  const timeline = useRef<TimelineHandle>(null);
+  const [timelineCollapsed, setTimelineCollapsed] = useState(false);
   const segmentsRef = useRef(segments);
   segmentsRef.current = segments;
 
@@ -103,8 +113,6 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   }, [saveErrorAt]);
   const showSaveError = useCallback(() => setSaveErrorAt(Date.now()), []);
 
-  const busy = isBusy(project.status) || generating;
-  const readOnly = busy;
   const unsaved = snap.dirty.size > 0 || invalid.size > 0;
   const guard = useLeaveGuard(unsaved, () => {
     store.discard();
@@ -147,10 +155,20 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     return () => window.removeEventListener('keydown', onKey);
   }, [save]);
 
+  const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync } = useProjectActions(pid, mutateProject, save);
+  const readOnly = isBusy(project.status) || generating;
+
   const onSelect = useCallback((id: string) => {
     setSelectedId(id);
     const s = store.get(id);
     if (s && !player.current?.isPlaying()) player.current?.seek(s.start);
+  }, [store]);
+  /** A segment opened from a panel (quality report, timeline): selected, scrolled to, its translation focused. */
+  const onOpenSegment = useCallback((id: string) => {
+    setSelectedId(id);
+    const s = store.get(id);
+    if (s && !player.current?.isPlaying()) player.current?.seek(s.start);
+    list.current?.focus(id);
   }, [store]);
   const onChange = useCallback((id: string, patch: Parameters<TranscriptStore['update']>[1]) => store.update(id, patch), [store]);
   const onInvalid = useCallback((id: string, bad: boolean) => {
@@ -170,6 +188,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     }
   }, [store]);
   const onTime = useCallback((t: number, playing: boolean) => {
+    timeline.current?.setPlayhead(t, playing);
     const segs = segmentsRef.current;
     const i = segmentAt(segs, t);
     const id = i >= 0 ? segs[i].id : null;
@@ -178,6 +197,16 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
       return id;
     });
   }, []);
+
+  /** A block picked on the timeline: selected, the player there, the list scrolled to it (focus stays on the timeline). */
+  const onTimelineSelect = useCallback((id: string) => {
+    setSelectedId(id);
+    const s = store.get(id);
+    if (s && !player.current?.isPlaying()) player.current?.seek(s.start);
+    list.current?.scrollTo(id, 'auto');
+  }, [store]);
+  const onTimelineSeek = useCallback((t: number) => player.current?.seek(t), []);
+  const onTimelineChange = useCallback((id: string, times: { start: number; end: number }) => store.update(id, times), [store]);
 
   const structural = useCallback(async (ids: string[], fn: () => Promise<void>) => {
     try {
@@ -259,36 +288,14 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     })();
   }, [selectedId, project, pid, store, mutateProject, showSaveError]);
 
-  const onGenerate = async () => {
-    setGenerating(true);
-    try {
-      if (!(await save())) return;
-      const p = await generate(pid);
-      await mutateProject(p, { revalidate: true });
-    } catch (e) {
-      // A 402 also runs the app-wide payment path (buy minutes, pricing or the Unknown Error modal).
-      toast.show(isApiError(e) && e.status === 402 ? (e as ApiError).detailText ?? TEXT.noCredits : errorMessage(e), { error: true });
-    } finally {
-      setGenerating(false);
-    }
-  };
-
-  const onDownload = async (t: MediaType) => {
-    try {
-      const { url } = await mediaDownload(pid, t);
-      triggerDownload(url);
-    } catch (e) {
-      toast.show(errorMessage(e), { error: true });
-    }
-  };
-  const onBurn = async () => {
-    try {
-      await mutateProject(await burnSubtitles(pid, 'translated'), { revalidate: true });
-      toast.show('Burning subtitles into the video…');
-    } catch (e) {
-      toast.show(errorMessage(e), { error: true });
-    }
-  };
+  // A fresh lip-sync result opens in its own tab.
+  const lastLipsync = useRef(project.lipsync_info.lipsync_result_path);
+  useEffect(() => {
+    const url = project.lipsync_info.lipsync_result_path;
+    if (url && lastLipsync.current === null && project.lipsync_info.status === 'done') setTab('lipsync');
+    if (!url && tab === 'lipsync') setTab(project.translated_video ? 'translated' : 'original');
+    lastLipsync.current = url;
+  }, [project.lipsync_info.lipsync_result_path, project.lipsync_info.status, project.translated_video, tab]);
 
   const speakerOptions = useMemo(() => project.speakers.map((s) => ({ id: s.id, name: s.name })), [project.speakers]);
   const localChanges = snap.dirty.size;
@@ -359,40 +366,47 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               ref={player}
               originalUrl={project.original_video}
               translatedUrl={project.translated_video}
+              lipsyncUrl={project.lipsync_info.lipsync_result_path}
               poster={project.cover}
               tab={tab}
               onTabChange={setTab}
               onTime={onTime}
             />
-            <Card>
-              <BlockStack gap="200">
-                <InlineStack align="space-between" blockAlign="center">
-                  <Text as="h2" variant="headingSm">
-                    Dubbed video
-                  </Text>
-                  {working && <Text as="span" tone="subdued">{project.progress}%</Text>}
-                  {!working && project.translated_video && (
-                    <Button variant="plain" onClick={() => void onDownload('video')}>
-                      Download MP4
-                    </Button>
-                  )}
-                </InlineStack>
-                {working && <ProgressBar progress={project.progress} tone="highlight" size="small" ariaLabelledBy="generate-hint" />}
-                <Text as="p" tone={project.status === 'voiceover_failed' || project.status === 'merging_failed' ? 'critical' : 'subdued'} id="generate-hint">
-                  {working ? `${statusLabel(project.status)}: ${project.status.startsWith('merging') ? 'merging audio and video' : 'voicing the segments'}…`
-                    : project.status === 'voiceover_failed' || project.status === 'merging_failed'
-                      ? `${statusLabel(project.status)}${project.error_message ? `: ${project.error_message}` : ''}. Try again.`
-                      : generateHint(project, localChanges)}
-                </Text>
-              </BlockStack>
-            </Card>
+            <GenerateCard project={project} working={working} localChanges={localChanges} onDownload={() => void onDownload('video')} />
+            <QualityPanel
+              projectId={pid}
+              projectName={project.name}
+              version={project.translated_audio && isFinished(project.status) ? project.translated_audio : null}
+              onOpenSegment={onOpenSegment}
+            />
+            <RewritePanel
+              projectId={pid}
+              segment={selectedId ? (segments.find((x) => x.id === selectedId) ?? null) : null}
+              access={rewriteAccess}
+              readOnly={readOnly}
+              onAccept={(id, text) => store.update(id, { dstText: text })}
+            />
+            <LipsyncPanel
+              project={project}
+              allowed={canLipsync}
+              busy={working || generating}
+              onCheckFaces={onCheckFaces}
+              onRun={onLipsync}
+              onWatch={() => setTab('lipsync')}
+              onDownload={() => void onDownload('lipsync')}
+              onUpgrade={() => navigate('/pricing?tab=lip_sync')}
+            />
             <SpeakersPanel
               speakers={project.speakers}
               voices={voicePool?.voices}
               disabled={readOnly}
               onRename={async (id, name) => mutateProject(await updateSpeakers(pid, [{ id, name }]), { revalidate: false })}
               onVoice={async (id, voiceId) => mutateProject(await updateSpeakers(pid, [{ id, voice_id: voiceId }]), { revalidate: true })}
+              onInstantClone={canInstantClone ? async (id) => mutateProject(await instantCloneSpeaker(pid, id), { revalidate: true }) : undefined}
             />
+            {canDictionary && (
+              <DictionaryPanel project={project} disabled={readOnly} onChanged={(p) => void mutateProject(p, { revalidate: true })} />
+            )}
           </div>
           <div className="ed-list">
             <div className="ed-toolbar">
@@ -426,7 +440,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 speakers={speakerOptions}
                 durationSec={project.duration}
                 readOnly={readOnly}
-                height="calc(100vh - 170px)"
+                height={`calc(100vh - ${170 + (canTimeline ? timelineHeight(project.speakers.length, timelineCollapsed) + 16 : 0)}px)`}
                 onSelect={onSelect}
                 onChange={onChange}
                 onInvalid={onInvalid}
@@ -438,6 +452,27 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
             )}
           </div>
         </div>
+        {canTimeline && loaded && (
+          <div className="tl-dock">
+            <Timeline
+              ref={timeline}
+              projectId={pid}
+              durationSec={project.duration}
+              segments={segments}
+              speakers={speakerOptions}
+              selectedId={selectedId}
+              dirty={snap.dirty}
+              readOnly={readOnly}
+              sourceReady={project.duration != null}
+              dubVersion={project.voiceover ?? project.translated_audio}
+              collapsed={timelineCollapsed}
+              onCollapsedChange={setTimelineCollapsed}
+              onSelect={onTimelineSelect}
+              onSeek={onTimelineSeek}
+              onChange={onTimelineChange}
+            />
+          </div>
+        )}
       </BlockStack>
 
       <DiscardChangesModal open={guard.open} onCancel={guard.onCancel} onDiscard={guard.onDiscard} />

@@ -4,7 +4,7 @@ import { Card, InlineStack, Tabs, Text } from '@shopify/polaris';
 import { forwardRef, useCallback, useImperativeHandle, useRef, useState } from 'react';
 import { formatClock } from '../lib/time';
 
-export type PlayerTab = 'original' | 'translated';
+export type PlayerTab = 'original' | 'translated' | 'lipsync';
 
 export interface PlayerHandle {
   seek(t: number): void;
@@ -16,6 +16,8 @@ export interface PlayerHandle {
 export interface PlayerProps {
   originalUrl: string | null;
   translatedUrl: string | null;
+  /** The lip-synced video, once made (a third tab). */
+  lipsyncUrl?: string | null;
   poster: string | null;
   tab: PlayerTab;
   onTabChange: (t: PlayerTab) => void;
@@ -59,21 +61,24 @@ export const Player = forwardRef<PlayerHandle, PlayerProps>(function Player(p, r
     onTime(v.currentTime, !v.paused);
   }, [onTime]);
 
-  const src = p.tab === 'translated' ? p.translatedUrl : p.originalUrl;
+  const src = p.tab === 'translated' ? p.translatedUrl : p.tab === 'lipsync' ? (p.lipsyncUrl ?? null) : p.originalUrl;
 
   const tabs = [
     { id: 'original', content: 'Original', accessibilityLabel: 'Original video' },
     { id: 'translated', content: 'Translated', accessibilityLabel: 'Translated video', disabled: !p.translatedUrl },
+    ...(p.lipsyncUrl ? [{ id: 'lipsync', content: 'Lip-sync', accessibilityLabel: 'Lip-synced video' }] : []),
   ];
+  const order: PlayerTab[] = ['original', 'translated', 'lipsync'];
   return (
     <Card padding="0">
       <div style={{ padding: '4px 8px 0' }}>
         <Tabs
           tabs={tabs}
-          selected={p.tab === 'translated' ? 1 : 0}
+          selected={Math.max(0, order.indexOf(p.tab))}
           onSelect={(i) => {
             keepTime.current = video.current?.currentTime ?? 0;
-            p.onTabChange(i === 1 && p.translatedUrl ? 'translated' : 'original');
+            const t = order[i] ?? 'original';
+            p.onTabChange(t === 'translated' && !p.translatedUrl ? 'original' : t === 'lipsync' && !p.lipsyncUrl ? 'original' : t);
           }}
         />
       </div>
@@ -97,7 +102,7 @@ export const Player = forwardRef<PlayerHandle, PlayerProps>(function Player(p, r
               keepTime.current = 0;
             }
           }}
-          aria-label={p.tab === 'translated' ? 'Translated video' : 'Original video'}
+          aria-label={p.tab === 'translated' ? 'Translated video' : p.tab === 'lipsync' ? 'Lip-synced video' : 'Original video'}
         />
       ) : (
         <div className="ed-video" style={{ display: 'grid', placeItems: 'center', color: '#fff' }}>
@@ -112,7 +117,7 @@ export const Player = forwardRef<PlayerHandle, PlayerProps>(function Player(p, r
             {formatClock(time)} / {formatClock(duration)}
           </Text>
           <Text as="span" variant="bodySm" tone="subdued">
-            {p.tab === 'translated' ? 'Dubbed video' : 'Source video'}
+            {p.tab === 'translated' ? 'Dubbed video' : p.tab === 'lipsync' ? 'Lip-synced dubbed video' : 'Source video'}
           </Text>
         </InlineStack>
       </div>

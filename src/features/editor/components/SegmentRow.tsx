@@ -3,7 +3,9 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { TEXT } from '../../../../contract/errors';
 import type { EditorSegment, SegmentPatch } from '../lib/segments';
-import { checkSegmentTimes, formatTimestamp } from '../lib/time';
+import { formatSrtTime as formatTimestamp } from '../../../../contract/timecodes';
+import { checkSegmentTimes } from '../lib/time';
+import { missingTerms } from '../lib/terms';
 
 export const ROW_HEIGHT = 156;
 const NO_TIME_ERROR: { start: string | null; end: string | null } = { start: null, end: null };
@@ -43,6 +45,7 @@ function overlapText(edges: readonly string[] | undefined): string | null {
 
 export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
   const s = p.segment;
+  const missing = missingTerms(s.terms, s.dst.text);
   const [startText, setStartText] = useState(formatTimestamp(s.start));
   const [endText, setEndText] = useState(formatTimestamp(s.end));
   const [timeError, setTimeError] = useState<{ start: string | null; end: string | null }>(NO_TIME_ERROR);
@@ -213,6 +216,11 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
         {p.dirty && <span className="ed-tag ed-tag-changed">Unsaved</span>}
         {!p.dirty && s.status === 'updated' && <span className="ed-tag ed-tag-changed">Changed</span>}
         {s.status === 'processing' && <span className="ed-tag ed-tag-processing">Processing</span>}
+        {missing.length > 0 && (
+          <span className="ed-tag ed-tag-term" title={missing.map((t) => `"${t.source}" should be translated as "${t.target}"`).join('\n')}>
+            Missing term: {missing.map((t) => t.target).join(', ')}
+          </span>
+        )}
       </div>
     </div>
   );

@@ -1,9 +1,10 @@
-// Speakers: rename, pick a voice of the target language per speaker, play a sample.
+// Speakers: rename, pick a voice of the target language per speaker (stock voices, the Teamspace's voice clones
+// and the speaker's instant clone), make an instant clone of a speaker, play a sample.
 import { BlockStack, Button, Card, Divider, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../../contract/errors';
 import type { Project } from '../../../../contract/schemas/project';
-import type { Voice } from '../api';
+import type { Voice } from '../../../../contract/schemas/project';
 
 type Speaker = Project['speakers'][number];
 
@@ -13,9 +14,11 @@ export interface SpeakersPanelProps {
   disabled: boolean;
   onRename: (id: string, name: string) => Promise<unknown>;
   onVoice: (id: string, voiceId: string) => Promise<unknown>;
+  /** Makes an instant clone of the speaker and gives it to them (absent: the plan does not include it). */
+  onInstantClone?: (id: string) => Promise<unknown>;
 }
 
-export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice }: SpeakersPanelProps) {
+export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice, onInstantClone }: SpeakersPanelProps) {
   const audio = useRef<HTMLAudioElement | null>(null);
   const [playing, setPlaying] = useState<string | null>(null);
 
@@ -51,7 +54,8 @@ export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice }:
         {speakers.map((s, i) => (
           <BlockStack key={s.id} gap="300">
             {i > 0 && <Divider />}
-            <SpeakerRow speaker={s} voices={voices} disabled={disabled} playing={playing} onPlay={play} onRename={onRename} onVoice={onVoice} />
+            <SpeakerRow speaker={s} voices={voices} disabled={disabled} playing={playing} onPlay={play} onRename={onRename} onVoice={onVoice}
+              onInstantClone={onInstantClone} />
           </BlockStack>
         ))}
       </BlockStack>
@@ -67,6 +71,7 @@ function SpeakerRow({
   onPlay,
   onRename,
   onVoice,
+  onInstantClone,
 }: {
   speaker: Speaker;
   voices: readonly Voice[] | undefined;
@@ -75,8 +80,10 @@ function SpeakerRow({
   onPlay: (v: Voice | undefined) => void;
   onRename: (id: string, name: string) => Promise<unknown>;
   onVoice: (id: string, voiceId: string) => Promise<unknown>;
+  onInstantClone?: (id: string) => Promise<unknown>;
 }) {
   const [name, setName] = useState(speaker.name);
+  const [cloning, setCloning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => setName(speaker.name), [speaker.name]);
@@ -98,10 +105,21 @@ function SpeakerRow({
     }
   };
   const voice = voices?.find((v) => v.id === speaker.voice_id);
+  const label = (v: Voice) => (v.gender ? `${v.name} (${v.gender})` : v.name);
+  // the speaker's own instant clone, then the Teamspace's clones, then the stock voices
+  const mine = (voices ?? []).filter((v) => v.is_temporary && v.speaker_id === speaker.id);
+  const clones = (voices ?? []).filter((v) => v.preset_id && !v.is_temporary);
+  const stock = (voices ?? []).filter((v) => !v.preset_id);
   const options = [
-    ...(speaker.voice_id && !voice ? [{ label: speaker.voice_id, value: speaker.voice_id }] : []),
+    ...(speaker.voice_id && !voice ? [{ label: speaker.voice_id.startsWith('preset:') ? 'A deleted voice clone: choose another' : speaker.voice_id, value: speaker.voice_id }] : []),
     ...(!speaker.voice_id ? [{ label: 'Choose a voice', value: '' }] : []),
-    ...(voices ?? []).map((v) => ({ label: v.gender ? `${v.name} (${v.gender})` : v.name, value: v.id })),
+    ...(mine.length || clones.length
+      ? [
+          ...(mine.length ? [{ title: 'Instant clone of this speaker', options: mine.map((v) => ({ label: v.name, value: v.id })) }] : []),
+          ...(clones.length ? [{ title: 'Voice Clone Library', options: clones.map((v) => ({ label: label(v), value: v.id })) }] : []),
+          { title: 'Voices', options: stock.map((v) => ({ label: label(v), value: v.id })) },
+        ]
+      : stock.map((v) => ({ label: label(v), value: v.id }))),
   ];
   return (
     <BlockStack gap="150">
@@ -140,6 +158,24 @@ function SpeakerRow({
           {playing === voice?.id && voice ? 'Stop' : 'Play sample'}
         </Button>
       </InlineStack>
+      {onInstantClone && (
+        <InlineStack>
+          <Button
+            variant="plain"
+            disabled={disabled || busy || cloning}
+            loading={cloning}
+            accessibilityLabel={`Make an instant clone of ${speaker.name}'s voice`}
+            onClick={() => {
+              setCloning(true);
+              onInstantClone(speaker.id)
+                .then(() => setError(null), (e: Error) => setError(e.message))
+                .finally(() => setCloning(false));
+            }}
+          >
+            {mine.length ? 'Clone this speaker again' : 'Instant clone of this speaker'}
+          </Button>
+        </InlineStack>
+      )}
     </BlockStack>
   );
 }

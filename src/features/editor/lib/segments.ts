@@ -1,6 +1,6 @@
 // Pure segment edits: split, merge preview, new segment placement, search by time.
 import type { Segment } from '../../../../contract/schemas/project';
-import type { OverlapEdge } from './overlap';
+import type { OverlapEdge } from '../../../../contract/segments';
 
 /** A segment as the editor holds it (spec section 3: plus isSavingError and overlappedTimestamps). */
 export type EditorSegment = Segment & { isSavingError?: boolean; overlappedTimestamps?: OverlapEdge[] };

@@ -4,7 +4,7 @@
 // server copy.
 import type { Segment } from '../../../../contract/schemas/project';
 import { saveInBatches } from './batching';
-import { findOverlaps, type OverlapEdge } from './overlap';
+import { findOverlaps, type OverlapEdge } from '../../../../contract/segments';
 import { applyPatch, sameContent, sortByTime, toServer, type EditorSegment, type SegmentPatch } from './segments';
 
 export interface TranscriptSnapshot {

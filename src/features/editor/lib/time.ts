@@ -1,27 +1,7 @@
-// Subtitle timestamps (spec section 5): hh:mm:ss,mmm. Segment times are seconds (numbers).
-
-const TIMESTAMP_RE = /^(\d{2,}):([0-5]\d):([0-5]\d),(\d{3})$/;
+// Time fields of the editor (spec section 5): hh:mm:ss,mmm (contract/timecodes.ts). Segment times are seconds.
+import { formatSrtTime as formatTimestamp, parseSrtTimeStrict as parseTimestamp } from '../../../../contract/timecodes';
 
 export const TIME_FORMAT_ERROR = 'Use the format hh:mm:ss,mmm';
-
-/** Seconds -> 'hh:mm:ss,mmm' (rounded to the millisecond; negatives clamp to 0). */
-export function formatTimestamp(seconds: number): string {
-  const totalMs = Math.max(0, Math.round((Number.isFinite(seconds) ? seconds : 0) * 1000));
-  const ms = totalMs % 1000;
-  const totalSec = Math.floor(totalMs / 1000);
-  const s = totalSec % 60;
-  const m = Math.floor(totalSec / 60) % 60;
-  const h = Math.floor(totalSec / 3600);
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')},${String(ms).padStart(3, '0')}`;
-}
-
-/** 'hh:mm:ss,mmm' -> seconds, or null when the text is not in that exact format. */
-export function parseTimestamp(text: string): number | null {
-  const m = TIMESTAMP_RE.exec(text.trim());
-  if (!m) return null;
-  const [, h, mm, ss, ms] = m;
-  return (Number(h) * 3600 * 1000 + Number(mm) * 60 * 1000 + Number(ss) * 1000 + Number(ms)) / 1000;
-}
 
 export interface TimeCheck {
   start: number | null;

@@ -1,7 +1,7 @@
 // Creating a dub: upload a video (tus, resumes after a dropped connection) or paste a link, choose the
 // languages, optionally source/target SRT files and a dictionary, check the minutes, start.
 import {
-  Banner, BlockStack, Button, ButtonGroup, DropZone, InlineStack, Modal, ProgressBar, Select, Spinner, Text, TextField,
+  Banner, BlockStack, Button, ButtonGroup, DropZone, InlineStack, Modal, ProgressBar, Select, Spinner, Tag, Text, TextField,
 } from '@shopify/polaris';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -11,32 +11,17 @@ import { isFeatureAvailable, type FeatureKey } from '../../../../contract/featur
 import type { Project } from '../../../../contract/schemas/project';
 import type { Settings } from '../../../../contract/schemas/settings';
 import type { Credits } from '../../../../contract/schemas/space';
-import { paymentContextOf, paymentRequiredAction } from '../../../app/errors';
-import { buyMinutesOpenAtom, deviceTypeAtom, globalErrorAtom, unknownErrorOpenAtom } from '../../../app/state';
-import { useCurrentUser } from '../../account/api';
+import { paymentContextOf, paymentRequiredAction } from '../../../lib/payment';
+import { buyMinutesOpenAtom, deviceTypeAtom, globalErrorAtom, unknownErrorOpenAtom, upgradeModalAtom } from '../../../lib/state';
+import { useCurrentUser } from '../../../lib/api/use-current-user';
 import { errorMessage, isApiError } from '../../../lib/http';
 import { currentAppPath } from '../../../lib/page';
-import { createTranscript, uploadMultipart, useGlossaries, videoInfo, type CreateTranscriptBody } from '../api';
+import { createTranscript, useGlossaries, videoInfo, type CreateTranscriptBody } from '../api';
 import { hasErrors, nameFrom, validateCreateForm, type CreateFormErrors, type SourceKind } from '../lib/createForm';
 import { languageOptions } from '../lib/languages';
 import { checkMinutes } from '../lib/minutes';
-import { localDuration, startUpload, type UploadHandle } from '../upload';
-
-interface UploadState {
-  file: File;
-  sent: number;
-  total: number;
-  status: 'uploading' | 'done' | 'failed';
-  mediaId: string | null;
-  error: string | null;
-}
-
-interface SrtState {
-  name: string;
-  status: 'uploading' | 'done' | 'failed';
-  mediaId: string | null;
-  error: string | null;
-}
+import { uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
+import { SrtPicker, useSrtUpload } from './SrtPicker';
 
 export interface CreateDubModalProps {
   open: boolean;
@@ -52,10 +37,6 @@ const SPEAKER_OPTIONS = [
   ...Array.from({ length: 10 }, (_, i) => ({ label: String(i + 1), value: String(i + 1) })),
 ];
 
-function percent(sent: number, total: number): number {
-  return total > 0 ? Math.min(100, Math.round((sent / total) * 100)) : 0;
-}
-
 export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCreated }: CreateDubModalProps) {
   const device = useAtomValue(deviceTypeAtom);
   const features = settings?.scope_settings.available_features;
@@ -63,6 +44,8 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const srtUpload = feature('srt_upload');
   const glossaryOn = feature('glossary');
   const tusOn = features?.tus ? features.tus.enabled : true;
+  const multiOn = feature('multilanguage');
+  const multiLocked = !multiOn && !!features?.multilanguage?.visible;
 
   const srcOptions = useMemo(() => languageOptions(settings?.languages.transcription ?? []), [settings]);
   const dstOptions = useMemo(
@@ -78,22 +61,26 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const [linkInfo, setLinkInfo] = useState<{ link: string; duration: number | null; title: string | null; loading: boolean; error: string | null } | null>(null);
   const [srcLang, setSrcLang] = useState('');
   const [dstLang, setDstLang] = useState('');
+  /** More target languages (plan feature multilanguage): one project per language, one analysis. */
+  const [extraLangs, setExtraLangs] = useState<string[]>([]);
   const [speakers, setSpeakers] = useState('');
   const [glossaryId, setGlossaryId] = useState('');
-  const [upload, setUpload] = useState<UploadState | null>(null);
-  const [localDur, setLocalDur] = useState<number | null>(null);
-  const [srcSrt, setSrcSrt] = useState<SrtState | null>(null);
-  const [dstSrt, setDstSrt] = useState<SrtState | null>(null);
+  const video = useVideoUpload({ spaceId, tus: tusOn });
+  const { upload, duration: localDur } = video;
+  const srcSrtSlot = useSrtUpload();
+  const dstSrtSlot = useSrtUpload();
+  const srcSrt = srcSrtSlot.state;
+  const dstSrt = dstSrtSlot.state;
   const [shown, setShown] = useState<CreateFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
-  const handle = useRef<UploadHandle | null>(null);
 
   const { data: glossaries } = useGlossaries(spaceId, srcLang, dstLang, glossaryOn && open);
   const { data: user } = useCurrentUser();
   const setGlobalError = useSetAtom(globalErrorAtom);
   const setBuyMinutes = useSetAtom(buyMinutesOpenAtom);
   const setUnknownError = useSetAtom(unknownErrorOpenAtom);
+  const setUpgrade = useSetAtom(upgradeModalAtom);
   const [, navigate] = useLocation();
 
   // Defaults: the first language of each list (source English when offered).
@@ -106,8 +93,6 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
       setDstLang((other ?? dstOptions[0]).value);
     }
   }, [dstOptions, dstLang, srcLang]);
-
-  useEffect(() => () => handle.current?.abort(), []);
 
   const durationSec = source === 'upload' ? (upload ? localDur : null) : linkInfo?.link === link.trim() ? linkInfo.duration : null;
   const values = {
@@ -124,21 +109,19 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const minutes = checkMinutes(credits, durationSec);
 
   const reset = () => {
-    handle.current?.abort();
-    handle.current = null;
+    video.reset();
     setSource('upload');
     setName('');
     setNameTouched(false);
     setLink('');
     setLinkInfo(null);
-    setUpload(null);
-    setLocalDur(null);
-    setSrcSrt(null);
-    setDstSrt(null);
+    srcSrtSlot.clear();
+    dstSrtSlot.clear();
     setShown({});
     setSubmitError(null);
     setGlossaryId('');
     setSpeakers('');
+    setExtraLangs([]);
   };
   const close = () => {
     if (submitting) return;
@@ -147,35 +130,9 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   };
 
   const beginUpload = (file: File) => {
-    handle.current?.abort();
-    setShown((s) => ({ ...s, file: undefined }));
+    setShown((st) => ({ ...st, file: undefined }));
     if (!nameTouched) setName(nameFrom(file.name));
-    setLocalDur(null);
-    void localDuration(file).then((d) => setLocalDur((cur) => cur ?? d));
-    setUpload({ file, sent: 0, total: file.size, status: 'uploading', mediaId: null, error: null });
-    const onProgress = (sent: number, total: number) => setUpload((u) => (u && u.file === file ? { ...u, sent, total } : u));
-    const done = tusOn
-      ? (handle.current = startUpload(file, { spaceId, kind: 'video', onProgress })).done
-      : uploadMultipart(file, 'video').then((m) => ({ ...m, duration: null, error: null }));
-    done.then(
-      (media) => {
-        setUpload((u) => (u && u.file === file ? { ...u, status: 'done', sent: u.total, mediaId: media.id } : u));
-        if (media.duration != null) setLocalDur(media.duration);
-      },
-      (e: unknown) => setUpload((u) => (u && u.file === file ? { ...u, status: 'failed', error: errorMessage(e) || (e as Error).message } : u)),
-    );
-  };
-
-  const uploadSrt = (file: File, set: (s: SrtState | null) => void) => {
-    if (!/\.srt$/i.test(file.name)) {
-      set({ name: file.name, status: 'failed', mediaId: null, error: 'Choose a .srt subtitle file' });
-      return;
-    }
-    set({ name: file.name, status: 'uploading', mediaId: null, error: null });
-    uploadMultipart(file, 'srt').then(
-      (m) => set({ name: file.name, status: m.status === 'failed' ? 'failed' : 'done', mediaId: m.id, error: m.status === 'failed' ? 'The subtitle file could not be read' : null }),
-      (e: unknown) => set({ name: file.name, status: 'failed', mediaId: null, error: errorMessage(e) }),
-    );
+    video.begin(file);
   };
 
   type LinkInfoState = { link: string; duration: number | null; title: string | null; loading: boolean; error: string | null };
@@ -227,7 +184,9 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
       setSubmitError('Wait for the subtitle files to upload, or remove them');
       return;
     }
+    const others = multiOn ? extraLangs.filter((l) => l !== dstLang && l !== srcLang) : [];
     const body: CreateTranscriptBody = { name: nameNow, src_lang: srcLang, dst_lang: dstLang };
+    if (others.length > 0) body.dst_langs = [dstLang, ...others];
     if (source === 'upload') body.media_id = values.mediaId!;
     else body.link = link.trim();
     if (speakers) body.num_speakers = Number(speakers);
@@ -300,7 +259,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
               {upload && (
                 <BlockStack gap="100">
                   <ProgressBar
-                    progress={percent(upload.sent, upload.total)}
+                    progress={uploadPercent(upload.sent, upload.total)}
                     tone={upload.status === 'failed' ? 'critical' : upload.status === 'done' ? 'success' : 'highlight'}
                     size="small"
                     ariaLabelledBy="upload-progress-label"
@@ -311,7 +270,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
                         ? upload.error
                         : upload.status === 'done'
                           ? 'Uploaded'
-                          : `Uploading ${percent(upload.sent, upload.total)}%`}
+                          : `Uploading ${uploadPercent(upload.sent, upload.total)}%`}
                     </Text>
                     {upload.status === 'failed' && (
                       <Button variant="plain" onClick={() => beginUpload(upload.file)}>
@@ -359,12 +318,47 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
               <Select label="Target language" options={dstOptions} value={dstLang} onChange={setDstLang} error={(dstLang && srcLang === dstLang ? errors.dstLang : show('dstLang')) || undefined} />
             </div>
           </InlineStack>
+          {multiOn && (
+            <BlockStack gap="200">
+              <Select
+                label="More target languages (optional)"
+                helpText="One upload and one transcript: each language becomes its own project, listed under this one."
+                options={[
+                  { label: 'Add a language…', value: '' },
+                  ...dstOptions.filter((o) => o.value !== srcLang && o.value !== dstLang && !extraLangs.includes(o.value)),
+                ]}
+                value=""
+                onChange={(v) => v && setExtraLangs((l) => (l.includes(v) || l.length >= 9 ? l : [...l, v]))}
+              />
+              {extraLangs.length > 0 && (
+                <InlineStack gap="200">
+                  {extraLangs.map((l) => (
+                    <Tag key={l} onRemove={() => setExtraLangs((x) => x.filter((y) => y !== l))} accessibilityLabel={`Remove ${labelOf(dstOptions, l)}`}>
+                      {labelOf(dstOptions, l)}
+                    </Tag>
+                  ))}
+                </InlineStack>
+              )}
+              {extraLangs.length > 0 && (
+                <Text as="p" tone="subdued" variant="bodySm">
+                  {extraLangs.length + 1} projects: each dub is charged when you generate it.
+                </Text>
+              )}
+            </BlockStack>
+          )}
+          {multiLocked && (
+            <div>
+              <Button variant="plain" onClick={() => setUpgrade({ feature: 'multilanguage' })}>
+                Translate into several languages at once
+              </Button>
+            </div>
+          )}
           <Select label="Number of speakers" options={SPEAKER_OPTIONS} value={speakers} onChange={setSpeakers} />
           {glossaryOn && <Select label="Dictionary (optional)" options={glossaryOptions} value={glossaryId} onChange={setGlossaryId} />}
           {srtUpload && (
             <InlineStack gap="400" wrap={false}>
-              <SrtPicker label="Source subtitles (optional)" state={srcSrt} onPick={(f) => uploadSrt(f, setSrcSrt)} onClear={() => setSrcSrt(null)} />
-              <SrtPicker label="Target subtitles (optional)" state={dstSrt} onPick={(f) => uploadSrt(f, setDstSrt)} onClear={() => setDstSrt(null)} />
+              <SrtPicker label="Source subtitles (optional)" state={srcSrt} onPick={srcSrtSlot.pick} onClear={srcSrtSlot.clear} />
+              <SrtPicker label="Target subtitles (optional)" state={dstSrt} onPick={dstSrtSlot.pick} onClear={dstSrtSlot.clear} />
             </InlineStack>
           )}
 
@@ -389,6 +383,10 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   );
 }
 
+function labelOf(options: Array<{ label: string; value: string }>, value: string): string {
+  return options.find((o) => o.value === value)?.label ?? value.toUpperCase();
+}
+
 function formatSize(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
   if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
@@ -397,41 +395,4 @@ function formatSize(bytes: number): string {
 
 function formatMinutes(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
-}
-
-function SrtPicker({ label, state, onPick, onClear }: { label: string; state: SrtState | null; onPick: (f: File) => void; onClear: () => void }) {
-  const input = useRef<HTMLInputElement>(null);
-  return (
-    <div style={{ flex: 1 }}>
-      <BlockStack gap="100">
-        <Text as="span" variant="bodyMd">{label}</Text>
-        <input
-          ref={input}
-          type="file"
-          accept=".srt"
-          hidden
-          aria-label={label}
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) onPick(f);
-            e.target.value = '';
-          }}
-        />
-        {state ? (
-          <InlineStack gap="200" blockAlign="center">
-            <Text as="span" variant="bodySm" tone={state.status === 'failed' ? 'critical' : 'subdued'}>
-              {state.status === 'uploading' ? `Uploading ${state.name}…` : state.status === 'failed' ? state.error : state.name}
-            </Text>
-            <Button variant="plain" onClick={onClear} accessibilityLabel={`Remove ${label}`}>
-              Remove
-            </Button>
-          </InlineStack>
-        ) : (
-          <div>
-            <Button onClick={() => input.current?.click()}>Choose .srt file</Button>
-          </div>
-        )}
-      </BlockStack>
-    </div>
-  );
 }

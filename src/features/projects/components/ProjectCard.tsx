@@ -5,10 +5,10 @@ import { memo, useState } from 'react';
 import { Link } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
 import { isEditable, isFailure, isFinished, statusLabel, type ProjectStatus } from '../../../../contract/statuses';
-import { isWorking } from '../api';
+import { isWorking } from '../../../../contract/statuses';
 import { createdDateLabel } from '../lib/dates';
 
-export type CardAction = 'rename' | 'move' | 'delete';
+export type CardAction = 'rename' | 'move' | 'delete' | 'feedback';
 
 export function statusTone(s: ProjectStatus): 'critical' | 'success' | 'info' | 'attention' {
   if (isFailure(s)) return 'critical';
@@ -26,12 +26,16 @@ export const ProjectCard = memo(function ProjectCard({
   href,
   now,
   onAction,
+  parentName = null,
 }: {
   project: Project;
   href: string;
   now: Date;
   onAction: (a: CardAction, p: Project) => void;
+  /** Listed under this source project (another language of the same video). */
+  parentName?: string | null;
 }) {
+  const pending = project.pending_dst_langs ?? [];
   const [menu, setMenu] = useState(false);
   const working = isWorking(project.status);
   const label = statusLabel(project.status, labelVariantOf(project));
@@ -61,6 +65,7 @@ export const ProjectCard = memo(function ProjectCard({
                 actionRole="menuitem"
                 onActionAnyItem={() => setMenu(false)}
                 items={[
+                  ...(isFailure(project.status) ? [{ content: 'Report a problem', onAction: () => onAction('feedback', project) }] : []),
                   { content: 'Rename', onAction: () => onAction('rename', project) },
                   { content: 'Move to folder', onAction: () => onAction('move', project) },
                   { content: 'Delete', destructive: true, onAction: () => onAction('delete', project) },
@@ -70,6 +75,7 @@ export const ProjectCard = memo(function ProjectCard({
           </InlineStack>
           <BlockStack gap="150">
             <InlineStack gap="200" blockAlign="center" wrap>
+              <Badge tone="new">{`${project.src_lang.toUpperCase()} → ${project.dst_lang.toUpperCase()}`}</Badge>
               <Badge tone={statusTone(project.status)} progress={working ? 'partiallyComplete' : isFinished(project.status) ? 'complete' : undefined}>
                 {label}
               </Badge>
@@ -77,6 +83,16 @@ export const ProjectCard = memo(function ProjectCard({
                 {createdDateLabel(project.created_date, now)}
               </Text>
             </InlineStack>
+            {parentName && (
+              <Text as="p" variant="bodySm" tone="subdued" truncate>
+                Another language of “{parentName}”
+              </Text>
+            )}
+            {pending.length > 0 && (
+              <Text as="p" variant="bodySm" tone="subdued">
+                {pending.map((l) => l.toUpperCase()).join(', ')}: made from this transcript once the speakers are known
+              </Text>
+            )}
             {working && (
               <ProgressBar progress={project.progress} size="small" tone="highlight" ariaLabelledBy={`progress-${project.id}`} />
             )}
@@ -89,6 +105,13 @@ export const ProjectCard = memo(function ProjectCard({
               <Text as="p" variant="bodySm" tone="critical" truncate>
                 {project.error_message}
               </Text>
+            )}
+            {isFailure(project.status) && (
+              <div>
+                <Button variant="plain" onClick={() => onAction('feedback', project)} accessibilityLabel={`What went wrong with ${project.name}?`}>
+                  What went wrong?
+                </Button>
+              </div>
             )}
           </BlockStack>
         </div>

@@ -3,11 +3,14 @@
 import { BlockStack, Card, EmptySearchResult, InlineStack, Pagination, SkeletonBodyText, SkeletonThumbnail, Text } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import type { Project } from '../../../../contract/schemas/project';
-import { EmptyStateCard } from '../../../ui';
-import { deleteProject, moveProject, renameProject, useFolders, useProjectList, useRevalidateLists } from '../api';
+import { EmptyStateCard } from '../../../ui/page';
+import { deleteProject, moveProject, renameProject, sendProjectFeedback, useFolders, useProjectList, useRevalidateLists } from '../api';
 import { pageCount } from '../lib/paging';
+import { groupLanguages } from '../lib/grouping';
 import { ProjectCard, type CardAction } from './ProjectCard';
 import { DeleteModal, MoveModal, RenameModal } from './ProjectModals';
+import { FeedbackModal } from '../../../ui/feedback-modal';
+import { useToast } from '../../../ui/toasts';
 import './projects.css';
 
 export interface ProjectGridProps {
@@ -26,10 +29,15 @@ export function ProjectGrid({ spaceId, page, searchText, folderId, onPage, onCre
   const [renaming, setRenaming] = useState<Project | null>(null);
   const [moving, setMoving] = useState<Project | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
+  const [feedbackFor, setFeedbackFor] = useState<Project | null>(null);
+  const toast = useToast();
+  // 'now' for the relative dates, taken again whenever the list refreshes.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const now = useMemo(() => new Date(), [data]);
 
   const onAction = (a: CardAction, p: Project) => {
-    if (a === 'rename') setRenaming(p);
+    if (a === 'feedback') setFeedbackFor(p);
+    else if (a === 'rename') setRenaming(p);
     else if (a === 'move') setMoving(p);
     else setDeleting(p);
   };
@@ -80,9 +88,9 @@ export function ProjectGrid({ spaceId, page, searchText, folderId, onPage, onCre
   } else {
     body = (
       <div className="pj-grid" role="list" aria-label="Projects">
-        {projects.map((p) => (
-          <div role="listitem" key={p.id}>
-            <ProjectCard project={p} href={projectHref(p)} now={now} onAction={onAction} />
+        {groupLanguages(projects).map(({ project: p, parent }) => (
+          <div role="listitem" key={p.id} className={parent ? 'pj-child' : undefined} aria-label={parent ? `${p.name}: ${p.dst_lang.toUpperCase()} version of ${parent.name}` : undefined}>
+            <ProjectCard project={p} href={projectHref(p)} now={now} onAction={onAction} parentName={parent?.name ?? null} />
           </div>
         ))}
       </div>
@@ -129,6 +137,15 @@ export function ProjectGrid({ spaceId, page, searchText, folderId, onPage, onCre
           if (projects.length === 1 && page > 1) onPage(page - 1);
           await afterChange();
           await refresh();
+        }}
+      />
+      <FeedbackModal
+        open={feedbackFor !== null}
+        onClose={() => setFeedbackFor(null)}
+        onSubmit={async (v) => {
+          if (!feedbackFor) return;
+          await sendProjectFeedback(feedbackFor.id, v);
+          toast.show('Thank you for the feedback');
         }}
       />
     </BlockStack>

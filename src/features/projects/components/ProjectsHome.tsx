@@ -1,11 +1,12 @@
 // The space home: the translation list (?page & ?searchText), folders, and the create-dub modal.
 import { BlockStack, InlineStack, TextField } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
-import { useSettings } from '../../../app/settings';
-import { PageFrame } from '../../../ui';
-import { useCredits, useFolders, useRevalidateLists } from '../api';
+import { useSettings } from '../../../lib/api/use-settings';
+import { PageFrame } from '../../../ui/page';
+import { useCredits } from '../../../lib/api/use-credits';
+import { useFolders, useRevalidateLists } from '../api';
 import { listQuery, parsePage } from '../lib/paging';
 import { CreateDubModal } from './CreateDubModal';
 import { ProjectGrid } from './ProjectGrid';
@@ -51,7 +52,8 @@ export function SearchField({ value, onChange }: { value: string; onChange: (v: 
   );
 }
 
-export function ProjectsHome() {
+/** `top`: shown above the list (the demo view of the onboarding feature, composed by the app). */
+export function ProjectsHome({ top }: { top?: ReactNode } = {}) {
   const { spaceId } = useParams<{ spaceId: string }>();
   const [{ page, searchText }, setQuery] = useListQuery();
   const [creating, setCreating] = useState(false);
@@ -65,6 +67,7 @@ export function ProjectsHome() {
   return (
     <PageFrame title="Translation" primaryAction={{ content: 'Translate video', onAction: () => setCreating(true) }} fullWidth>
       <BlockStack gap="400">
+        {top}
         <InlineStack gap="400" blockAlign="center" wrap>
           <SearchField value={searchText} onChange={(t) => setQuery(1, t)} />
         </InlineStack>

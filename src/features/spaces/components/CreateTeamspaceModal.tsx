@@ -4,7 +4,8 @@ import { CREATE_FORM_DEFAULT_COLOR, SPACE_NAME_MAX } from '../../../../contract/
 import { TEXT } from '../../../../contract/errors';
 import type { Space } from '../../../../contract/schemas/space';
 import { errorMessage } from '../../../lib/http';
-import { useCurrentUser, useSpaceActions, useSpaceLimits } from '../api';
+import { useCurrentUser } from '../../../lib/api/use-current-user';
+import { useSpaceActions, useSpaceLimits } from '../api';
 import { L } from '../texts';
 import { ColorPicker } from './ColorPicker';
 import { DiscardChangesModal } from './ConfirmDialogs';

@@ -4,7 +4,9 @@ import { SPACE_NAME_MAX, TEAMSPACE_DIALOG_SIZE } from '../../../../contract/cons
 import { TEXT } from '../../../../contract/errors';
 import type { Space } from '../../../../contract/schemas/space';
 import { errorMessage } from '../../../lib/http';
-import { useCurrentUser, useSpace, useSpaceActions, useSpaceCredits, useSpaceLimits, useSpaceSettings } from '../api';
+import { useCredits } from '../../../lib/api/use-credits';
+import { useCurrentUser } from '../../../lib/api/use-current-user';
+import { useSpace, useSpaceActions, useSpaceLimits, useSpaceSettings } from '../api';
 import { canDelete, canLeave, capacityOf, isOwner } from '../lib/rules';
 import type { TeamspaceTab } from '../state';
 import { L } from '../texts';
@@ -12,6 +14,7 @@ import { ColorPicker } from './ColorPicker';
 import { DeleteTeamspaceModal, DiscardChangesModal, LeaveSpaceModal, RemoveMemberModal } from './ConfirmDialogs';
 import { InviteForm } from './InviteForm';
 import { MemberList, type MemberItem } from './MemberList';
+import { WebhooksTab } from './WebhooksTab';
 
 export interface TeamspaceDialogProps {
   spaceId: string;
@@ -37,6 +40,7 @@ const SIZE_CSS = `@media (min-width: 48em) {
 const TABS: { id: TeamspaceTab; content: string }[] = [
   { id: 'settings', content: L.settingsTab },
   { id: 'usage', content: L.usageTab },
+  { id: 'webhooks', content: L.webhooksTab },
 ];
 
 /** The Teamspace dialog (540 x 600): tabs Settings and Usage; read-only for non-owners. */
@@ -131,6 +135,8 @@ function TeamspaceDialogBody(props: TeamspaceDialogProps) {
                 onAskRemove={setRemoving}
                 onAskConfirm={setConfirm}
               />
+            ) : tab === 'webhooks' ? (
+              <WebhooksTab spaceId={space.id} />
             ) : (
               <UsageTab space={space} owner={owner} onManageSubscription={props.onManageSubscription} />
             )}
@@ -294,7 +300,7 @@ function SettingsTab(p: {
 }
 
 function UsageTab(p: { space: Space; owner: boolean; onManageSubscription?(): void }) {
-  const { data: fresh } = useSpaceCredits(p.space.id);
+  const { data: fresh } = useCredits(p.space.id);
   const credits = fresh ?? p.space.credits;
   const { total, used } = credits.minutes;
   const pct = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : used > 0 ? 100 : 0;

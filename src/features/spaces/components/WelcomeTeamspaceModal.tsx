@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Modal, Text } from '@shopify/polaris';
-import { useCurrentUser, useSpaceActions, useSpaces } from '../api';
+import { useCurrentUser } from '../../../lib/api/use-current-user';
+import { useSpaces } from '../../../lib/api/use-spaces';
+import { useSpaceActions } from '../api';
 import { L } from '../texts';
 
 /**

@@ -6,7 +6,6 @@ import { Email } from '../../../../contract/schemas/common';
 import type { Space } from '../../../../contract/schemas/space';
 import type { AvailableFeature } from '../../../../contract/features';
 
-export type Role = 'owner' | 'editor';
 
 export function isOwner(space: Pick<Space, 'owner_id'>, userId: string | null | undefined): boolean {
   return !!userId && space.owner_id === userId;
@@ -55,7 +54,3 @@ export function inviteEmailError(value: string, taken: Iterable<string>): string
   return null;
 }
 
-/** Members with the owner first (the server sends them so; this keeps local lists the same). */
-export function ownerFirst<T extends { role: Role }>(members: T[]): T[] {
-  return [...members].sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner'));
-}

@@ -1,0 +1,139 @@
+// Buy additional minutes (spec sections 2, 5, 9): digits only (sign, comma and e blocked), over 10000 clamped,
+// empty is 0, a slider with marks 0/2500/5000/7500/10000, price = minutes x unit_amount / 100, checkout disabled
+// at 0 or while loading. The cheaper-plan promo shows when a minute costs more than $1.
+import { Banner, BlockStack, Button, InlineStack, Modal, RangeSlider, Text, TextField } from '@shopify/polaris';
+import { useAtom, useAtomValue } from 'jotai';
+import { useState, type KeyboardEvent } from 'react';
+import { useLocation } from 'wouter';
+import { useCurrentUser } from '../../lib/api/use-current-user';
+import { useSpaces as useSpaceList } from '../../lib/api/use-spaces';
+import { buyMinutesOpenAtom, currentSpaceIdAtom } from '../../lib/state';
+import { analytics } from '../../lib/analytics';
+import { errorMessage } from '../../lib/http';
+import { currentAppPath, routerBase } from '../../lib/page';
+import { minutesCheckout, useProducts } from './api';
+import { leaveApp } from './leave';
+import {
+  BUY_MINUTES_MARKS, BUY_MINUTES_MAX, balanceFlags, canCheckoutMinutes, formatMoney, isBlockedMinutesKey, minutesPrice, minutesPriceOf,
+  parseMinutesInput, promoBannerText, returnUrl,
+} from './rules';
+
+export function BuyMinutesModal() {
+  const [open, setOpen] = useAtom(buyMinutesOpenAtom);
+  if (!open) return null;
+  return <BuyMinutesDialog onClose={() => setOpen(false)} />;
+}
+
+export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
+  const { data: products, error: productsError, isLoading } = useProducts();
+  const { data: user } = useCurrentUser();
+  const { data: spaces } = useSpaceList();
+  const spaceId = useAtomValue(currentSpaceIdAtom);
+  const [, navigate] = useLocation();
+  const [text, setText] = useState('100');
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const minutes = parseMinutesInput(text);
+  const price = minutesPriceOf(products);
+  const total = minutesPrice(minutes, price?.unit_amount);
+  const flags = balanceFlags(user, products);
+  const promo = promoBannerText(price?.unit_amount, flags.hasArchivedSubscription);
+  const space = spaces?.find((s) => s.id === spaceId) ?? spaces?.find((s) => s.is_default);
+  const notOwner = !!space && !!user && space.owner_id !== user.id;
+  const free = products?.checkout === 'free';
+  const admin = products?.checkout === 'admin';
+  const enabled = !notOwner && (free ? minutes > 0 && !loading : canCheckoutMinutes(total, loading || isLoading));
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (isBlockedMinutesKey(e.key)) e.preventDefault();
+  };
+
+  async function checkout() {
+    if (!price || !enabled) return;
+    setLoading(true);
+    setError(null);
+    try {
+      analytics.beginCheckout([{ item_id: price.id, item_name: 'Extra minutes', price: (price.unit_amount ?? 0) / 100, quantity: minutes }], price.currency.toUpperCase());
+      const here = currentAppPath();
+      const origin = window.location.origin;
+      const r = await minutesCheckout({
+        id: price.id,
+        quantity: minutes,
+        success_url: returnUrl(here, 'payment-successful', routerBase(), origin),
+        cancel_url: returnUrl(here, 'payment-credits-canceled', routerBase(), origin),
+      });
+      leaveApp(r.checkout_url);
+    } catch (e) {
+      setError(errorMessage(e));
+      setLoading(false);
+    }
+  }
+
+  const seePlans = () => {
+    const from = currentAppPath();
+    onClose();
+    navigate('/pricing', { state: { from } });
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title="Buy additional minutes"
+      primaryAction={admin ? undefined : { content: free ? 'Add minutes' : 'Checkout', onAction: () => void checkout(), disabled: !enabled, loading }}
+      secondaryActions={[{ content: 'Cancel', onAction: onClose }]}
+    >
+      <Modal.Section>
+        <BlockStack gap="400">
+          {promo ? (
+            <Banner tone="success" title={promo} action={{ content: 'See plans', onAction: seePlans }}>
+              <Text as="p">A plan includes its minutes every month and they roll over while it is active.</Text>
+            </Banner>
+          ) : null}
+          {productsError ? <Banner tone="warning">The minute pack could not be loaded. Please try again later.</Banner> : null}
+          {admin ? <Banner tone="info">Minutes on this server are granted by its administrator. Ask them to add minutes to your Teamspace.</Banner> : null}
+          {notOwner ? <Banner tone="info">Only the owner of this Teamspace can buy minutes for it.</Banner> : null}
+          <div onKeyDownCapture={onKeyDown}>
+          <TextField
+            label="Minutes"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={text}
+            onChange={(v) => setText(v.replace(/\D+/g, '') === '' ? '' : String(parseMinutesInput(v)))}
+            onBlur={() => setText(String(minutes))}
+            helpText={`Up to ${BUY_MINUTES_MAX.toLocaleString('en-US')} minutes at once`}
+            disabled={admin}
+          />
+          </div>
+          <RangeSlider
+            label="Minutes"
+            labelHidden
+            min={0}
+            max={BUY_MINUTES_MAX}
+            step={100}
+            value={minutes}
+            onChange={(v) => setText(String(typeof v === 'number' ? v : v[0]))}
+            disabled={admin}
+          />
+          <InlineStack align="space-between">
+            {BUY_MINUTES_MARKS.map((m) => (
+              <Button key={m} variant="plain" onClick={() => setText(String(m))} disabled={admin}>
+                {m.toLocaleString('en-US')}
+              </Button>
+            ))}
+          </InlineStack>
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="span" tone="subdued">
+              {price?.unit_amount ? `${formatMoney(price.unit_amount / 100, price.currency)} per minute` : free ? 'No charge on this server' : ''}
+            </Text>
+            <Text as="span" variant="headingLg">
+              {price?.unit_amount ? formatMoney(total, price.currency) : `${minutes.toLocaleString('en-US')} min`}
+            </Text>
+          </InlineStack>
+          {error ? <Banner tone="critical">{error}</Banner> : null}
+        </BlockStack>
+      </Modal.Section>
+    </Modal>
+  );
+}

@@ -1,0 +1,71 @@
+// Billing calls (/api/payments, spec section 7): products, checkout sessions, billing portal, latest payment,
+// promotion codes, plan changes. Products follow the spec's retry rules: a 429 is retried at most once and not
+// shown; other failures up to 2 times, 5 s doubled per retry, capped at 30 s.
+import useSWR from 'swr';
+import { PRODUCT_RETRY_BASE_MS, PRODUCT_RETRY_CAP_MS } from '../../../contract/constants';
+import type { BillingPortalResponse, CheckoutResponse, LatestPaymentInfo, ProductsResponse, PromotionCode } from '../../../contract/schemas/payments';
+import type { Subscription } from '../../../contract/schemas/user';
+import { isApiError, request, type ApiError } from '../../lib/http';
+
+export const PRODUCTS_KEY = '/api/payments/products';
+export const LATEST_PAYMENT_KEY = '/api/payments/latest_payment_info';
+
+/** Delay before products retry number n (1-based): 5 s, 10 s, capped at 30 s. */
+export function productRetryDelayMs(n: number): number {
+  return Math.min(PRODUCT_RETRY_BASE_MS * 2 ** Math.max(0, n - 1), PRODUCT_RETRY_CAP_MS);
+}
+/** Whether the products call is tried again after `error` (retry number n, 1-based). */
+export function shouldRetryProducts(error: unknown, n: number): boolean {
+  if (isApiError(error) && error.status === 429) return n <= 1;
+  if (isApiError(error) && error.status >= 400 && error.status < 500) return false;
+  return n <= 2;
+}
+
+async function fetchProducts(): Promise<ProductsResponse> {
+  // Not shown to the user when it fails (no global error effects): the pricing page says it plainly.
+  return request((c) => c.get('payments/products', { context: { effects: false, spaceId: false } }).json<ProductsResponse>());
+}
+
+export function useProducts(enabled = true) {
+  return useSWR<ProductsResponse, ApiError>(enabled ? PRODUCTS_KEY : null, fetchProducts, {
+    dedupingInterval: 60_000,
+    revalidateOnFocus: false,
+    onErrorRetry(error, _key, _config, revalidate, { retryCount }) {
+      if (!shouldRetryProducts(error, retryCount)) return;
+      setTimeout(() => void revalidate({ retryCount }), productRetryDelayMs(retryCount));
+    },
+  });
+}
+
+export function useLatestPayment(enabled = true) {
+  return useSWR<LatestPaymentInfo, ApiError>(enabled ? LATEST_PAYMENT_KEY : null);
+}
+
+export function subscriptionCheckout(q: { price_id: string; success_url: string; cancel_url: string; promotion_code?: string }): Promise<CheckoutResponse> {
+  const searchParams = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
+  return request((c) => c.get('payments/create_checkout_session_subscription', { searchParams, context: { spaceId: false } }).json<CheckoutResponse>());
+}
+
+/** Buy-credits checkout: id (price id), quantity (minutes), success_url and cancel_url; for the current space. */
+export function minutesCheckout(body: { id: string; quantity: number; success_url: string; cancel_url: string }): Promise<CheckoutResponse> {
+  return request((c) => c.post('payments/create_checkout_session_payment', { json: body }).json<CheckoutResponse>());
+}
+
+export function billingPortal(returnUrl: string): Promise<BillingPortalResponse> {
+  return request((c) => c.get('payments/billing_portal', { searchParams: { return_url: returnUrl }, context: { spaceId: false } }).json<BillingPortalResponse>());
+}
+
+export function checkPromotionCode(code: string): Promise<PromotionCode> {
+  return request((c) => c.post('payments/promotion_code', { json: { code }, context: { spaceId: false } }).json<PromotionCode>());
+}
+
+export function changePlan(priceId: string): Promise<Subscription | null> {
+  return request((c) => c.post('payments/subscription', { json: { price_id: priceId }, context: { spaceId: false } }).json<Subscription | null>());
+}
+export function cancelSubscription(): Promise<Subscription | null> {
+  return request((c) => c.post('payments/cancel_subscription', { context: { spaceId: false } }).json<Subscription | null>());
+}
+export function undoCancellation(): Promise<Subscription | null> {
+  return request((c) => c.post('payments/cancel_subscription_cancellation', { context: { spaceId: false } }).json<Subscription | null>());
+}
+

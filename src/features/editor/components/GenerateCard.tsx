@@ -1,0 +1,34 @@
+// The "Dubbed video" card beside the player: progress while generating, the failure to retry, what Generate
+// will do, and the MP4 download once there is a dub.
+import { BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
+import type { Project } from '../../../../contract/schemas/project';
+import { statusLabel } from '../../../../contract/statuses';
+import { generateHint } from '../lib/generate';
+
+export function GenerateCard({ project, working, localChanges, onDownload }: { project: Project; working: boolean; localChanges: number; onDownload: () => void }) {
+  const failed = project.status === 'voiceover_failed' || project.status === 'merging_failed';
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="h2" variant="headingSm">
+            Dubbed video
+          </Text>
+          {working && <Text as="span" tone="subdued">{project.progress}%</Text>}
+          {!working && project.translated_video && (
+            <Button variant="plain" onClick={onDownload}>
+              Download MP4
+            </Button>
+          )}
+        </InlineStack>
+        {working && <ProgressBar progress={project.progress} tone="highlight" size="small" ariaLabelledBy="generate-hint" />}
+        <Text as="p" tone={failed ? 'critical' : 'subdued'} id="generate-hint">
+          {working ? `${statusLabel(project.status)}: ${project.status.startsWith('merging') ? 'merging audio and video' : 'voicing the segments'}…`
+            : failed
+              ? `${statusLabel(project.status)}${project.error_message ? `: ${project.error_message}` : ''}. Try again.`
+              : generateHint(project, localChanges)}
+        </Text>
+      </BlockStack>
+    </Card>
+  );
+}

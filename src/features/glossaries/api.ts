@@ -1,0 +1,56 @@
+// The Dictionary's calls (/api/glossary). Keys are the API paths as the browser sees them.
+import useSWR, { useSWRConfig } from 'swr';
+import type { CreateGlossaryRequest, Glossary, GlossaryEntry, GlossaryImportResult } from '../../../contract/schemas/glossary';
+import { request, type ApiError } from '../../lib/http';
+
+export const glossaryListKey = (spaceId: string) => `/api/glossary?space_id=${encodeURIComponent(spaceId)}`;
+export const glossaryKey = (id: string) => `/api/glossary/${id}`;
+
+export function useGlossaryList(spaceId: string | null, enabled: boolean) {
+  return useSWR<Glossary[], ApiError>(spaceId && enabled ? glossaryListKey(spaceId) : null);
+}
+
+export function useGlossary(id: string | null) {
+  return useSWR<Glossary, ApiError>(id ? glossaryKey(id) : null);
+}
+
+/** Refreshes the lists and the dictionary after a change (the answer of the change is the new dictionary). */
+export function useGlossaryRefresh() {
+  const { mutate } = useSWRConfig();
+  return async (g: Glossary | null, deletedId?: string) => {
+    if (g) await mutate(glossaryKey(g.id), g, { revalidate: false });
+    if (deletedId) await mutate(glossaryKey(deletedId), undefined, { revalidate: false });
+    await mutate((k) => typeof k === 'string' && k.startsWith('/api/glossary?'));
+  };
+}
+
+export function createGlossary(body: CreateGlossaryRequest): Promise<Glossary> {
+  return request((c) => c.post('glossary', { json: body }).json<Glossary>());
+}
+
+export function updateGlossary(id: string, body: { name?: string; entries?: GlossaryEntry[] }): Promise<Glossary> {
+  return request((c) => c.patch(`glossary/${id}`, { json: body }).json<Glossary>());
+}
+
+export function deleteGlossary(id: string): Promise<unknown> {
+  return request((c) => c.delete('glossary', { searchParams: { glossary_id: id } }).json());
+}
+
+export function importGlossaryCsv(id: string, file: File): Promise<GlossaryImportResult> {
+  const form = new FormData();
+  form.set('file', file, file.name);
+  return request((c) => c.post(`glossary/${id}/import`, { body: form }).json<GlossaryImportResult>());
+}
+
+/** Downloads the dictionary as a CSV file. */
+export async function downloadGlossaryCsv(g: Pick<Glossary, 'id' | 'name'>): Promise<void> {
+  const blob = await request((c) => c.get(`glossary/${g.id}/export`).blob());
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${g.name.replace(/[^\w.-]+/g, '_') || 'dictionary'}.csv`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

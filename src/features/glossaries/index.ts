@@ -1,2 +1,0 @@
-// Dictionary (glossaries) area.
-export { default as GlossariesPage } from './GlossariesPage';

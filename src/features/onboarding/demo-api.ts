@@ -1,0 +1,27 @@
+// The demo project calls (spec section 7: GET /api/project/demo/covers, POST /api/project/demo {dst_lang}) and
+// who is offered it (spec section 4: trial users in the demo_project group).
+import useSWR, { type ScopedMutator } from 'swr';
+import type { DemoCovers } from '../../../contract/schemas/onboarding';
+import type { Project } from '../../../contract/schemas/project';
+import { fetcher, request, type ApiError } from '../../lib/http';
+import { inDemoGroup, type TourUser } from './steps';
+
+export const DEMO_COVERS_KEY = '/api/project/demo/covers';
+
+/** The demo view shows to users in the demo_project group (not its control option) on the trial plan. */
+export function demoOffered(user: Pick<TourUser, 'feature_groups' | 'subscription'> & { subscription: { plan: { tier: string } } | null }): boolean {
+  if (!inDemoGroup(user)) return false;
+  const tier = user.subscription?.plan.tier ?? 'trial';
+  return tier === 'trial' || tier === 'free';
+}
+
+export function useDemoCovers(enabled: boolean) {
+  return useSWR<DemoCovers, ApiError>(enabled ? DEMO_COVERS_KEY : null, fetcher);
+}
+
+/** Opens (makes, or finds again) the user's demo project in `dstLang`. */
+export async function openDemo(dstLang: string, mutate: ScopedMutator): Promise<Project> {
+  const p = await request((c) => c.post('project/demo', { json: { dst_lang: dstLang }, context: { spaceId: false } }).json<Project>());
+  void mutate(DEMO_COVERS_KEY);
+  return p;
+}

@@ -1,0 +1,2 @@
+export { Tour } from './Tour';
+export { SurveyPrompt } from './SurveyPrompt';

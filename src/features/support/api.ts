@@ -1,0 +1,30 @@
+// Support chat calls: the signed-in user's own conversation.
+import useSWR from 'swr';
+import type { SupportConversation } from '../../../contract/schemas/onboarding';
+import { request, type ApiError } from '../../lib/http';
+
+export const SUPPORT_THREAD_KEY = '/api/support/thread';
+/** While the panel is open, answers show within this time; closed, the unread badge refreshes slower. */
+export const SUPPORT_POLL_OPEN_MS = 3000;
+export const SUPPORT_POLL_CLOSED_MS = 30_000;
+
+export function useSupportThread(open: boolean) {
+  return useSWR<SupportConversation, ApiError>(open ? `${SUPPORT_THREAD_KEY}?read=1` : SUPPORT_THREAD_KEY, {
+    refreshInterval: open ? SUPPORT_POLL_OPEN_MS : SUPPORT_POLL_CLOSED_MS,
+    keepPreviousData: true,
+  });
+}
+
+/** The project open on an in-app path (/spaces/{id}/project/{projectId}), else null. */
+export function projectOfPath(path: string): string | null {
+  const m = /\/project\/([0-9a-f-]{36})(?:[/?#]|$)/i.exec(path);
+  return m ? m[1] : null;
+}
+
+export function sendSupportMessage(body: string, page: string): Promise<SupportConversation> {
+  return request((c) =>
+    c
+      .post('support/messages', { json: { body, page, project_id: projectOfPath(page) }, context: { spaceId: false } })
+      .json<SupportConversation>(),
+  );
+}

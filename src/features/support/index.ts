@@ -1,0 +1,1 @@
+export { SupportWidget } from './SupportWidget';

@@ -1,0 +1,82 @@
+// The Voice Clone Library's calls (/api/voice_preset, the uploads of /api/library, the tutorial flag). Keys are the
+// API paths as the browser sees them.
+import useSWR, { useSWRConfig } from 'swr';
+import type { ProjectPage } from '../../../contract/schemas/project';
+import type { VoicePreset, VoicePresetList, VoicePresetStatuses } from '../../../contract/schemas/voice-preset';
+import { TIMEOUT_HEADER, request, type ApiError } from '../../lib/http';
+
+/** Uploads, cloning and samples may take minutes. */
+const LONG = { [TIMEOUT_HEADER]: '300000' };
+
+export const presetListKey = (spaceId: string) => `/api/voice_preset?space_id=${encodeURIComponent(spaceId)}`;
+const statusesKey = (ids: string[]) => `/api/voice_preset/statuses?ids=${ids.join(',')}`;
+
+export function usePresetList(spaceId: string | null, enabled: boolean) {
+  return useSWR<VoicePresetList, ApiError>(spaceId && enabled ? presetListKey(spaceId) : null);
+}
+
+/** Polls the statuses of presets still being made; refreshes the list when one is done or failed. */
+export function usePresetStatuses(spaceId: string | null, processing: string[]) {
+  const { mutate } = useSWRConfig();
+  return useSWR<VoicePresetStatuses, ApiError>(processing.length ? statusesKey(processing) : null, {
+    refreshInterval: 1500,
+    onSuccess: (rows) => {
+      if (spaceId && rows.some((r) => r.status !== 'processing')) void mutate(presetListKey(spaceId));
+    },
+  });
+}
+
+/** Projects of the space with their speakers (to clone a speaker's voice). */
+export function useSpaceProjects(spaceId: string | null, enabled: boolean) {
+  return useSWR<ProjectPage, ApiError>(spaceId && enabled ? `/api/project/paginated?space_id=${encodeURIComponent(spaceId)}&limit=100` : null);
+}
+
+export function useRefreshPresets() {
+  const { mutate } = useSWRConfig();
+  return (spaceId: string) => mutate(presetListKey(spaceId));
+}
+
+/** Uploads a recording (audio kept as it is; a video's sound is extracted on the server). */
+export async function uploadSample(file: File): Promise<{ id: string; status: string; error?: string | null }> {
+  const form = new FormData();
+  form.set('file', file, file.name);
+  const isVideo = file.type.startsWith('video/') || /\.(mp4|mov|mkv|webm|avi|m4v)$/i.test(file.name);
+  if (isVideo) return request((c) => c.post('library/media/extract-audio', { body: form, headers: LONG }).json());
+  form.set('kind', 'audio');
+  return request((c) => c.post('library/media', { body: form, headers: LONG }).json());
+}
+
+export function createPreset(body: { label: string; media_id: string; similarity_boost?: number; stability?: number }): Promise<VoicePreset> {
+  return request((c) => c.post('voice_preset/create', { json: body, headers: LONG }).json<VoicePreset>());
+}
+
+export function createPresetFromProject(body: { project_id: string; speaker_id: string; label?: string }): Promise<VoicePreset> {
+  return request((c) => c.post('voice_preset/from_project', { json: body, headers: LONG }).json<VoicePreset>());
+}
+
+export function renamePreset(id: string, label: string): Promise<VoicePreset> {
+  return request((c) => c.patch(`voice_preset/${id}`, { json: { label } }).json<VoicePreset>());
+}
+
+export function updatePresetSettings(id: string, s: { similarity_boost: number; stability: number }): Promise<VoicePreset> {
+  return request((c) => c.post(`voice_preset/${id}/update_settings`, { json: s }).json<VoicePreset>());
+}
+
+export function deletePreset(id: string): Promise<unknown> {
+  return request((c) => c.delete(`voice_preset/${id}`).json());
+}
+
+/** The preset saying a sample sentence at the given settings (a WAV). */
+export function presetSample(id: string, q: { language: string; similarity_boost: number; stability: number }): Promise<Blob> {
+  return request((c) =>
+    c.get(`voice_preset/${id}/sample`, { searchParams: { language: q.language, similarity_boost: q.similarity_boost, stability: q.stability }, headers: LONG }).blob(),
+  );
+}
+
+export function markTutorialDisplayed(): Promise<unknown> {
+  return request((c) => c.post('users/set_voice_preset_tutorial_displayed').json());
+}
+
+export function useTutorialFlags(enabled: boolean) {
+  return useSWR<{ voice_preset_tutorial_displayed: boolean; instant_voice_clone_tooltip_displayed: boolean }, ApiError>(enabled ? '/api/users/voice_tutorials' : null);
+}

@@ -1,2 +1,0 @@
-// Voice Clone Library area.
-export { default as VoicesPage } from './VoicesPage';
