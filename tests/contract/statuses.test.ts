@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ANALYZING_STATUSES, EDITING_STATUSES, FAILURE_STATUSES, GENERATING_STATUSES, PROGRESS, PROGRESS_VARIANTS,
-  PROJECT_STATUSES, isAnalyzing, isEditable, isFailure, isFinished, isGenerating, progressOf, statusLabel,
+  ANALYZING_STATUSES, EDITABLE_STATUSES, FAILURE_STATUSES, GENERATING_STATUSES, PROGRESS, PROGRESS_VARIANTS,
+  PROJECT_STATUSES, isAnalyzing, isEditable, isFailure, isFinished, isGeneratable, isGenerating, isWorking, progressOf, statusLabel,
 } from '../../contract/statuses';
 
 describe('project statuses', () => {
@@ -24,13 +24,20 @@ describe('project statuses', () => {
 
   it('puts every status in a group, and failures in no working group', () => {
     for (const s of PROJECT_STATUSES) {
-      const groups = [isFailure(s), isAnalyzing(s), isGenerating(s), isFinished(s), (EDITING_STATUSES as readonly string[]).includes(s)];
+      const groups = [isFailure(s), isWorking(s), isFinished(s), isEditable(s)];
       expect(groups.some(Boolean), s).toBe(true);
       if (isFailure(s)) expect(isAnalyzing(s) || isGenerating(s) || isFinished(s), s).toBe(false);
     }
     expect(isEditable('merging_done')).toBe(true);
     expect(isEditable('voiceover_failed')).toBe(true);
     expect(isEditable('uploading')).toBe(false);
+    // Voice suggestion is followed by the translation stage: nothing to edit yet.
+    expect(isEditable('voice_suggest_done')).toBe(false);
+    expect(isEditable('voice_suggest_failed')).toBe(false);
+    // Voices being updated may still be edited, but not generated again until they are done.
+    expect(isEditable('voice_update_started')).toBe(true);
+    expect(isGeneratable('voice_update_started')).toBe(false);
+    for (const s of EDITABLE_STATUSES) expect(isWorking(s) && s !== 'voice_update_started', s).toBe(false);
     expect(GENERATING_STATUSES).toContain('merging_started');
     expect(ANALYZING_STATUSES).toContain('translation_started');
   });

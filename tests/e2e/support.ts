@@ -1,15 +1,15 @@
-// Browser-test support: build once when needed, start the real server on a free port with its own data folder,
-// launch Debian Chromium through playwright-core, sign up through the UI, serve the test parent frame, and save
-// screenshots under test-artifacts/.
+// Browser-test support: build once when needed, start the real server (on a port the system picks) with its own data
+// folder, launch Debian Chromium through playwright-core, sign up through the UI, serve the test admin page (the
+// platform's side of App Bridge, over https) and save screenshots under test-artifacts/.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DIST = join(ROOT, 'dist');
@@ -66,20 +66,6 @@ export function ensureBuild(): void {
   buildChecked = true;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createNetServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
 export interface RunningServer {
   /** http://127.0.0.1:<port> */
   url: string;
@@ -91,13 +77,22 @@ export interface RunningServer {
 
 export interface StartServerOptions {
   env?: Record<string, string>;
-  /** How long to wait for /api/health (default 90 s). */
+  /**
+   * How long to wait for /api/health (default 240 s). The server starts in seconds on an idle machine, but took
+   * 40 s (and once more than 90 s) while other test runs loaded the 2 cores: the wait ends as soon as it answers.
+   */
   readyTimeoutMs?: number;
 }
 
-/** Starts `node --import tsx server/main.ts` as a child with a temp DATA_DIR on a free port; waits for /api/health. */
+/** What server/main.ts prints once it listens: the port the system gave it. */
+const LISTENING = /Dubbing studio listening on http:\/\/[^:/\s]+:(\d+)/;
+
+/**
+ * Starts `node --import tsx server/main.ts` as a child with a temp DATA_DIR, listening on port 0 (the system picks
+ * a free port, so two test runs on one machine never race for one); reads the port from its start-up line and
+ * waits for /api/health.
+ */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'ds-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -105,7 +100,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     env: {
       ...process.env,
       NODE_ENV: 'test',
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       JWT_SECRET: randomBytes(32).toString('hex'),
@@ -119,26 +114,31 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let exited: number | null = null;
   const exitPromise = new Promise<void>((res) => child.once('exit', (code) => ((exited = code ?? -1), res())));
 
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 90_000);
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 240_000);
+  let port = 0;
   for (;;) {
     if (exited !== null) {
       rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`server exited with code ${exited} before it was ready:\n${output}`);
     }
-    try {
-      const r = await fetch(`${url}/api/health`);
-      if (r.ok) break;
-    } catch {
-      /* not listening yet */
+    if (!port) port = Number(LISTENING.exec(output)?.[1] ?? 0);
+    if (port) {
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/api/health`);
+        if (r.ok) break;
+      } catch {
+        /* not answering yet */
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`server not ready on ${url} in time:\n${output}`);
+      throw new Error(`server not ready in time (port ${port || 'not reported'}):\n${output}`);
     }
+    // Polling a child process for readiness: each round checks the state again, the pause only spaces the rounds.
     await new Promise((r) => setTimeout(r, 150));
   }
+  const url = `http://127.0.0.1:${port}`;
 
   return {
     url,
@@ -162,6 +162,21 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
+/**
+ * How long a browser action or wait may take unless it says otherwise. Playwright's 30 s default was tight while
+ * other test runs loaded the 2 cores (a first page load compiles and starts a lot); every wait still ends as soon
+ * as its state shows.
+ */
+export const BROWSER_WAIT_MS = 90_000;
+
+/** A browser context whose actions and waits use BROWSER_WAIT_MS by default. */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(BROWSER_WAIT_MS);
+  context.setDefaultNavigationTimeout(BROWSER_WAIT_MS);
+  return context;
+}
+
 export interface Credentials {
   email: string;
   password: string;
@@ -180,17 +195,7 @@ export async function signUpThroughUi(page: Page, baseUrl: string, creds: Creden
   await form.getByLabel('Confirm email', { exact: true }).fill(creds.email);
   await form.getByLabel('Password', { exact: true }).fill(creds.password);
   await form.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(/\/spaces\/[^/?#]+/, { timeout: 30_000 });
-}
-
-/** Signs in through /auth and waits for a space. */
-export async function signInThroughUi(page: Page, baseUrl: string, creds: Credentials): Promise<void> {
-  await page.goto(`${baseUrl}/auth`);
-  const form = page.getByRole('form', { name: 'Sign in' });
-  await form.getByLabel('Email', { exact: true }).fill(creds.email);
-  await form.getByLabel('Password', { exact: true }).fill(creds.password);
-  await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/spaces\/[^/?#]+/, { timeout: 30_000 });
+  await page.waitForURL(/\/spaces\/[^/?#]+/);
 }
 
 /** Saves a full-page screenshot to test-artifacts/<name>.png and returns its path. */
@@ -204,25 +209,56 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export interface ParentPageOptions {
   /** Embedded app URL, e.g. http://127.0.0.1:<port>/embed/ */
   appUrl: string;
+  /** The app key the admin knows the app by (the source.apiKey of App Bridge messages). */
   key: string;
   secret: string;
+  /** aud of the minted tokens when it should differ from `key` (a token for another app). */
+  tokenKey?: string;
   shop?: string;
   sub?: string;
   email?: string;
-  mode?: 'normal' | 'silent' | 'error';
+  /** Token lifetime in seconds (default 60). */
+  ttl?: number;
+  mode?: 'normal' | 'silent' | 'refuse';
 }
 
-export interface ParentPage {
-  /** The parent page URL (on another origin than the app: http://localhost:<port>). */
-  url: string;
+export interface ParentServer {
+  /** https://localhost:<port>: the admin origin to allow with EMBED_ADMIN_ORIGINS. */
+  origin: string;
+  /** URL of the admin page framing the app with these settings. */
+  pageUrl(opts: ParentPageOptions): string;
   close(): Promise<void>;
 }
 
-/** Serves tests/e2e/parent.html on its own origin; the URL carries the app URL and the test key/secret. */
-export async function serveParentPage(opts: ParentPageOptions): Promise<ParentPage> {
+let certificate: { key: Buffer; cert: Buffer } | null = null;
+/** A self-signed certificate for localhost, made once per test process with openssl (nothing is committed). */
+export function localhostCertificate(): { key: Buffer; cert: Buffer } {
+  if (certificate) return certificate;
+  const dir = mkdtempSync(join(tmpdir(), 'ds-cert-'));
+  try {
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+        '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
+        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    certificate = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+    return certificate;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Serves tests/e2e/parent.html (the platform's admin page: it frames the app and answers App Bridge) over
+ * https on its own origin, https://localhost:<port>. App Bridge only talks to https parents, so browser
+ * contexts using it need `ignoreHTTPSErrors: true` (the certificate is self-signed).
+ */
+export async function startParentServer(): Promise<ParentServer> {
   const html = readFileSync(join(ROOT, 'tests/e2e/parent.html'));
-  const server: Server = createHttpServer((req, res) => {
-    if ((req.url ?? '').split('?')[0] === '/parent.html') {
+  const server = createHttpsServer(localhostCertificate(), (req, res) => {
+    if ((req.url ?? '').split('?')[0] === '/admin') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
     } else {
@@ -236,17 +272,90 @@ export async function serveParentPage(opts: ParentPageOptions): Promise<ParentPa
       res(typeof a === 'object' && a ? a.port : 0);
     }),
   );
-  const q = new URLSearchParams({
-    app: opts.appUrl,
-    key: opts.key,
-    secret: opts.secret,
-    shop: opts.shop ?? 'test-shop.example.com',
-    sub: opts.sub ?? 'shop-user-1',
-    mode: opts.mode ?? 'normal',
-  });
-  if (opts.email) q.set('email', opts.email);
+  const origin = `https://localhost:${port}`;
   return {
-    url: `http://localhost:${port}/parent.html?${q.toString()}`,
-    close: () => new Promise<void>((res) => server.close(() => res())),
+    origin,
+    pageUrl(opts) {
+      const q = new URLSearchParams({
+        app: opts.appUrl,
+        key: opts.key,
+        secret: opts.secret,
+        shop: opts.shop ?? 'test-shop.example.com',
+        sub: opts.sub ?? 'shop-user-1',
+        mode: opts.mode ?? 'normal',
+      });
+      if (opts.tokenKey) q.set('tokenKey', opts.tokenKey);
+      if (opts.email) q.set('email', opts.email);
+      if (opts.ttl !== undefined) q.set('ttl', String(opts.ttl));
+      return `${origin}/admin?${q.toString()}`;
+    },
+    close: () =>
+      new Promise<void>((res) => {
+        server.closeAllConnections();
+        server.close(() => res());
+      }),
+  };
+}
+
+export interface BrowserSuiteOptions {
+  /** Started before the server (its origin often goes into the server's environment). */
+  before?: () => Promise<void>;
+  server?: StartServerOptions | (() => StartServerOptions);
+  after?: () => Promise<void>;
+  /** Default context options of newPage (a page's own options are merged over them). */
+  context?: BrowserContextOptions;
+  /** Console errors count as page errors too (except failed resource loads and the affiliate script). */
+  consoleErrors?: boolean;
+}
+
+export interface BrowserSuite {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A page in a fresh context (closed with the suite) and the errors it raises. */
+  newPage(options?: BrowserContextOptions): Promise<{ page: Page; errors: string[] }>;
+}
+
+/**
+ * The usual frame of a browser test file: the front end built when stale, the server and Chromium started in
+ * beforeAll, every context, the browser and the server closed in afterAll. Call it inside `describe`.
+ */
+export function browserSuite(o: BrowserSuiteOptions = {}): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    ensureBuild();
+    await o.before?.();
+    server = await startServer(typeof o.server === 'function' ? o.server() : o.server);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.stop();
+    await o.after?.();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the suite has not started');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the suite has not started');
+      return browser;
+    },
+    async newPage(options = {}) {
+      const context = await newContext(this.browser, { ...o.context, ...options });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`${String(e)}\n${e.stack ?? ''}`));
+      if (o.consoleErrors) {
+        page.on('console', (m) => {
+          if (m.type() === 'error' && !/Affiliate script|Failed to load resource/.test(m.text())) errors.push(`console: ${m.text().slice(0, 2000)}`);
+        });
+      }
+      return { page, errors };
+    },
   };
 }

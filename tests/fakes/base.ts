@@ -88,8 +88,6 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): M
   return out;
 }
 
-export type Handler = (req: RecordedRequest) => Reply | Promise<Reply>;
-
 export interface Route {
   method: string;
   /** Path pattern; `:name` segments are captured into params. */
@@ -103,6 +101,7 @@ export abstract class FakeServer {
   private readonly sockets = new Set<Socket>();
   private readonly faults: Array<{ fault: Fault; path?: string }> = [];
   private readonly hung: ServerResponse[] = [];
+  private readonly requestWaiters: Array<{ n: number; resolve: () => void }> = [];
   url = '';
 
   protected abstract routes(): Route[];
@@ -141,6 +140,15 @@ export abstract class FakeServer {
     return this.requests.flatMap((r) => r.violations.map((v) => `${r.method} ${r.path}: ${v}`));
   }
 
+  /**
+   * Resolves once `n` requests have arrived (counting those already in `requests`): a test acts on "the call has
+   * reached the server" (to cancel it, say) instead of guessing how many milliseconds that takes.
+   */
+  untilRequests(n: number): Promise<void> {
+    if (this.requests.length >= n) return Promise.resolve();
+    return new Promise((resolve) => this.requestWaiters.push({ n, resolve }));
+  }
+
   requestsTo(method: string, path: string | RegExp): RecordedRequest[] {
     return this.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)));
   }
@@ -159,6 +167,10 @@ export abstract class FakeServer {
       violations: [],
     };
     this.requests.push(rec);
+    for (const w of this.requestWaiters.splice(0)) {
+      if (this.requests.length >= w.n) w.resolve();
+      else this.requestWaiters.push(w);
+    }
     const ct = req.headers['content-type'] ?? '';
     try {
       if (/^application\/json/i.test(ct)) {

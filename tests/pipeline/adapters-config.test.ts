@@ -122,6 +122,7 @@ describe('loadEngineConfig', () => {
       mt: 'deepl (default endpoint)',
       tts: 'elevenlabs (eleven_multilingual_v2 at https://api.elevenlabs.io)',
       llm: 'none',
+      lipsync: 'builtin',
     });
   });
 });

@@ -2,7 +2,7 @@
 // dictionary and reused by content hash, capabilities, and failures.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeepLMt, deeplBaseUrl, glossaryEntries, glossaryName } from '../../server/engines/adapters/deepl';
-import { EngineAdapterError, EngineAuthError, EngineResponseError } from '../../server/engines/adapters/http';
+import { EngineAdapterError, EngineAuthError, EngineResponseError } from '../../server/engines/adapters/errors';
 import { toDeepLTarget } from '../../server/engines/adapters/capabilities';
 import { FakeDeepL } from '../fakes/deepl';
 import { caught, collectLog, recordingSleep } from '../fakes/util';

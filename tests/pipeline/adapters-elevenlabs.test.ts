@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createElevenLabsTts } from '../../server/engines/adapters/elevenlabs';
-import { EngineAdapterError, EngineAuthError, EngineResponseError } from '../../server/engines/adapters/http';
+import { EngineAdapterError, EngineAuthError, EngineResponseError } from '../../server/engines/adapters/errors';
 import { isAbortError } from '../../server/media/errors';
 import { readWavInfo } from '../../server/media/wav';
 import { toneWav, tonePcm } from '../fakes/base';
@@ -127,11 +127,15 @@ describe('POST /v1/text-to-speech/{voice_id}', () => {
   it('cancelling stops the call', async () => {
     fake.fail({ kind: 'hang' });
     const ctl = new AbortController();
-    setTimeout(() => ctl.abort(), 50);
     const out = join(dir, 'abort.wav');
-    const err = await mk()
+    const before = fake.requests.length;
+    const call = mk()
       .synthesize({ text: 'Hi', lang: 'en', voiceId: '21m00Tcm4TlvDq8ikWAM', rate: 1, outPath: out }, { signal: ctl.signal })
       .catch(caught);
+    // Cancelled once the call hangs at the server (the next request gets the hang), not after a guessed delay.
+    await fake.untilRequests(before + 1);
+    ctl.abort();
+    const err = await call;
     expect(isAbortError(err)).toBe(true);
     expect(existsSync(out)).toBe(false);
   });

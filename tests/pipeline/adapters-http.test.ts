@@ -1,11 +1,9 @@
 // The adapters' HTTP layer against a local fake server: credentials refused, 429 with Retry-After,
 // 5xx, hangs, truncated and malformed bodies, cancellation, and redaction of keys.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EngineAdapterError, EngineAuthError, EngineResponseError } from '../../server/engines/adapters/errors';
 import {
-  EngineAdapterError,
-  EngineAuthError,
   EngineHttpClient,
-  EngineResponseError,
   backoffDelay,
   defaultSleep,
   parseRetryAfter,
@@ -144,7 +142,9 @@ describe('EngineHttpClient', () => {
     expect(err.reason).toBe('timeout');
     expect(err.message).toContain('did not answer');
     expect(fake.requests).toHaveLength(2);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // Two 150 ms attempts (the back-off is recorded, not waited): far below the 5 s an attempt would hang without
+    // its own time limit, with room for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('a truncated body is retried and finally an EngineResponseError', async () => {
@@ -225,23 +225,33 @@ describe('EngineHttpClient', () => {
     fake.fail({ kind: 'hang' });
     const { c } = makeClient({ timeoutMs: 60_000 });
     const ctl = new AbortController();
-    const t0 = Date.now();
-    setTimeout(() => ctl.abort(), 100);
-    const err = await chat(c, ctl.signal).catch(caught);
+    const call = chat(c, ctl.signal).catch(caught);
+    // Cancelled once the request hangs at the server (not after a guessed delay, which a slow start could beat).
+    await fake.untilRequests(1);
+    ctl.abort();
+    const err = await call;
+    // An AbortError, not the 60 s timeout: the hanging call stopped at once.
     expect(isAbortError(err)).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(fake.requests).toHaveLength(1);
   });
 
   it('an aborted signal interrupts the back-off wait', async () => {
     fake.fail({ kind: 'status', status: 429, headers: { 'Retry-After': '30' } }, 3);
-    const { c } = makeClient({ sleep: defaultSleep });
     const ctl = new AbortController();
-    const t0 = Date.now();
-    setTimeout(() => ctl.abort(), 150);
+    // The real back-off wait, cancelled as soon as it starts; records how that wait ended.
+    const waits: Array<{ ms: number; ended: Promise<string> }> = [];
+    const sleep: typeof defaultSleep = (ms, signal) => {
+      const wait = defaultSleep(ms, signal);
+      waits.push({ ms, ended: wait.then(() => 'slept', (e) => (isAbortError(e) ? 'aborted' : String(e))) });
+      ctl.abort();
+      return wait;
+    };
+    const { c } = makeClient({ sleep });
     const err = await chat(c, ctl.signal).catch(caught);
     expect(isAbortError(err)).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]!.ms).toBeGreaterThanOrEqual(1000);
+    expect(await waits[0]!.ended).toBe('aborted');
     expect(fake.requests).toHaveLength(1);
   });
 

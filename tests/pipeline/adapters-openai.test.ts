@@ -3,15 +3,10 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EngineAuthError, EngineResponseError } from '../../server/engines/adapters/http';
-import {
-  chunkRegions,
-  createOpenAiAsr,
-  createOpenAiMt,
-  createOpenAiRewriter,
-  createOpenAiTts,
-  verboseToSegments,
-} from '../../server/engines/adapters/openai';
+import { EngineAuthError, EngineResponseError } from '../../server/engines/adapters/errors';
+import { chunkRegions, createOpenAiAsr, verboseToSegments } from '../../server/engines/adapters/openai-asr';
+import { createOpenAiMt, createOpenAiRewriter } from '../../server/engines/adapters/openai-chat';
+import { createOpenAiTts } from '../../server/engines/adapters/openai-tts';
 import { EngineError } from '../../server/engines/types';
 import { readWavInfo } from '../../server/media/wav';
 import { toneWav } from '../fakes/base';

@@ -105,6 +105,45 @@ describe('dsp separation', () => {
     expect(readWavInfo(out.background).frames).toBe(readWavInfo(mono).frames);
   });
 
+  it('keeps the speech band by level: the centre in 150-4500 Hz drops to 8 % inside regions, other bands stay', async () => {
+    // centre tones one after another (60 Hz, 1 kHz, 7.5 kHz), half a second of each inside the region
+    // and the same outside it
+    const d = tempDir();
+    const tones = join(d, 'tones.wav');
+    await synthAudio(tones, {
+      seconds: 6,
+      source: `aevalsrc=0.3*if(lt(mod(t\\,3)\\,1)\\,sin(2*PI*60*t)\\,if(lt(mod(t\\,3)\\,2)\\,sin(2*PI*1000*t)\\,sin(2*PI*7500*t))):s=48000`,
+      sampleRate: 48000,
+      channels: 2,
+    });
+    const out = { voice: join(d, 'v.wav'), background: join(d, 'b.wav') };
+    await sep.separate(tones, [{ start: 0, end: 3 }], out);
+    const input = readWav(tones).channelData[0]!;
+    const bg = readWav(out.background).channelData[0]!;
+    const voice = readWav(out.voice).channelData[0]!;
+    const db = (x: number) => 20 * Math.log10(x);
+    const level = (x: Float32Array, t0: number) => rms(x, Math.round((t0 + 0.25) * 48000), Math.round((t0 + 0.75) * 48000));
+    // inside the region: 60 Hz and 7.5 kHz untouched, 1 kHz at 1 - 0.92
+    expect(Math.abs(db(level(bg, 0) / level(input, 0)))).toBeLessThan(0.5);
+    expect(db(level(bg, 1) / level(input, 1))).toBeCloseTo(db(0.08), 0);
+    expect(Math.abs(db(level(bg, 2) / level(input, 2)))).toBeLessThan(0.5);
+    expect(db(level(voice, 1) / level(input, 1))).toBeCloseTo(db(0.92), 0);
+    // outside the region nothing moves
+    for (const t0 of [3, 4, 5]) expect(Math.abs(db(level(bg, t0) / level(input, t0)))).toBeLessThan(0.1);
+    expect(level(voice, 4)).toBeLessThan(1e-4);
+  });
+
+  it('writes only the background when no voice output is asked for (the same background)', async () => {
+    const d = tempDir();
+    const withVoice = { voice: join(d, 'v.wav'), background: join(d, 'b1.wav') };
+    await sep.separate(stereo, regions, withVoice);
+    await sep.separate(stereo, regions, { background: join(d, 'b2.wav') });
+    const { existsSync, readdirSync, readFileSync } = await import('node:fs');
+    expect(readFileSync(join(d, 'b2.wav')).equals(readFileSync(withVoice.background))).toBe(true);
+    expect(readdirSync(d).sort()).toEqual(['b1.wav', 'b2.wav', 'v.wav']);
+    expect(existsSync(join(d, 'v2.wav'))).toBe(false);
+  });
+
   it('is deterministic and accepts no regions', async () => {
     const d = tempDir();
     const o1 = { voice: join(d, 'v1.wav'), background: join(d, 'b1.wav') };

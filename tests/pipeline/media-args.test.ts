@@ -3,16 +3,20 @@ import { describe, expect, it } from 'vitest';
 import {
   audioCodecArgs,
   burnSubtitlesArgs,
-  concatAudioArgs,
   coverArgs,
+  encodeAudioArgs,
   escapeFilterValue,
   extractMonoWavArgs,
   extractStereoWavArgs,
   ffprobeArgs,
+  loudnessGainDb,
+  measureMixArgs,
   mixArgs,
   muxArgs,
   num,
+  parseIntegratedLoudness,
   placeClipsArgs,
+  resampleClipsArgs,
   rubberbandPitchArgs,
   rubberbandTempoArgs,
   separationArgs,
@@ -81,19 +85,43 @@ describe('ffprobe / extraction / cover', () => {
 });
 
 describe('mix and mux', () => {
-  it('mix sums voice and background without halving, normalises loudness, fixes the length', () => {
-    const a = mixArgs({ voice: '/v.wav', background: '/b.wav', out: '/m.wav', durationSec: 10, backgroundGainDb: -3 });
+  it('mix sums voice and background without halving, applies the measured gain under a limiter, fixes the length', () => {
+    const a = mixArgs({ voice: '/v.wav', background: '/b.wav', out: '/m.wav', durationSec: 10, backgroundGainDb: -3 }, 4.25);
     const fc = after(a, '-filter_complex')!;
     expect(fc).toContain('amix=inputs=2');
     expect(fc).toContain('normalize=0');
-    expect(fc).toContain('loudnorm=I=-16:TP=-1.5:LRA=11');
+    expect(fc).toContain('volume=4.25dB,alimiter=limit=0.8414:attack=5:release=50:level=disabled:latency=1');
+    expect(fc).not.toContain('loudnorm');
     expect(fc).toContain('volume=-3dB');
     expect(fc).toContain('atrim=end_sample=480000');
     expect(after(a, '-c:a')).toBe('pcm_s16le');
     const noLn = after(mixArgs({ voice: '/v', background: '/b', out: '/m.m4a', loudness: null }), '-filter_complex')!;
-    expect(noLn).not.toContain('loudnorm');
+    expect(noLn).not.toContain('alimiter');
     expect(audioCodecArgs('/x.m4a')).toEqual(['-c:a', 'aac', '-b:a', '192k']);
+    expect(audioCodecArgs('/x.m4a', { fast: true })).toEqual(['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '192k']);
+    expect(mixArgs({ voice: '/v', background: '/b', out: '/m.m4a' }).join(' ')).toContain('-aac_coder fast');
     expect(() => audioCodecArgs('/x.xyz')).toThrow(/unsupported/);
+  });
+  it('measures the loudness of the plain sum (ebur128 summary, nothing written)', () => {
+    const a = measureMixArgs({ voice: '/v.wav', background: '/b.wav', out: '/m.m4a', durationSec: 10 });
+    expect(after(a, '-loglevel')).toBe('info');
+    expect(after(a, '-filter_complex')).toContain('normalize=0,ebur128=framelog=verbose[out]');
+    expect(a.slice(-3)).toEqual(['-f', 'null', '-']);
+  });
+  it('reads the integrated loudness and turns it into a bounded gain', () => {
+    const summary = `[Parsed_ebur128_0 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:         -24.4 LUFS\n    Threshold: -34.5 LUFS\n`;
+    expect(parseIntegratedLoudness(summary)).toBe(-24.4);
+    expect(parseIntegratedLoudness('  Integrated loudness:\n    I:         -inf LUFS')).toBe(-Infinity);
+    expect(parseIntegratedLoudness('nothing')).toBeNull();
+    expect(loudnessGainDb(-24.4, -16)).toBeCloseTo(8.4, 6);
+    expect(loudnessGainDb(-Infinity, -16)).toBe(0);
+    expect(loudnessGainDb(-60, -16)).toBe(30);
+    expect(loudnessGainDb(null, -16)).toBe(0);
+  });
+  it('encodes one audio file padded or cut to the duration', () => {
+    const a = encodeAudioArgs('/v.wav', '/v.m4a', { durationSec: 2, sampleRate: 48000, channels: 1 });
+    expect(after(a, '-af')).toBe('aresample=48000,aformat=sample_fmts=fltp:channel_layouts=mono,apad=whole_len=96000,atrim=end_sample=96000');
+    expect(after(a, '-c:a')).toBe('aac');
   });
   it('mux re-encodes with libx264 veryfast, AAC audio padded and cut to the video duration', () => {
     const a = muxArgs({ video: '/v.mov', audio: '/a.wav', out: '/o.mp4', durationSec: 12.345, copyVideo: false });
@@ -106,6 +134,12 @@ describe('mix and mux', () => {
     expect(a.filter((x) => x === '-map')).toHaveLength(2);
     expect(after(a, '-movflags')).toBe('+faststart');
     expect(a.slice(-3)).toEqual(['-f', 'mp4', '/o.mp4']);
+  });
+  it('mux copies the encoded audio of the mix', () => {
+    const a = muxArgs({ video: '/v.mp4', audio: '/a.m4a', out: '/o.mp4', durationSec: 3, copyVideo: true, copyAudio: true });
+    expect(after(a, '-c:a')).toBe('copy');
+    expect(a).not.toContain('-af');
+    expect(a).not.toContain('-b:a');
   });
   it('mux copies an H.264 stream', () => {
     const a = muxArgs({ video: '/v.mp4', audio: '/a.wav', out: '/o.mp4', durationSec: 3, copyVideo: true });
@@ -156,13 +190,17 @@ describe('clip placement and trimming', () => {
     expect(fc).toContain('[base]amix=inputs=1');
     expect(fc).toContain('end_sample=32000');
   });
+  it('resamples clips to raw 16-bit PCM pieces, one output per clip, as placeClips converts them', () => {
+    const a = resampleClipsArgs([{ path: '/a.wav', out: '/a.raw' }, { path: '/b.wav', out: '/b.raw' }], { sampleRate: 48000 });
+    expect(a.filter((x) => x === '-i')).toHaveLength(2);
+    expect(after(a, '-filter_complex')).toBe(
+      '[0:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=mono[c0];[1:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=mono[c1]',
+    );
+    expect(a.join(' ')).toContain('-map [c0] -ar 48000 -c:a pcm_s16le -f s16le /a.raw -map [c1] -ar 48000 -c:a pcm_s16le -f s16le /b.raw');
+  });
   it('trim with fade', () => {
     const a = trimFadeArgs('/i.wav', '/o.wav', 2.5, 0.05);
     expect(after(a, '-af')).toBe('atrim=end=2.5,afade=t=out:st=2.45:d=0.05');
-  });
-  it('concat', () => {
-    const a = concatAudioArgs(['/a.wav', '/b.wav'], '/c.wav');
-    expect(after(a, '-filter_complex')).toContain('[a0][a1]concat=n=2:v=0:a=1[out]');
   });
 });
 
@@ -179,27 +217,37 @@ describe('separation', () => {
     expect(Math.max(...g)).toBe(1);
     expect(regionGate([], { durationSec: 1 }).every((x) => x === 0)).toBe(true);
   });
-  it('speech band gain: full inside the band, ramps outside', () => {
+  it('speech band gain: full inside the band, ramps outside (a function of the frequency f)', () => {
     const g = speechBandGainExpr(150, 4500, 0.9);
     const at = (f: number) => 0.9 * Math.min(1, Math.max(0, (f - 90) / 60)) * Math.min(1, Math.max(0, (6300 - f) / 1800));
-    expect(g).toBe('0.9*clip((b*sr/(2*nb)-90)/60,0,1)*clip((6300-b*sr/(2*nb))/1800,0,1)');
+    expect(g).toBe('0.9*clip((f-90)/60,0,1)*clip((6300-f)/1800,0,1)');
     expect(at(1000)).toBeCloseTo(0.9);
     expect(at(60)).toBe(0);
     expect(at(8000)).toBe(0);
   });
-  it('voice = gated speech band of the centre; background = input minus voice on both channels', () => {
-    const a = separationArgs({ input: '/in.wav', gate: '/gate.wav', sampleRate: 44100, voiceOut: '/v.wav', backgroundOut: '/b.wav' });
+  it('voice = gated speech band of the centre (fixed FIR, delay removed); background = input minus voice', () => {
+    const a = separationArgs({ input: '/in.wav', gate: '/gate.wav', sampleRate: 44100, frames: 441000, voiceOut: '/v.wav', backgroundOut: '/b.wav' });
     expect(a.filter((x) => x === '-i')).toHaveLength(2);
     expect(after(a, '-i')).toBe('/in.wav');
     const fc = after(a, '-filter_complex')!;
     expect(fc).toContain('pan=mono|c0=0.5*c0+0.5*c1');
     expect(fc).toContain('[1:a]aresample=44100,aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]');
-    expect(fc).toContain('apad=pad_len=3072,afftfilt=');
-    expect(fc).toContain('win_size=4096,atrim=start_sample=3072,asetpts=PTS-STARTPTS[band]');
-    expect(fc).toContain('[band][gate]amultiply,asplit=2[v1][v2]');
+    // 0.04 s at 44.1 kHz = 1764 samples; the delay asked is the middle of that sample (firequalizer floors)
+    expect(fc).toContain(':scale=linlin:delay=0.040011338,atrim=start_sample=1764,asetpts=PTS-STARTPTS[band]');
+    expect(fc).toContain('firequalizer=gain=');
+    expect(fc).not.toContain('afftfilt');
+    expect(fc).toContain('[band][gate]amultiply,asplit=2[v1][v2];[v1]atrim=end_sample=441000[v]');
     expect(fc).toContain('amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]');
     expect(a.filter((x) => x === '-map')).toEqual(['-map', '-map']);
     expect(a).toContain('/v.wav');
+    expect(a[a.length - 1]).toBe('/b.wav');
+  });
+  it('writes the background only when no voice output is asked for', () => {
+    const a = separationArgs({ input: '/in.wav', gate: '/gate.wav', sampleRate: 48000, frames: 48000, backgroundOut: '/b.wav' });
+    const fc = after(a, '-filter_complex')!;
+    expect(fc).toContain('[band][gate]amultiply[v2]');
+    expect(fc).not.toContain('asplit=2[v1]');
+    expect(a.filter((x) => x === '-map')).toEqual(['-map']);
     expect(a[a.length - 1]).toBe('/b.wav');
   });
 });

@@ -1,6 +1,6 @@
 // The media layer on real files: ffprobe, extraction, cover, mixing, muxing, burned subtitles,
 // rubberband, sample-exact clip placement, the process runner and yt-dlp against a local server.
-import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandError, MediaError, isAbortError } from '../../server/media/errors';
 import {
   burnSubtitles,
+  encodeAudio,
   extractMonoWav,
   extractStereoWav,
   makeCover,
@@ -15,15 +16,18 @@ import {
   mixVoiceAndBackground,
   muxVideo,
   placeClips,
+  sequenceClips,
   synthAudio,
   timeStretch,
   trimWithFade,
 } from '../../server/media/ffmpeg';
+import { FFMPEG, parseIntegratedLoudness } from '../../server/media/args';
+import { regionGate, writeRegionGateWav } from '../../server/media/gate';
 import { checkLinkUrl, fetchLink, probeLink, readableYtDlpError } from '../../server/media/link';
 import { probe } from '../../server/media/probe';
 import { run } from '../../server/media/run';
 import { toSrt } from '../../server/media/subtitles';
-import { readWav, readWavInfo, wavDurationSec } from '../../server/media/wav';
+import { readWav, readWavInfo, wavDurationSec, WavReader, writeWav } from '../../server/media/wav';
 import {
   makeEmptyFile,
   makeSpeechTrack,
@@ -143,17 +147,52 @@ describe('mix, mux, subtitles', () => {
     await synthAudio(background, { seconds: speechSec, source: 'anoisesrc=color=pink:amplitude=0.05:seed=7', channels: 2 });
   });
 
-  it('mixes voice and background to the exact length, loudness-normalised', async () => {
+  /** Integrated loudness (LUFS) and true peak (dBTP) of a file, measured by ffmpeg's ebur128. */
+  async function loudnessOf(path: string): Promise<{ I: number; peak: number }> {
+    const r = await run(FFMPEG, ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', path, '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-']);
+    const peak = /True peak:\s*Peak:\s*(-?[\d.]+|-inf) dBFS/.exec(r.stderr.slice(r.stderr.lastIndexOf('Summary:')));
+    return { I: parseIntegratedLoudness(r.stderr)!, peak: Number(peak?.[1]) };
+  }
+
+  it('mixes voice and background to the exact length, at -16 LUFS with the peaks limited', async () => {
     const out = join(tempDir(), 'mix.wav');
-    await mixVoiceAndBackground({ voice, background, out, durationSec: 5 });
+    const r = await mixVoiceAndBackground({ voice, background, out, durationSec: 5 });
     const w = readWav(out);
     expect(w.sampleRate).toBe(48000);
     expect(w.channels).toBe(2);
     expect(w.frames).toBe(5 * 48000);
-    const level = rms(w.channelData[0]!);
-    // about -16 LUFS integrated: RMS well above the quiet inputs' noise and below clipping
-    expect(level).toBeGreaterThan(0.03);
-    expect(level).toBeLessThan(0.5);
+    expect(r.measuredLufs).toBeLessThan(-16); // the quiet inputs are turned up
+    expect(r.gainDb).toBeGreaterThan(0);
+    const l = await loudnessOf(out);
+    expect(Math.abs(l.I - -16)).toBeLessThan(1);
+    expect(l.peak).toBeLessThan(-0.5);
+  });
+
+  it('turns a loud mix down to -16 LUFS (AAC, fast coder)', async () => {
+    const d = tempDir();
+    const loud = join(d, 'loud.wav');
+    await synthAudio(loud, { seconds: 4, source: 'anoisesrc=color=pink:amplitude=0.9:seed=3', channels: 2 });
+    const out = join(d, 'mix.m4a');
+    const r = await mixVoiceAndBackground({ voice, background: loud, out, durationSec: 4 });
+    expect(r.gainDb).toBeLessThan(0);
+    const l = await loudnessOf(out);
+    expect(Math.abs(l.I - -16)).toBeLessThan(1);
+    expect(l.peak).toBeLessThan(-0.5);
+    expect((await probe(out)).audioCodec).toBe('aac');
+  });
+
+  it('muxes the mix by copying its AAC packets: the video keeps its duration', async () => {
+    const d = tempDir();
+    const src = await probe(video);
+    const m4a = join(d, 'mix.m4a');
+    await mixVoiceAndBackground({ voice, background, out: m4a, durationSec: src.durationSec });
+    const out = join(d, 'dub.mp4');
+    const p = await muxVideo({ video, audio: m4a, out });
+    expect(p.audioCodec).toBe('aac');
+    expect(Math.abs(p.durationSec - src.durationSec)).toBeLessThan(0.05);
+    // the audio packets are the mix's own (no second encode): the same bytes
+    const packets = async (f: string) => (await run(FFMPEG, ['-nostdin', '-loglevel', 'error', '-i', f, '-map', '0:a:0', '-c', 'copy', '-f', 'adts', '-'])).stdout;
+    expect(await packets(out)).toBe(await packets(m4a));
   });
 
   it('muxes new audio keeping duration and frame rate (stream copy of H.264)', async () => {
@@ -251,10 +290,99 @@ describe('placeClips', () => {
   });
 });
 
+describe('sequenceClips (the voice track in linear time)', () => {
+  async function tones(d: string): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const p = join(d, `t${i}.wav`);
+      await synthAudio(p, { seconds: 0.21 + i * 0.07, source: `sine=frequency=${300 + 170 * i}:sample_rate=22050`, sampleRate: 22050 });
+      out.push(p);
+    }
+    return out;
+  }
+
+  it('gives the bytes placeClips gives, batches included (more clips than one ffmpeg call takes)', async () => {
+    const d = tempDir();
+    const t = await tones(d);
+    // unsorted, one at 0, one cut by the end, one past it, more clips than one ffmpeg call takes
+    const clips = Array.from({ length: 60 }, (_, k) => ({ path: t[k % 4]!, offsetSec: ((k * 37) % 60) * 0.5 + (k % 3) * 0.01234 }));
+    clips.push({ path: t[3]!, offsetSec: 30.3 }, { path: t[1]!, offsetSec: 31 });
+    const a = join(d, 'placed.wav');
+    const b = join(d, 'sequenced.wav');
+    await placeClips(clips, 30.5, a, { sampleRate: 48000, channels: 1 });
+    await sequenceClips(clips, 30.5, b, { sampleRate: 48000, channels: 1 });
+    expect(readWavInfo(b).frames).toBe(30.5 * 48000);
+    expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+  });
+
+  it('sums clips that overlap, like placeClips (within one step of 16-bit rounding)', async () => {
+    const d = tempDir();
+    const t = await tones(d);
+    const clips = [{ path: t[3]!, offsetSec: 0.1 }, { path: t[1]!, offsetSec: 0.2 }, { path: t[0]!, offsetSec: 0.8 }];
+    const a = join(d, 'placed.wav');
+    const b = join(d, 'sequenced.wav');
+    await placeClips(clips, 1.5, a, { sampleRate: 48000 });
+    await sequenceClips(clips, 1.5, b, { sampleRate: 48000 });
+    const x = readWav(a).channelData[0]!;
+    const y = readWav(b).channelData[0]!;
+    expect(y.length).toBe(x.length);
+    let worst = 0;
+    for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i]! - y[i]!));
+    expect(worst).toBeLessThanOrEqual(1.5 / 32768);
+    expect(rms(y, Math.round(0.2 * 48000), Math.round(0.3 * 48000))).toBeGreaterThan(0.1);
+  });
+
+  it('a silent track when there is no clip; the voice-only encode equals the former one', async () => {
+    const d = tempDir();
+    const silent = join(d, 'silent.wav');
+    await sequenceClips([], 2, silent, { sampleRate: 48000 });
+    const w = readWav(silent);
+    expect(w.frames).toBe(96000);
+    expect(rms(w.channelData[0]!)).toBe(0);
+    // the voice-only AAC: encoding the track directly gives the bytes of placing it alone (before)
+    const t = await tones(d);
+    const track = join(d, 'track.wav');
+    await sequenceClips([{ path: t[2]!, offsetSec: 0.3 }], 2, track, { sampleRate: 48000 });
+    const before = join(d, 'before.m4a');
+    const now = join(d, 'now.m4a');
+    await placeClips([{ path: track, offsetSec: 0 }], 2, before, { sampleRate: 48000, channels: 1 });
+    await encodeAudio(track, now, { durationSec: 2, sampleRate: 48000, channels: 1 });
+    expect(readFileSync(now).equals(readFileSync(before))).toBe(true);
+  });
+});
+
+describe('WAV in pieces', () => {
+  it('the region gate written chunk by chunk equals the gate computed at once', async () => {
+    const d = tempDir();
+    const regions = [{ start: 0.5, end: 2 }, { start: 1.9, end: 3.2 }, { start: 0.01, end: 0.3 }, { start: 7.99, end: 9 }, { start: 4, end: 4 }];
+    const a = join(d, 'a.wav');
+    const b = join(d, 'b.wav');
+    writeWav(a, [regionGate(regions, { durationSec: 8.5, sampleRate: 1000 })], 1000);
+    await writeRegionGateWav(b, regions, { durationSec: 8.5, sampleRate: 1000, chunk: 777 });
+    expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+  });
+  it('reads any range of a WAV as the whole-file reader does', async () => {
+    const d = tempDir();
+    const st = join(d, 'st.wav');
+    await synthAudio(st, { seconds: 1, source: 'anoisesrc=seed=5:amplitude=0.5', sampleRate: 16000, channels: 2 });
+    const whole = readWav(st);
+    const r = new WavReader(st);
+    try {
+      const part = r.readMono(1234, 5000);
+      expect(part.length).toBe(5000);
+      for (let i = 0; i < part.length; i += 97) expect(part[i]).toBe(Math.fround((whole.channelData[0]![1234 + i]! + whole.channelData[1]![1234 + i]!) / 2));
+      expect(r.readMono(15990, 100).length).toBe(10);
+      expect(r.readMono(20000, 100).length).toBe(0);
+    } finally {
+      r.close();
+    }
+  });
+});
+
 describe('run', () => {
   it('rejects with the exit status and stderr tail', async () => {
     try {
-      await run('ffmpeg', ['-hide_banner', '-i', '/nonexistent.wav', '/tmp/x.wav']);
+      await run('ffmpeg', ['-hide_banner', '-i', '/nonexistent.wav', join(tempDir(), 'x.wav')]);
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(CommandError);
@@ -282,37 +410,81 @@ describe('run', () => {
 
 describe('links (yt-dlp against a local HTTP server)', () => {
   let server: Server;
+  let internal: Server;
   let base: string;
+  let port: number;
+  let internalHits = 0;
+  /** The test server stands for a public host: its port is allowed, every other loopback port is private. */
+  let allowAddress: (ip: string, p: number) => boolean;
   beforeAll(async () => {
+    internal = createServer((_req, res) => {
+      internalHits++;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('internal secret');
+    });
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.1', r));
+    const internalPort = (internal.address() as AddressInfo).port;
     server = createServer((req, res) => {
       if (req.url === '/clip.mp4') {
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(statSync(video).size) });
         createReadStream(video).pipe(res);
+      } else if (req.url === '/to-internal.mp4') {
+        res.writeHead(302, { location: `http://127.0.0.1:${internalPort}/clip.mp4` });
+        res.end();
+      } else if (req.url === '/to-name.mp4') {
+        res.writeHead(302, { location: `http://intranet.example:${internalPort}/clip.mp4` });
+        res.end();
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('not found');
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    port = (server.address() as AddressInfo).port;
+    base = `http://127.0.0.1:${port}`;
+    allowAddress = (_ip, p) => p === port;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await new Promise<void>((r) => internal.close(() => r()));
+  });
 
+  it('refuses a link to a private address, and a redirect into one, through the egress guard', async () => {
+    // Default guard: public addresses only, so the loopback server itself is refused.
+    const direct = await mediaError(fetchLink(`${base}/clip.mp4`, tempDir('dl-'), { timeoutMs: 60_000 }));
+    expect(direct.code).toBe('forbidden_link');
+    expect(direct.message).toBe(`Could not download the video from this link: it leads to a private network address (127.0.0.1:${port})`);
+    // A permitted host that redirects to an internal one: the redirect is refused, the internal server never hit.
+    const dir = tempDir('dl-');
+    const redirected = await mediaError(fetchLink(`${base}/to-internal.mp4`, dir, { timeoutMs: 60_000, allowAddress }));
+    expect(redirected.code).toBe('forbidden_link');
+    expect(redirected.message).toMatch(/it leads to a private network address \(127\.0\.0\.1:\d+\)$/);
+    // A redirect to a name that resolves to a private address: refused the same way (resolved by the guard).
+    const named = await mediaError(
+      fetchLink(`${base}/to-name.mp4`, dir, { timeoutMs: 60_000, allowAddress, lookup: async (h) => (h === 'intranet.example' ? ['127.0.0.1'] : []) }),
+    );
+    expect(named.message).toMatch(/it leads to a private network address \(intranet\.example:\d+\)$/);
+    expect(internalHits).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+    const probed = await probeLink(`${base}/to-internal.mp4`, { timeoutMs: 60_000, allowAddress }).catch((e: unknown) => e);
+    expect(probed).toMatchObject({ code: 'forbidden_link', message: expect.stringMatching(/^Could not read the video from this link: it leads to a private network address/) });
+    expect(internalHits).toBe(0);
+  });
   it('downloads a video', async () => {
     const dir = tempDir('dl-');
-    const path = await fetchLink(`${base}/clip.mp4`, dir, { maxDurationSec: 600, timeoutMs: 60_000 });
+    const path = await fetchLink(`${base}/clip.mp4`, dir, { maxDurationSec: 600, timeoutMs: 60_000, allowAddress });
     expect(existsSync(path)).toBe(true);
     expect(path.startsWith(dir)).toBe(true);
     const p = await probe(path);
     expect(p.hasVideo && p.hasAudio).toBe(true);
   });
   it('refuses a video longer than allowed', async () => {
-    const e = await mediaError(fetchLink(`${base}/clip.mp4`, tempDir('dl-'), { maxDurationSec: 2, timeoutMs: 60_000 }));
+    const e = await mediaError(fetchLink(`${base}/clip.mp4`, tempDir('dl-'), { maxDurationSec: 2, timeoutMs: 60_000, allowAddress }));
     expect(e.code).toBe('forbidden_link');
     expect(e.message).toMatch(/longer than the allowed 2 s/);
   });
   it('fails with forbidden_link and a readable message on a dead link', async () => {
-    const e = await mediaError(fetchLink(`${base}/missing.mp4`, tempDir('dl-'), { timeoutMs: 60_000 }));
+    const e = await mediaError(fetchLink(`${base}/missing.mp4`, tempDir('dl-'), { timeoutMs: 60_000, allowAddress }));
     expect(e.code).toBe('forbidden_link');
     expect(e.message).toMatch(/HTTP Error 404/);
     expect(e.message).not.toMatch(/please report/);
@@ -323,10 +495,10 @@ describe('links (yt-dlp against a local HTTP server)', () => {
     expect((await mediaError(fetchLink('ftp://x/y', tempDir()))).code).toBe('forbidden_link');
   });
   it('probes a link', async () => {
-    const info = await probeLink(`${base}/clip.mp4`, { timeoutMs: 60_000 });
+    const info = await probeLink(`${base}/clip.mp4`, { timeoutMs: 60_000, allowAddress });
     expect(info.id).toBe('clip');
     expect(info.type).toBe('video');
-    await expect(probeLink(`${base}/missing.mp4`, { timeoutMs: 60_000 })).rejects.toMatchObject({ code: 'forbidden_link' });
+    await expect(probeLink(`${base}/missing.mp4`, { timeoutMs: 60_000, allowAddress })).rejects.toMatchObject({ code: 'forbidden_link' });
   });
   it('readable errors', () => {
     expect(readableYtDlpError('[youtube] abc: Downloading\nERROR: [youtube] abc: Private video. Sign in (caused by x); please report this issue on ...')).toBe(

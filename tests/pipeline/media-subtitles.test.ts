@@ -1,6 +1,7 @@
 // SRT / VTT writers and the SRT parser.
 import { describe, expect, it } from 'vitest';
-import { formatSrtTime, formatVttTime, parseSrt, parseSrtTime, SrtParseError, toSrt, toVtt, type Cue } from '../../server/media/subtitles';
+import { formatSrtTime, formatVttTime, parseSrtTime } from '../../contract/timecodes';
+import { parseSrt, SrtParseError, toSrt, toVtt, type Cue } from '../../server/media/subtitles';
 
 const cues: Cue[] = [
   { start: 0, end: 1.5, text: 'Hello there.' },

@@ -9,11 +9,12 @@ import { extractMonoWav } from '../../server/media/ffmpeg';
 import { probe, type ProbeResult } from '../../server/media/probe';
 import { readWav } from '../../server/media/wav';
 import { parseSrt } from '../../server/media/subtitles';
-import type { VoiceoverStats } from '../../server/pipeline/handlers/generation';
+import type { VoiceoverStats } from '../../server/domains/projects/stages/generation';
 import { projectKey } from '../../server/storage/index';
 import { librivoxTranscript, makeSpeechVideo, tempDir, wordErrorRate } from '../fixtures/media';
 import { createHarness, type Harness } from '../server/harness';
 import { api, createProject, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../server/projects-fixtures';
+import { grantPlan } from '../server/spaces-fixtures';
 
 const SECONDS = 12;
 let h: Harness;
@@ -25,6 +26,8 @@ const dir = tempDir('e2e-');
 beforeAll(async () => {
   h = await createHarness();
   u = await newUser(h, 'dubber');
+  // Subtitles, SRT and the dictionary are plan features (server/http/gates.ts): a Business plan.
+  await grantPlan(h, u.id, 'business');
   const p = await replacePipeline(h, { heartbeatMs: 1000, staleSec: 30 });
   await p.startWorker(1);
 }, 120_000);
@@ -43,7 +46,7 @@ async function download(type: string, name: string): Promise<string> {
 }
 
 async function stats(): Promise<VoiceoverStats> {
-  return JSON.parse((await h.deps.storage!.getBuffer(projectKey(projectId, 'voiceover_stats.json'))).toString('utf8')) as VoiceoverStats;
+  return JSON.parse((await h.deps.storage.getBuffer(projectKey(projectId, 'voiceover_stats.json'))).toString('utf8')) as VoiceoverStats;
 }
 
 /** RMS of a mono WAV between two times. */
@@ -162,9 +165,9 @@ describe('English -> Spanish, built-in engines', () => {
     const after = new Map((await h.deps.db.query<{ id: string; audio_hash: string }>('SELECT id, audio_hash FROM segments WHERE project_id = $1', [projectId])).map((r) => [r.id, r.audio_hash]));
     expect(after.get(segs[0]!.id)).not.toBe(hashes.get(segs[0]!.id));
     for (const s of segs.slice(1)) expect(after.get(s.id)).toBe(hashes.get(s.id));
-    // Regenerating is not charged again.
+    // The re-dub is charged only for the edited segment (a few seconds: one minute), not the whole video again.
     const credits = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
-    expect(credits.json.minutes.used).toBe(1);
+    expect(credits.json.minutes.used).toBe(2);
     const srt = await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text();
     expect(srt).toContain('Y el señor John Dashwood tuvo tiempo de pensar.');
   });

@@ -1,6 +1,6 @@
 // Bad input through the real pipeline (real ffprobe, real VAD): every case ends in its failure status with
 // a readable message, before any heavy work.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   makeEmptyFile, makeSilentVideo, makeSpeechVideo, makeTextFileAsMp4, makeTruncatedMp4, makeVideoNoAudio,
 } from '../fixtures/media';
@@ -31,6 +31,14 @@ async function runWith(path: string) {
   return waitForStatus(h, u, r.json.id, FINAL, 120_000);
 }
 
+/**
+ * The stages a project went through, as the runtime reported them. The report comes just after the status is
+ * written, so the project can show its final status a moment before: wait for the list rather than read it once.
+ */
+function expectStages(id: string, want: string[]) {
+  return vi.waitFor(() => expect(stagesOf(id)).toEqual(want), { timeout: 10_000 });
+}
+
 function stagesOf(id: string): string[] {
   return stages.filter((s) => s.startsWith(`${id}:`)).map((s) => s.slice(id.length + 1));
 }
@@ -42,7 +50,7 @@ describe('ingest failures', () => {
       status: 'upload_failed', progress: 100,
       error_message: 'The file is not a readable video or audio file (it may be damaged or not a media file)',
     });
-    expect(stagesOf(p.id)).toEqual(['ingest:failed']);
+    await expectStages(p.id, ['ingest:failed']);
   });
 
   it('a 0-byte file ends in upload_failed', async () => {
@@ -59,13 +67,13 @@ describe('ingest failures', () => {
   it('a video without an audio stream ends in no_audio', async () => {
     const p = await runWith(await makeVideoNoAudio({ seconds: 2 }));
     expect(p).toMatchObject({ status: 'no_audio', progress: 100, error_code: 'no_audio', error_message: 'The video has no sound (it has no audio track)' });
-    expect(stagesOf(p.id)).toEqual(['ingest:failed']);
+    await expectStages(p.id, ['ingest:failed']);
   });
 
   it('a video whose sound is silence ends in no_words', async () => {
     const p = await runWith(await makeSilentVideo({ seconds: 3 }));
     expect(p).toMatchObject({ status: 'no_words', error_message: 'No speech was found in the video' });
-    expect(stagesOf(p.id)).toEqual(['ingest:done', 'separate_background:done', 'transcribe_segments:failed']);
+    await expectStages(p.id, ['ingest:done', 'separate_background:done', 'transcribe_segments:failed']);
   });
 
   it('limits are enforced again at ingest: size and duration (settings may change after the upload)', async () => {
@@ -83,7 +91,7 @@ describe('ingest failures', () => {
       const r2 = await createProject(h, u, { name: 'Too long', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
       const p2 = await waitForStatus(h, u, r2.json.id, FINAL);
       expect(p2).toMatchObject({ status: 'upload_failed', error_code: 'too_long', error_message: 'The video is too long (4 s): the limit is 2 s' });
-      expect(stagesOf(p2.id)).toEqual(['ingest:failed']);
+      await expectStages(p2.id, ['ingest:failed']);
     } finally {
       Object.assign(limits, saved);
     }

@@ -2,12 +2,13 @@
 // translation and a glossary forced into it), a target SRT replaces machine translation.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSpeechVideo, tempDir } from '../fixtures/media';
 import { createHarness, type Harness } from '../server/harness';
 import {
   api, createProject, newUser, replacePipeline, srtText, uploadFile, uploadOk, waitForStatus, type TestUser,
 } from '../server/projects-fixtures';
+import { grantPlan } from '../server/spaces-fixtures';
 
 let h: Harness;
 let u: TestUser;
@@ -18,6 +19,8 @@ const stages: string[] = [];
 beforeAll(async () => {
   h = await createHarness();
   u = await newUser(h, 'subs');
+  // Subtitles, SRT and the dictionary are plan features (server/http/gates.ts): a Business plan.
+  await grantPlan(h, u.id, 'business');
   video = await makeSpeechVideo({ seconds: 12 });
   const p = await replacePipeline(h, { onJobEnd: (e) => stages.push(`${e.projectId}:${e.stage}:${e.outcome}`) });
   await p.startWorker(1);
@@ -70,10 +73,15 @@ describe('subtitle uploads', () => {
     expect(t.json.segments.map((s: { dst: { text: string } }) => s.dst.text)).toEqual(['Primera frase.', 'Segunda frase.']);
     // The source text is the SRT's, not a recognition of the speech.
     expect(t.json.segments.map((s: { src: { text: string } }) => s.src.text)).toEqual(['First sentence.', 'Second sentence.']);
-    expect(stages.filter((s) => s.startsWith(r.json.id)).map((s) => s.slice(r.json.id.length + 1))).toEqual([
-      'ingest:done', 'separate_background:done', 'transcribe_segments:done', 'transcription:done', 'determine_speakers:done',
-      'voice_suggest:done', 'translation:done',
-    ]);
+    // The runtime reports a stage just after writing its status: wait for the list rather than read it once.
+    await vi.waitFor(
+      () =>
+        expect(stages.filter((s) => s.startsWith(r.json.id)).map((s) => s.slice(r.json.id.length + 1))).toEqual([
+          'ingest:done', 'separate_background:done', 'transcribe_segments:done', 'transcription:done', 'determine_speakers:done',
+          'voice_suggest:done', 'translation:done',
+        ]),
+      { timeout: 10_000 },
+    );
   });
 
   it('rejects a subtitle upload that is not readable, and a video given as a subtitle file', async () => {

@@ -2,11 +2,12 @@
 // subtitles to segments, the subtitle cues of a translation, the state machine tables.
 import { describe, expect, it } from 'vitest';
 import { PROJECT_STATUSES } from '../../contract/statuses';
-import { segmentRegions } from '../../server/pipeline/handlers/analysis';
-import { translationCues } from '../../server/pipeline/handlers/generation';
-import { mapCuesToSegments } from '../../server/pipeline/handlers/translation';
-import { chooseVoices } from '../../server/pipeline/handlers/voices';
-import { charsPerSecond } from '../../server/pipeline/handlers/rates';
+import { segmentRegions } from '../../server/domains/projects/stages/analysis';
+import { translationCues } from '../../server/domains/projects/stages/generation';
+import { mapCuesToSegments } from '../../server/domains/projects/stages/translation';
+import { chooseVoices } from '../../server/domains/projects/stages/voices';
+import { charsPerSecond } from '../../server/domains/projects/stages/rates';
+import { InvalidJobError, parseJobData } from '../../server/pipeline/queue';
 import { ON_DONE, STAGES, STAGE_STATUS, stageToResume } from '../../server/pipeline/stages';
 import type { Voice } from '../../server/engines/types';
 
@@ -77,9 +78,40 @@ describe('state machine tables', () => {
       expect(stageToResume(s), s).not.toBeNull();
     }
   });
-  it('covers every stage', () => {
-    expect(Object.keys(ON_DONE).sort()).toEqual([...STAGES].sort());
-    expect(Object.keys(STAGE_STATUS).sort()).toEqual([...STAGES].sort());
+  it('chains the analysis up to the translation and the generation up to the merge, without loops', () => {
+    const walk = (from: (typeof STAGES)[number]) => {
+      const seen: string[] = [];
+      for (let s: (typeof STAGES)[number] | null = from; s; s = ON_DONE[s]) {
+        expect(seen, `loop at ${s}`).not.toContain(s);
+        seen.push(s);
+      }
+      return seen;
+    };
+    expect(walk('ingest')).toEqual([
+      'ingest', 'separate_background', 'transcribe_segments', 'transcription', 'determine_speakers', 'voice_suggest', 'translation',
+    ]);
+    expect(walk('voiceover')).toEqual(['voiceover', 'merging']);
+    // The subtitle burn is a side task: it neither follows nor changes the project's status.
+    expect(walk('burn_subtitles')).toEqual(['burn_subtitles']);
+    expect(STAGE_STATUS.burn_subtitles).toBeNull();
+    // Every other stage writes its own started/done/failed statuses.
+    const written = STAGES.flatMap((s) => { const st = STAGE_STATUS[s]; return st ? [st.started, st.done, st.failed] : []; });
+    expect(new Set(written).size).toBe(written.length);
+  });
+  it("reads a dialect's speech rate from its language", () => {
     expect(charsPerSecond('es-419')).toBe(charsPerSecond('es'));
+  });
+});
+
+describe('job payloads from the queue', () => {
+  const id = '0b6d3c0e-8a52-4c1e-9d55-3f1f3c9e2b10';
+  it('parses a payload of this pipeline', () => {
+    expect(parseJobData({ projectId: id, stage: 'voiceover' })).toEqual({ projectId: id, stage: 'voiceover' });
+  });
+  it('refuses payloads that are not a job of this pipeline, naming what is wrong', () => {
+    expect(() => parseJobData({ projectId: id, stage: 'lipsync_v9' })).toThrow(/stage is not a pipeline stage/);
+    expect(() => parseJobData({ projectId: 42, stage: 'ingest' })).toThrow(InvalidJobError);
+    expect(() => parseJobData({ projectId: 'p1', stage: 'ingest' })).toThrow(/projectId is not a project id/);
+    expect(() => parseJobData(null)).toThrow(InvalidJobError);
   });
 });

@@ -17,9 +17,18 @@ const prefix = `test-${randomBytes(5).toString('hex')}`;
 let h: Harness;
 const pipelines: Pipeline[] = [];
 
-function make(rec: Recorder, o: { owner: string; override?: NonNullable<Parameters<typeof recordingHandlers>[2]>['override']; stalledSec?: number; staleSec?: number }) {
-  // Every worker of one queue shares the stalled-job check, so all use the same short interval here.
-  const queue = new BullQueue({ redisUrl: REDIS_URL, prefix, stalledSec: o.stalledSec ?? 2 });
+/** The queue of the dead-worker test: its own stalled-job check (see make). */
+const CRASH_QUEUE = 'pipeline-crash';
+
+function make(
+  rec: Recorder,
+  o: { owner: string; override?: NonNullable<Parameters<typeof recordingHandlers>[2]>['override']; stalledSec?: number; staleSec?: number; queueName?: string },
+) {
+  // Short stall and stale limits only where a dead worker is the subject: elsewhere a busy event loop on a loaded
+  // machine (a late lock renewal or heartbeat) must not hand a live stage to another worker and run it twice.
+  // BullMQ runs one stalled-job check per queue per stalledInterval (a key with that lifetime), so the test with a
+  // short interval uses a queue of its own: a long interval left by earlier workers would hold its check back.
+  const queue = new BullQueue({ redisUrl: REDIS_URL, prefix, queueName: o.queueName, stalledSec: o.stalledSec ?? 30 });
   const { pipeline } = createPipelineServices(h.config, h.deps.db, {
     storage: h.deps.storage,
     engines: h.deps.engines,
@@ -27,7 +36,7 @@ function make(rec: Recorder, o: { owner: string; override?: NonNullable<Paramete
     handlers: recordingHandlers(h, rec, { override: o.override }),
     owner: o.owner,
     heartbeatMs: 200,
-    staleSec: o.staleSec ?? 2,
+    staleSec: o.staleSec ?? 30,
     sweepEveryMs: 500,
     log: () => {},
   });
@@ -37,13 +46,15 @@ function make(rec: Recorder, o: { owner: string; override?: NonNullable<Paramete
 
 beforeAll(async () => {
   h = await createHarness();
-  await h.deps.pipeline!.stop({ force: true });
+  await h.deps.pipeline.stop({ force: true });
 });
 afterAll(async () => {
   for (const p of pipelines) await p.stop({ force: true }).catch(() => {});
-  const q = new BullQueue({ redisUrl: REDIS_URL, prefix });
-  await q.obliterate().catch(() => {});
-  await q.close();
+  for (const queueName of [undefined, CRASH_QUEUE]) {
+    const q = new BullQueue({ redisUrl: REDIS_URL, prefix, queueName });
+    await q.obliterate().catch(() => {});
+    await q.close();
+  }
   // No key of this test stays in Redis.
   const r = new Redis(REDIS_URL);
   const left = await r.keys(`${prefix}:*`);
@@ -64,7 +75,7 @@ describe('BullMQ queue', () => {
       owner: 'worker-1',
       override: {
         ingest: async (ctx) => {
-          const job = await inspect.getJob(`${ctx.project.id}-ingest`);
+          const job = await inspect.getJob(`${ctx.projectId}-ingest`);
           seenIds.push(job ? `${job.id}|${JSON.stringify(job.data)}` : null);
         },
       },
@@ -126,13 +137,14 @@ describe('BullMQ queue', () => {
         }
       },
     };
-    const a = make(rec, { owner: 'dying', override, stalledSec: 1, staleSec: 1 });
+    // The dying worker's lock lapses 3 s after it stops renewing it (renewed every 1.5 s while it lives).
+    const a = make(rec, { owner: 'dying', override, stalledSec: 3, queueName: CRASH_QUEUE });
     await a.startWorker(1);
     const id = await projectRow(h);
     await a.enqueue(id, 'ingest');
     await waitFor(() => projectState(h, id), (s) => s?.status === 'determine_speakers_started', 30_000, 'determine_speakers_started');
     await a.crash();
-    const b = make(rec, { owner: 'survivor', override, stalledSec: 1, staleSec: 1 });
+    const b = make(rec, { owner: 'survivor', override, stalledSec: 3, staleSec: 1, queueName: CRASH_QUEUE });
     await b.startWorker(1);
     await waitFor(() => projectState(h, id), (s) => s?.status === 'translation_done', 30_000, 'resumed to translation_done');
     expect((await jobRows(h, id)).find((j) => j.stage === 'determine_speakers')).toMatchObject({ state: 'done', attempts: 2 });

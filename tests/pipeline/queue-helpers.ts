@@ -25,8 +25,8 @@ export function recordingHandlers(
   o: { delayMs?: number; override?: Partial<Record<StageName, (ctx: StageContext) => Promise<void>>> } = {},
 ): Record<StageName, StageHandler> {
   const make = (stage: StageName): StageHandler => async (ctx) => {
-    const row = await h.deps.db.one<{ status: string; progress: number }>('SELECT status, progress FROM projects WHERE id = $1', [ctx.project.id]);
-    rec.calls.push({ projectId: ctx.project.id, stage, statusAtStart: row.status, progressAtStart: row.progress });
+    const row = await h.deps.db.one<{ status: string; progress: number }>('SELECT status, progress FROM projects WHERE id = $1', [ctx.projectId]);
+    rec.calls.push({ projectId: ctx.projectId, stage, statusAtStart: row.status, progressAtStart: row.progress });
     rec.running++;
     rec.maxRunning = Math.max(rec.maxRunning, rec.running);
     try {
@@ -48,6 +48,26 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(new DOMException('aborted', 'AbortError'));
     }, { once: true });
   });
+}
+
+/**
+ * Holds every caller until `n` have arrived, then lets them all go: shows that `n` stages run at once without
+ * guessing a delay long enough for the others to start. After `giveUpMs` it lets them go anyway, so a runtime that
+ * never runs `n` at once fails its assertion instead of hanging.
+ */
+export function barrier(n: number, giveUpMs = 20_000): () => Promise<void> {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  const timer = setTimeout(() => open(), giveUpMs);
+  return async () => {
+    arrived++;
+    if (arrived >= n) {
+      clearTimeout(timer);
+      open();
+    }
+    await opened;
+  };
 }
 
 /** Resolves when the signal aborts (a stage that would run forever). */

@@ -9,7 +9,7 @@ import { ON_DONE, STAGE_STATUS, StageFailure, setStatus, type StageName } from '
 import { createHarness, type Harness } from '../server/harness';
 import { replacePipeline } from '../server/projects-fixtures';
 import {
-  jobRows, projectRow, projectState, recorder, recordingHandlers, sleep, untilAborted, waitFor,
+  barrier, jobRows, projectRow, projectState, recorder, recordingHandlers, untilAborted, waitFor,
 } from './queue-helpers';
 
 let h: Harness;
@@ -90,10 +90,10 @@ describe('failures', () => {
     expect(s).toEqual({ status: 'transcription_failed', progress: 100, error_code: 'transcription_failed', error_message: 'pocketsphinx crashed: exit 139' });
     const jobs = await jobRows(h, id);
     expect(jobs.find((j) => j.stage === 'transcription')).toMatchObject({ state: 'failed', error: 'pocketsphinx crashed: exit 139' });
-    expect(jobs.map((j) => j.stage)).not.toContain('determine_speakers');
-    await sleep(300);
-    expect((await projectState(h, id))!.status).toBe('transcription_failed');
+    // Stopping waits for every running stage: after it nothing can write, so this is the final state.
     await p.stop();
+    expect((await projectState(h, id))!.status).toBe('transcription_failed');
+    expect((await jobRows(h, id)).map((j) => j.stage)).not.toContain('determine_speakers');
   });
 
   it('maps errors to statuses: StageFailure as given, media errors by code, anything else to the stage failure', () => {
@@ -143,7 +143,11 @@ describe('queueing', () => {
 
   it('runs at most `concurrency` stages at a time', async () => {
     const rec = recorder();
-    const p = await replacePipeline(h, { handlers: recordingHandlers(h, rec, { delayMs: 150 }) });
+    // The first two ingests wait for each other: two stages surely overlap, however slow the machine.
+    const twoRunning = barrier(2);
+    const p = await replacePipeline(h, {
+      handlers: recordingHandlers(h, rec, { delayMs: 50, override: { ingest: () => twoRunning() } }),
+    });
     await p.startWorker(2);
     const ids = [await projectRow(h), await projectRow(h), await projectRow(h)];
     for (const id of ids) await p.enqueue(id, 'ingest');
@@ -195,8 +199,9 @@ describe('cancellation and crashes', () => {
     await waitFor(() => projectState(h, id), (x) => x?.status === 'separate_background_started', 20_000, 'separate_background_started');
     await p.cancel(id);
     await h.deps.db.query('DELETE FROM projects WHERE id = $1', [id]);
-    await waitFor(async () => aborted, (x) => x, 5000, 'abort');
-    await sleep(200);
+    await waitFor(async () => aborted, (x) => x, 20_000, 'abort');
+    // Stopping waits for the aborted stage to wind up: after it nothing can write, so this is the final state.
+    await p.stop();
     expect(await projectState(h, id)).toBeNull();
     expect(rec.calls.map((c) => c.stage)).toEqual(['ingest', 'separate_background']);
     await p.stop();
@@ -223,12 +228,13 @@ describe('cancellation and crashes', () => {
     await waitFor(() => projectState(h, id), (x) => x?.status === 'uploading', 20_000, 'uploading');
     // Another process asks for cancellation in the database only.
     await h.deps.db.query('UPDATE pipeline_jobs SET cancel_requested = true WHERE project_id = $1', [id]);
-    await waitFor(async () => sawAbort, (x) => x, 5000, 'heartbeat abort');
-    const jobs = await waitFor(() => jobRows(h, id), (j) => j[0]?.state === 'cancelled', 5000, 'cancelled job');
+    await waitFor(async () => sawAbort, (x) => x, 20_000, 'heartbeat abort');
+    // The runtime closes the job, then writes the project's failure status: stopping waits for both.
+    await p.stop();
+    const jobs = await jobRows(h, id);
     expect(jobs[0]!.state).toBe('cancelled');
     // The project is kept: it ends in the stage's failure status, not *_started.
     expect(await projectState(h, id)).toMatchObject({ status: 'upload_failed', error_code: 'cancelled', error_message: 'The processing was cancelled' });
-    await p.stop();
   });
 
   it('a worker killed mid-stage: the stale *_started stage is swept and resumed by the next worker', async () => {
@@ -250,7 +256,7 @@ describe('cancellation and crashes', () => {
     await a.enqueue(id, 'ingest');
     await waitFor(() => projectState(h, id), (x) => x?.status === 'transcription_started', 20_000, 'transcription_started');
     await a.crash();
-    await sleep(300);
+    // The crash left the stage as a dead process would: *_started, its job 'running' with a heartbeat going stale.
     expect((await projectState(h, id))!.status).toBe('transcription_started');
     expect((await jobRows(h, id)).find((j) => j.stage === 'transcription')).toMatchObject({ state: 'running', attempts: 1 });
 

@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 const minutesOf = async (userId: string) =>
-  (await h.deps.db.one<{ m: number }>('SELECT minutes_total::float8 AS m FROM spaces WHERE owner_id = $1 AND is_default', [userId])).m;
+  (await h.deps.db.one<{ m: number }>(
+    `SELECT COALESCE(SUM(l.minutes) FILTER (WHERE l.kind IN ('grant', 'purchase', 'refill')), 0)::float8 AS m
+     FROM spaces s LEFT JOIN minutes_ledger l ON l.space_id = s.id AND l.bucket = 'minutes' WHERE s.owner_id = $1 AND s.is_default`,
+    [userId],
+  )).m;
 
 describe('PATCH /api/admin/users/{id}', () => {
   it('grants a plan: active monthly subscription and the plan minutes on the default space', async () => {
@@ -40,10 +44,10 @@ describe('PATCH /api/admin/users/{id}', () => {
     // The user sees it.
     const me = await api(h, 'GET', '/api/users/current', { token: u.token });
     expect(me.json.subscription.plan.tier).toBe('creator');
-    // Upgrading replaces the subscription and adds that plan's minutes.
+    // Upgrading in the same month changes the plan and credits the difference up to that plan's monthly minutes.
     const up = await api(h, 'PATCH', `/api/admin/users/${u.user.id}`, { token: admin.token, body: { plan: 'business' } });
     expect(up.json.plan).toBe('business');
-    expect(up.json.minutes.total).toBe(DEFAULT_TEAMSPACE_MINUTES + PLAN_MONTHLY_MINUTES.creator + PLAN_MONTHLY_MINUTES.business);
+    expect(up.json.minutes.total).toBe(DEFAULT_TEAMSPACE_MINUTES + PLAN_MONTHLY_MINUTES.business);
     const subs = await h.deps.db.query('SELECT id FROM subscriptions WHERE user_id = $1', [u.user.id]);
     expect(subs).toHaveLength(1);
     // 'free' is a free_sub subscription; 'trial' removes it.

@@ -94,12 +94,17 @@ describe('sendMail', () => {
   it('rejects with MailError when the server refuses the recipient or cannot be reached', async () => {
     const config = { smtp: { url: `smtp://127.0.0.1:${port}`, from: 'no-reply@studio.example' } };
     await expect(sendMail(config, { to: 'x@refused.example', subject: 's', text: 't' })).rejects.toBeInstanceOf(MailError);
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
-    const deadPort = (closed.address() as AddressInfo).port;
-    await new Promise((r) => closed.close(r));
-    await expect(
-      sendMail({ smtp: { url: `smtp://127.0.0.1:${deadPort}`, from: 'no-reply@studio.example' } }, { to: 'a@example.com', subject: 's', text: 't' }),
-    ).rejects.toThrow(/E-mail not sent/);
+    // A server nobody can talk to: it hangs up on every connection. (A port closed again after listening on it
+    // could be taken by another process in between; this one stays ours for the whole check.)
+    const dead = createServer((socket) => socket.destroy());
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', () => r()));
+    const deadPort = (dead.address() as AddressInfo).port;
+    try {
+      await expect(
+        sendMail({ smtp: { url: `smtp://127.0.0.1:${deadPort}`, from: 'no-reply@studio.example' } }, { to: 'a@example.com', subject: 's', text: 't' }),
+      ).rejects.toThrow(/E-mail not sent/);
+    } finally {
+      await new Promise((r) => dead.close(r));
+    }
   });
 });

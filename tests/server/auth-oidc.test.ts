@@ -61,8 +61,10 @@ async function startProvider(): Promise<void> {
       req.on('end', async () => {
         const body = new URLSearchParams(raw);
         lastTokenRequest = { auth: req.headers.authorization, body };
-        const expectedAuth = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
-        if (req.headers.authorization !== expectedAuth) return json(401, { error: 'invalid_client' });
+        // client_secret_basic: id and secret form-urlencoded, then base64 (RFC 6749 section 2.3.1).
+        const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        const [id, secret] = Buffer.from(basic ?? '', 'base64').toString().split(':').map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
+        if (id !== CLIENT_ID || secret !== CLIENT_SECRET) return json(401, { error: 'invalid_client' });
         const code = body.get('code') ?? '';
         const pending = codes.get(code);
         codes.delete(code); // single use

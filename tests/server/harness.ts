@@ -23,18 +23,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function createHarness(
+  env: Record<string, string> = {},
+  o: { db?: 'pg' | 'pglite'; /** The URL the app connects with (e.g. through a proxy), given the test database's. */ viaUrl?: (url: string) => string } = {},
+): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ds-test-'));
   const config = loadConfig({ JWT_SECRET: 'test-secret-test-secret-test-secret-123', DATA_DIR: dataDir, ...env });
   let db: Db;
   let dropDb: (() => Promise<void>) | null = null;
-  if (usingPostgres()) {
+  if (o.db === 'pg' || (o.db === undefined && usingPostgres())) {
     const name = `t_${randomBytes(6).toString('hex')}`;
     const admin = await openPostgres(PG_ADMIN_URL, 1);
     await admin.exec(`CREATE DATABASE ${name}`);
     await admin.close();
     const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-    db = await openPostgres(url);
+    db = await openPostgres(o.viaUrl ? o.viaUrl(url) : url);
     config.databaseUrl = url;
     dropDb = async () => {
       const a = await openPostgres(PG_ADMIN_URL, 1);

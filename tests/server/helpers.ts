@@ -49,3 +49,17 @@ export async function signUpAndCreate(h: Harness, email: string, password = TEST
   expect(r.status, JSON.stringify(r.json)).toBe(201);
   return { token: tokens.access_token, refreshToken: tokens.refresh_token, user: r.json as User };
 }
+
+/**
+ * Polls `fn` until `ok` holds: for a state that arrives by a timer (a cache entry expiring) or another process,
+ * instead of sleeping for a guessed time. Fails with the last value after `timeoutMs`.
+ */
+export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000, what = 'the expected state'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

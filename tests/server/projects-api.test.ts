@@ -11,6 +11,8 @@ import {
   api, createProject, jobsOf, newUser, seedProject, uploadOk, type TestUser,
 } from './projects-fixtures';
 import { projectKey } from '../../server/storage/index';
+import { setStatus } from '../../server/pipeline/stages';
+import { grantPlan } from './spaces-fixtures';
 
 let h: Harness;
 let alice: TestUser;
@@ -20,6 +22,8 @@ let mediaId: string;
 beforeAll(async () => {
   h = await createHarness();
   alice = await newUser(h, 'alice');
+  // Alice's plan includes the dictionary and subtitles (their plan gates: tests/server/billing-gates.test.ts).
+  await grantPlan(h, alice.id, 'business');
   bob = await newUser(h, 'bob');
   mediaId = await uploadOk(h, alice, await makeSpeechVideo({ seconds: 4 }));
 }, 120_000);
@@ -169,7 +173,7 @@ describe('generate and minutes', () => {
     expect(await jobsOf(h, id)).toEqual([]);
   });
 
-  it('charges once, one job for two clicks at once, no second charge on a retry', async () => {
+  it('charges once, one job for two clicks at once; a failed generation is refunded and its retry charged once', async () => {
     const u = await newUser(h, 'rich');
     const media = await uploadOk(h, u, await makeSpeechVideo({ seconds: 4 }));
     const id = await seedProject(h, u, { mediaId: media, duration: 61 }); // 2 minutes
@@ -185,9 +189,13 @@ describe('generate and minutes', () => {
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'voiceover')).toHaveLength(1);
     const credits = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
     expect(credits.json.minutes).toEqual({ total: 3, used: 2 });
-    // The stage failed; the retry is not charged again.
+    // The stage failed (through the pipeline's one status function): its minutes come back.
     await h.deps.db.query(`UPDATE pipeline_jobs SET state = 'failed' WHERE project_id = $1`, [id]);
-    await h.deps.db.query(`UPDATE projects SET status = 'voiceover_failed' WHERE id = $1`, [id]);
+    await setStatus(h.deps.db, id, 'voiceover_failed');
+    const refunded = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
+    expect(refunded.json.minutes).toEqual({ total: 3, used: 0 });
+    // The same failure recorded twice gives nothing back twice.
+    await setStatus(h.deps.db, id, 'voiceover_failed');
     const retry = await api(h, 'POST', path(id, '/generate'), { token: u.token });
     expect(retry.status).toBe(200);
     const after = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
@@ -212,7 +220,7 @@ describe('downloads with signed URLs and range requests', () => {
 
     const body = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
     const key = projectKey(id, 'translated_video.mp4');
-    await h.deps.storage!.putBuffer(key, body);
+    await h.deps.storage.putBuffer(key, body);
     await h.deps.db.query(`UPDATE projects SET translated_video = $2 WHERE id = $1`, [id, key]);
     const r = await api(h, 'POST', path(id, '/media_download'), { token: alice.token, body: { media_type: 'video' } });
     expect(r.status).toBe(200);
@@ -257,9 +265,9 @@ describe('copy, glossary, subtitles, feedback, voices, delete', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.detail).toMatch(/^Unsupported language pair/);
     // Only en -> es is installed here: a copy back into es is the supported case.
-    const r = await api(h, 'POST', path(id, '/copy'), { token: alice.token, body: { dst_lang: 'es', free_dubbing: true } });
+    const r = await api(h, 'POST', path(id, '/copy'), { token: alice.token, body: { dst_lang: 'es', free_dubbing: false } });
     expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json).toMatchObject({ name: 'Source (ES)', dst_lang: 'es', free_dubbing: true, status: 'determine_speakers_done' });
+    expect(r.json).toMatchObject({ name: 'Source (ES)', dst_lang: 'es', free_dubbing: false, status: 'determine_speakers_done', copied_from: id });
     const t = await api(h, 'GET', path(r.json.id, '/transcript'), { token: alice.token });
     expect(t.json.segments).toHaveLength(3);
     expect(t.json.segments.every((s: { dst: { text: string } }) => s.dst.text === '')).toBe(true);
@@ -349,10 +357,10 @@ describe('copy, glossary, subtitles, feedback, voices, delete', () => {
 
   it('deletes a project with its files', async () => {
     const id = await seedProject(h, alice, { mediaId });
-    await h.deps.storage!.putBuffer(projectKey(id, 'cover.jpg'), 'x');
+    await h.deps.storage.putBuffer(projectKey(id, 'cover.jpg'), 'x');
     const r = await api(h, 'DELETE', path(id), { token: alice.token });
     expect(r.status).toBe(200);
     expect((await api(h, 'GET', path(id), { token: alice.token })).status).toBe(404);
-    expect(await h.deps.storage!.exists(projectKey(id, 'cover.jpg'))).toBe(false);
+    expect(await h.deps.storage.exists(projectKey(id, 'cover.jpg'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { Harness } from './harness';
 import { api } from './helpers';
 import { makeUser, type TestUser } from './spaces-fixtures';
+import { PROJECT_STAGES } from '../../server/domains/projects/stages/index';
 import { createPipelineServices, type PipelineBuildOptions } from '../../server/pipeline/index';
 import type { Pipeline } from '../../server/pipeline/pipeline';
 import { setStatus } from '../../server/pipeline/stages';
@@ -24,9 +25,10 @@ export async function newUser(h: Harness, prefix = 'user'): Promise<TestUser> {
 
 /** Replaces the harness pipeline (not processing) by one built with `o` (e.g. fast heartbeats, handlers). */
 export async function replacePipeline(h: Harness, o: PipelineBuildOptions = {}): Promise<Pipeline> {
-  const old = h.deps.pipeline!;
+  const old = h.deps.pipeline;
   await old.stop({ force: true });
   const { pipeline } = createPipelineServices(h.config, h.deps.db, {
+    ...PROJECT_STAGES,
     storage: h.deps.storage,
     engines: h.deps.engines,
     heartbeatMs: 200,
@@ -106,7 +108,7 @@ export async function seedProject(
   await insertSegments(db, id, segs.map((s) => ({ start: s.start, end: s.end, speaker: s.speaker ?? 'SPEAKER_0', src: s.src ?? '', dst: s.dst ?? '', status: 'done' })));
   const speakers = [...new Set(segs.map((s) => s.speaker ?? 'SPEAKER_0'))];
   await replaceSpeakers(db, id, speakers.map((s, i) => ({ id: s, name: `Speaker ${i + 1}`, gender: 'male', pitch_hz: 110 })));
-  const voices = await h.deps.engines!.voices('es');
+  const voices = await h.deps.engines.voices('es');
   for (const s of speakers) await setSpeakerVoice(db, id, s, voices[0]!.id, false);
   await updateProjectFields(db, id, { duration: o.duration ?? 10 });
   await setStatus(db, id, o.status ?? 'translation_done');
@@ -131,7 +133,7 @@ export async function waitForStatus(
   timeoutMs = 120_000,
 ) {
   const t0 = Date.now();
-  let last: any = null;
+  let last: { status?: string; error_message?: string | null } | null = null;
   while (Date.now() - t0 < timeoutMs) {
     const r = await api(h, 'GET', `/api/project/${id}`, { token: u.token });
     last = r.json;

@@ -103,7 +103,7 @@ describe('POST /api/library/media (multipart)', () => {
     const r = await uploadFile(h, u, p);
     expect(r.json.status).toBe('uploaded');
     const row = await h.deps.db.one<{ storage_key: string }>('SELECT storage_key FROM media_uploads WHERE id = $1', [r.json.id]);
-    expect((await h.deps.storage!.getBuffer(row.storage_key)).toString('utf8')).toBe(body);
+    expect((await h.deps.storage.getBuffer(row.storage_key)).toString('utf8')).toBe(body);
   });
 });
 
@@ -140,7 +140,7 @@ describe('tus resumable uploads at /api/library/tus', () => {
     const m = await api(h, 'GET', `/api/library/media/${id}`, { token: u.token });
     expect(m.json).toMatchObject({ status: 'uploaded', filename: 'clip.mp4', size: data.length });
     const stored = await h.deps.db.one<{ storage_key: string }>('SELECT storage_key FROM media_uploads WHERE id = $1', [id]);
-    expect((await h.deps.storage!.getBuffer(stored.storage_key)).equals(data)).toBe(true);
+    expect((await h.deps.storage.getBuffer(stored.storage_key)).equals(data)).toBe(true);
   });
 
   it('refuses uploads over the size limit, other people and a missing space', async () => {

@@ -1,11 +1,13 @@
 // The plan model (server/domains/billing/plan.ts): pure rules, no database.
 import { describe, expect, it } from 'vitest';
 import { FEATURE_KEYS } from '../../contract/features';
+import { entitlementsOf } from '../../server/domains/billing/entitlements';
 import {
-  availableFeaturesFor, effectiveTierOf, isFeatureEnabled, isSubscriptionActive, isSubscriptionExpired,
+  effectiveTierOf, isSubscriptionActive, isSubscriptionExpired,
   isSubscriptionPaused, planNameOf, planOf, planTierOf, subscriptionView, type SubscriptionRow,
 } from '../../server/domains/billing/plan';
-import { csvField, oneMonthAhead } from '../../server/domains/admin/service';
+import { csvField } from '../../server/domains/admin/service';
+import { addMonths } from '../../server/domains/billing/subscriptions';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const sub = (o: Partial<SubscriptionRow> = {}): SubscriptionRow => ({
@@ -65,11 +67,14 @@ describe('tiers and names', () => {
       id: 'sub_1', status: 'active', current_period_end: '2026-04-15T12:00:00.000Z', payments_collection_paused: false,
       cancel_at_period_end: false,
       plan: { id: 'price_9', product_id: 'prod_9', interval: 'year', recurring: true, tier: 'creator_pro', name: 'Creator Pro' },
+      provider: 'local', payment_issue: null,
     });
   });
 });
 
 describe('features by plan', () => {
+  const plan = (tier: string) => entitlementsOf(tier === 'trial' ? null : sub({ tier }), { now: NOW }).features;
+  const isFeatureEnabled = (tier: string, k: (typeof FEATURE_KEYS)[number]) => plan(tier)[k].enabled;
   it('gates Creator Pro and Business features as the spec says', () => {
     for (const k of ['lipsync', 'srt_upload', 'srt_download', 'subtitles', 'voice_presets', 'ai_rewrite'] as const) {
       expect(isFeatureEnabled('creator', k), k).toBe(false);
@@ -82,18 +87,18 @@ describe('features by plan', () => {
     expect(isFeatureEnabled('trial', 'audio_download')).toBe(true);
   });
   it('lists every feature key, with the spaces limits in metadata', () => {
-    const t = availableFeaturesFor('trial');
+    const t = plan('trial');
     expect(Object.keys(t).sort()).toEqual([...FEATURE_KEYS].sort());
     expect(t.spaces).toEqual({ enabled: false, visible: true, metadata: { user_limit: 1, limit: 1 } });
-    expect(availableFeaturesFor('business').spaces.metadata).toEqual({ user_limit: 5, limit: 2 });
-    expect(availableFeaturesFor('enterprise').spaces).toEqual({ enabled: true, visible: true, metadata: { user_limit: null, limit: null } });
+    expect(plan('business').spaces.metadata).toEqual({ user_limit: 5, limit: 2 });
+    expect(plan('enterprise').spaces).toEqual({ enabled: true, visible: true, metadata: { user_limit: null, limit: null } });
   });
 });
 
 describe('admin helpers', () => {
   it('one month ahead clamps to the end of shorter months', () => {
-    expect(oneMonthAhead(new Date('2026-01-31T10:00:00Z')).toISOString()).toBe('2026-02-28T10:00:00.000Z');
-    expect(oneMonthAhead(new Date('2026-12-15T00:00:00Z')).toISOString()).toBe('2027-01-15T00:00:00.000Z');
+    expect(addMonths(new Date('2026-01-31T10:00:00Z'), 1).toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    expect(addMonths(new Date('2026-12-15T00:00:00Z'), 1).toISOString()).toBe('2027-01-15T00:00:00.000Z');
   });
   it('CSV fields are quoted when needed and formulas neutralised', () => {
     expect(csvField('plain')).toBe('plain');

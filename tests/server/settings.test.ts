@@ -11,7 +11,7 @@ import { api, signUp, signUpAndCreate } from './helpers';
 
 let h: Harness;
 let admin: { token: string; user: { id: string } };
-let realEngines: EngineRegistry | undefined;
+let realEngines: EngineRegistry;
 
 function lang(id: number, value: string, isFree = false): Language {
   return {
@@ -64,7 +64,7 @@ describe('GET /api/settings', () => {
   });
 
   it('languages come from the engine registry, sorted by id', async () => {
-    const lists = await realEngines!.languageLists();
+    const lists = await realEngines.languageLists();
     const r = await api(h, 'GET', '/api/settings');
     const ids = (l: Language[]) => l.map((x) => x.id);
     expect(ids(r.json.languages.transcription)).toEqual(ids(lists.transcription).sort((a, b) => a - b));

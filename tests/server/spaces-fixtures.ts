@@ -6,6 +6,7 @@ import { signAccessToken } from '../../server/domains/auth/tokens';
 import { upsertSubscription } from '../../server/domains/billing/repository';
 import { claimInvites, ensureDefaultSpace } from '../../server/domains/spaces/service';
 import type { Harness } from './harness';
+import { api } from './helpers';
 
 export interface TestUser {
   id: string;
@@ -48,15 +49,8 @@ export async function grantPlan(
 }
 
 export async function call(h: Harness, u: TestUser | null, method: string, path: string, body?: unknown) {
-  const r = await h.request(method, path, { token: u?.token ?? null, body });
-  const text = await r.text();
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = text;
-  }
-  return { status: r.status, json };
+  const r = await api(h, method, path, { token: u?.token ?? null, body });
+  return { status: r.status, json: r.json };
 }
 
 export async function ok(h: Harness, u: TestUser, method: string, path: string, body?: unknown, status = 200) {

@@ -1,64 +1,10 @@
 // Invitation e-mails through a real SMTP client (nodemailer) into a tiny local SMTP sink.
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../server/mailer';
 import { sendInviteMails } from '../../server/domains/spaces/mail';
 import { createHarness, type Harness } from './harness';
+import { startSmtpSink, type SmtpSink } from './smtp-sink';
 import { call, createSpace, grantPlan, makeUser, ok } from './spaces-fixtures';
-
-interface Received { from: string; to: string[]; data: string }
-
-/** Speaks enough SMTP (EHLO, MAIL, RCPT, DATA, RSET, QUIT) to accept messages. */
-function smtpSink(opts: { rejectRcpt?: boolean } = {}): Promise<{ server: Server; port: number; messages: Received[] }> {
-  const messages: Received[] = [];
-  const server = createServer((sock: Socket) => {
-    let buf = '';
-    let inData = false;
-    let cur: Received = { from: '', to: [], data: '' };
-    const say = (s: string) => sock.write(`${s}\r\n`);
-    say('220 sink ESMTP');
-    sock.on('data', (chunk) => {
-      buf += chunk.toString('utf8');
-      for (;;) {
-        if (inData) {
-          const end = buf.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          cur.data += buf.slice(0, end);
-          buf = buf.slice(end + 5);
-          inData = false;
-          messages.push(cur);
-          cur = { from: '', to: [], data: '' };
-          say('250 OK queued');
-          continue;
-        }
-        const nl = buf.indexOf('\r\n');
-        if (nl < 0) return;
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 2);
-        const cmd = line.slice(0, 4).toUpperCase();
-        if (cmd === 'EHLO') say('250-sink\r\n250 8BITMIME');
-        else if (cmd === 'HELO') say('250 sink');
-        else if (cmd === 'MAIL') { cur.from = line; say('250 OK'); }
-        else if (cmd === 'RCPT') {
-          if (opts.rejectRcpt) say('550 No such user');
-          else { cur.to.push(/<([^>]*)>/.exec(line)?.[1] ?? line); say('250 OK'); }
-        }
-        else if (cmd === 'DATA') { inData = true; say('354 End data with <CR><LF>.<CR><LF>'); }
-        else if (cmd === 'RSET') { cur = { from: '', to: [], data: '' }; say('250 OK'); }
-        else if (cmd === 'NOOP') say('250 OK');
-        else if (cmd === 'QUIT') { say('221 Bye'); sock.end(); }
-        else say('502 Not implemented');
-      }
-    });
-    sock.on('error', () => {});
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address();
-      resolve({ server, port: typeof addr === 'object' && addr ? addr.port : 0, messages });
-    });
-  });
-}
 
 /** Decodes the raw message enough to match texts: unfolded headers with RFC 2047 words, quoted-printable body. */
 function plain(data: string): string {
@@ -84,15 +30,15 @@ async function waitFor<T>(fn: () => T | undefined, ms = 10_000): Promise<T> {
 
 describe('invitation e-mails with SMTP configured', () => {
   let h: Harness;
-  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let sink: SmtpSink;
   beforeAll(async () => {
-    sink = await smtpSink();
-    h = await createHarness({ SMTP_URL: `smtp://127.0.0.1:${sink.port}`, SMTP_FROM: 'Studio <studio@example.com>', PUBLIC_URL: 'https://dub.example.com' });
+    sink = await startSmtpSink();
+    h = await createHarness({ SMTP_URL: sink.url, SMTP_FROM: 'Studio <studio@example.com>', PUBLIC_URL: 'https://dub.example.com' });
   });
   afterAll(async () => {
     closeMailer();
     await h?.close();
-    sink?.server.close();
+    await sink?.close();
   });
 
   it('sends one e-mail per invited address after the invite is stored', async () => {
@@ -114,15 +60,15 @@ describe('invitation e-mails with SMTP configured', () => {
 
 describe('invitation e-mails when sending fails', () => {
   let h: Harness;
-  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let sink: SmtpSink;
   beforeAll(async () => {
-    sink = await smtpSink({ rejectRcpt: true });
-    h = await createHarness({ SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+    sink = await startSmtpSink({ rejectRcpt: true });
+    h = await createHarness({ SMTP_URL: sink.url });
   });
   afterAll(async () => {
     closeMailer();
     await h?.close();
-    sink?.server.close();
+    await sink?.close();
   });
 
   it('keeps the invite and logs the failure', async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPACE_COLORS } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
+import * as ledger from '../../server/domains/billing/ledger';
 import { TEXTS } from '../../server/domains/spaces/service';
 import { claimInvites, ensureDefaultSpace } from '../../server/domains/spaces/service';
 import { createHarness, type Harness } from './harness';
@@ -436,7 +437,8 @@ describe('credits and settings', () => {
     await grantPlan(h, o.id, 'business');
     const ed = await makeUser(h, email('cred-ed'));
     const s = await createSpace(h, o, 'Cred', 'ocean', [ed.email]);
-    await h.deps.db.query('UPDATE spaces SET minutes_total = 120.5, minutes_used = 20.25 WHERE id = $1', [s.id]);
+    await ledger.post(h.deps.db, { spaceId: s.id, kind: 'purchase', minutes: 120.5, ref: 'pack-1' });
+    await ledger.post(h.deps.db, { spaceId: s.id, kind: 'debit', minutes: 20.25, ref: 'work-1' });
     expect(await ok(h, ed, 'GET', `/api/space/${s.id}/credits`)).toEqual({
       minutes: { total: 120.5, used: 20.25 },
       video: { total: 0, used: 0 },

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT } from '../../contract/errors';
 import { SUMMARIZE_MAX_TEXT } from '../../contract/schemas/tools';
 import { createAdapters } from '../../server/engines/adapters/index';
-import { AI_REWRITE_NOT_CONFIGURED, AI_REWRITE_NOT_IN_PLAN } from '../../server/domains/tools/service';
+import { AI_REWRITE_NOT_CONFIGURED } from '../../server/domains/tools/service';
+import { featureRefusalText } from '../../contract/features';
+
+const AI_REWRITE_NOT_IN_PLAN = featureRefusalText('ai_rewrite');
 import { FakeOpenAi, type ChatRequest } from '../fakes/openai';
 import { header } from '../fakes/base';
 import { recordingSleep } from '../fakes/util';

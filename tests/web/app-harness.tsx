@@ -7,9 +7,10 @@ import { FEATURE_KEYS, type AvailableFeature, type FeatureKey, type PlanTier } f
 import type { Settings } from '../../contract/schemas/settings';
 import type { Space } from '../../contract/schemas/space';
 import type { User } from '../../contract/schemas/user';
+import type { ProductsResponse } from '../../contract/schemas/payments';
 import { App } from '../../src/app/App';
 import { resetErrorEffectsState } from '../../src/app/errors';
-import { resetAppStore } from '../../src/app/store';
+import { resetAppStore } from '../../src/lib/store';
 import type { AnyAuthProvider } from '../../src/lib/auth/types';
 import { server } from './msw';
 
@@ -62,7 +63,7 @@ export function userFixture(o: Partial<User> & { plan?: PlanTier } = {}): User {
             current_period_end: '2999-01-01T00:00:00Z',
             payments_collection_paused: false,
             cancel_at_period_end: false,
-            plan: { id: `price_${plan}`, product_id: `prod_${plan}`, interval: 'month', recurring: true, tier: plan, name: plan },
+            plan: { id: `price_${plan}_month`, product_id: `prod_${plan}`, interval: 'month', recurring: true, tier: plan, name: plan },
           }
         : null,
     pending_welcome_spaces: [],
@@ -118,6 +119,28 @@ export interface ApiState {
   settings?: Settings | ((url: URL) => Settings | Response);
   user?: User | Response;
   spaces?: Space[];
+  products?: ProductsResponse | Response;
+}
+
+/** A Stripe-like catalogue: four plans (monthly and yearly) and a minute pack at `minuteCents`. */
+export function productsFixture(o: { checkout?: ProductsResponse['checkout']; minuteCents?: number | null; archived?: string[] } = {}): ProductsResponse {
+  const plans: [PlanTier, string, number, number, number][] = [
+    ['starter', 'Starter', 25, 1500, 14400], ['creator', 'Creator', 100, 4900, 46800], ['creator_pro', 'Creator Pro', 500, 14900, 142800], ['business', 'Business', 2000, 49900, 478800],
+  ];
+  const local = o.checkout === 'free' || o.checkout === 'admin';
+  return {
+    provider: local ? 'local' : 'stripe',
+    checkout: o.checkout ?? 'stripe',
+    plans: plans.map(([tier, name, minutes, month, year], i) => ({
+      id: `prod_${tier}`, name, category: tier, tier, is_archived: false, metadata: { position: i + 1, monthly_minutes: minutes },
+      prices: [
+        { id: `price_${tier}_month`, unit_amount: local ? null : month, currency: 'usd', interval: 'month' as const, is_archived: false },
+        { id: `price_${tier}_year`, unit_amount: local ? null : year, currency: 'usd', interval: 'year' as const, is_archived: false },
+        ...(o.archived ?? []).filter((p) => p.startsWith(`price_${tier}_old`)).map((id) => ({ id, unit_amount: 900, currency: 'usd', interval: 'month' as const, is_archived: true })),
+      ],
+    })),
+    credits: o.minuteCents === null ? [] : [{ id: 'prod_minutes', name: 'Extra minutes', prices: [{ id: 'price_minutes', unit_amount: local ? null : (o.minuteCents ?? 200), currency: 'usd', interval: null, is_archived: false }] }],
+  };
 }
 
 /** msw handlers for the shell's calls; returns the requests seen. */
@@ -140,6 +163,17 @@ export function useApi(state: ApiState) {
       seen.push(new URL(request.url));
       return HttpResponse.json(state.spaces ?? [spaceFixture('sp-default'), spaceFixture('sp-team')]);
     }),
+    http.get('*/api/payments/products', ({ request }) => {
+      seen.push(new URL(request.url));
+      const p = state.products ?? productsFixture();
+      return p instanceof Response ? p : HttpResponse.json(p);
+    }),
+    http.get('*/api/payments/latest_payment_info', () => HttpResponse.json({ items: [], amount: null, currency: null, created_date: null })),
+    http.get('*/api/admin/payments', () => HttpResponse.json({ provider: 'local', local_checkout: 'admin' })),
+    // The support chat widget of the shell: no conversation yet.
+    http.get('*/api/support/thread', () => HttpResponse.json({ thread: null, messages: [] })),
+    // The account page: no e-mail change waiting.
+    http.get('*/api/users/current/email', () => HttpResponse.json({ pending_email: null, expires_at: null, sent: false })),
   );
   return seen;
 }

@@ -5,7 +5,7 @@ import { TEXT } from '../../contract/errors';
 import { confirmEmailError, emailError, signUpErrors } from '../../src/features/auth/validation';
 import { createIdentityProvider } from '../../src/lib/auth/identity';
 import { showSnackbar } from '../../src/ui/snackbars';
-import { renderApp, useApi } from './app-harness';
+import { renderApp, useApi, userFixture } from './app-harness';
 import { fakeJwt } from './helpers';
 import { server } from './msw';
 
@@ -36,7 +36,7 @@ describe('/auth page', () => {
       http.post('*/api/auth/sign-up', () => HttpResponse.json({ access_token: access, refresh_token: 'refresh-1234567890', expires_in: 900 }, { status: 201 })),
       http.post('*/api/users', async ({ request }) => {
         const body = (await request.json()) as { email: string };
-        user = { id: 'u9', email: body.email, is_superuser: false, subscription: null, created_date: '2025-01-01T00:00:00Z' };
+        user = userFixture({ id: 'u9', email: body.email, created_date: '2025-01-01T00:00:00Z' });
         return HttpResponse.json(user, { status: 201 });
       }),
     );

@@ -1,209 +1,355 @@
+// The embedded build's bridge: the spec's rules around App Bridge's getSessionToken (3 s timeout, 10 s expiry
+// margin, one request in flight, the spec's error texts), then the real @shopify/app-bridge client over a fake
+// admin window (its wire format, error actions, the Redirect action and the allowed origins), and the embedded
+// provider on top.
+import { createAppWrapper, type ClientApplication } from '@shopify/app-bridge/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EMBED_TOKEN_EXPIRY_MARGIN_MS, PARENT_FRAME_TIMEOUT_MS } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
-import {
-  createParentBridge,
-  MSG_REDIRECT,
-  MSG_TOKEN_REQUEST,
-  MSG_TOKEN_RESPONSE,
-  type ParentBridge,
-} from '../../src/lib/auth/bridge';
+import { createAppBridgeBridge, createSessionTokens, embedErrorText, type ParentBridge } from '../../src/lib/auth/bridge';
 import { createEmbeddedProvider } from '../../src/lib/auth/embedded';
-import { fakeFrame, fakeJwt, fakeParent } from './helpers';
+import { fakeJwt } from './helpers';
 
-const PARENT_ORIGIN = 'https://admin.example';
-let now = Date.parse('2025-01-01T00:00:00Z');
+const T0 = Date.parse('2025-01-01T00:00:00Z');
+let now = T0;
+const tokenExpiringIn = (ms: number, sub = 'u1') => fakeJwt({ sub, exp: Math.floor((now + ms) / 1000) });
 
-function setup(opts: { parentOrigin?: string | null } = {}) {
-  const frame = fakeFrame();
-  const parent = fakeParent();
-  const bridge = createParentBridge({
-    self: frame.self,
-    parent,
-    parentOrigin: opts.parentOrigin === undefined ? PARENT_ORIGIN : opts.parentOrigin,
-    allowedRedirectOrigins: ['https://shop.example'],
-    now: () => now,
-  });
-  const reply = (extra: Record<string, unknown>, id = parent.last()?.id) =>
-    frame.deliver({ type: MSG_TOKEN_RESPONSE, id, ...extra }, parent, PARENT_ORIGIN);
-  return { frame, parent, bridge, reply };
+/** A token source the test answers by hand. */
+function manualSource() {
+  const calls: { resolve(t: string): void; reject(e: unknown): void }[] = [];
+  const fetchToken = vi.fn(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        calls.push({ resolve, reject });
+      }),
+  );
+  return { fetchToken, calls, last: () => calls[calls.length - 1] };
 }
 
-const tokenExpiringIn = (ms: number) => fakeJwt({ sub: 'u1', exp: Math.floor((now + ms) / 1000) });
+beforeEach(() => {
+  vi.useFakeTimers();
+  now = T0;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-describe('parent-frame bridge', () => {
-  let bridges: ParentBridge[] = [];
-  beforeEach(() => {
-    vi.useFakeTimers();
-    now = Date.parse('2025-01-01T00:00:00Z');
-  });
-  afterEach(() => {
-    for (const b of bridges) b.dispose();
-    bridges = [];
-    vi.useRealTimers();
-  });
-  const make = (o?: Parameters<typeof setup>[0]) => {
-    const s = setup(o);
-    bridges.push(s.bridge);
-    return s;
+describe('session token rules', () => {
+  const make = () => {
+    const src = manualSource();
+    const tokens = createSessionTokens({ fetchToken: src.fetchToken, now: () => now });
+    return { src, tokens };
   };
 
-  it('asks the parent with a request id and resolves with the token of the matching reply', async () => {
-    const { parent, bridge, reply } = make();
-    const p = bridge.getSessionToken();
-    expect(parent.posted).toHaveLength(1);
-    const msg = parent.last()!;
-    expect(msg.type).toBe(MSG_TOKEN_REQUEST);
-    expect(typeof msg.id).toBe('string');
-    expect((msg.id as string).length).toBeGreaterThan(5);
-    expect(parent.posted[0].targetOrigin).toBe(PARENT_ORIGIN);
+  it('asks the platform once and serves the cached token until 10 s before its exp', async () => {
+    const { src, tokens } = make();
+    const p = tokens.getSessionToken();
     const token = tokenExpiringIn(60_000);
-    reply({ token });
+    src.last().resolve(token);
     await expect(p).resolves.toBe(token);
+    expect(src.fetchToken).toHaveBeenCalledTimes(1);
+
+    now = T0 + 60_000 - EMBED_TOKEN_EXPIRY_MARGIN_MS - 1;
+    await expect(tokens.getSessionToken()).resolves.toBe(token);
+    expect(src.fetchToken).toHaveBeenCalledTimes(1);
+
+    // 10 s before exp the token counts as expired: a new one is asked for.
+    now = T0 + 60_000 - EMBED_TOKEN_EXPIRY_MARGIN_MS;
+    const renewed = tokens.getSessionToken();
+    expect(src.fetchToken).toHaveBeenCalledTimes(2);
+    const next = tokenExpiringIn(60_000, 'u1-next');
+    src.last().resolve(next);
+    await expect(renewed).resolves.toBe(next);
   });
 
-  it('fails with the timeout text when the parent never answers within 3 s, and does not hang', async () => {
-    const { bridge } = make();
-    const p = bridge.getSessionToken();
+  it('fails with "request timeout" when the platform does not answer within 3 s, and a late answer changes nothing', async () => {
+    const { src, tokens } = make();
+    const p = tokens.getSessionToken();
     const settled = vi.fn();
-    p.catch(settled);
+    p.then(settled, settled);
     await vi.advanceTimersByTimeAsync(PARENT_FRAME_TIMEOUT_MS - 1);
     expect(settled).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     await expect(p).rejects.toThrow(TEXT.embedTimeout);
     expect(TEXT.embedTimeout).toBe('request timeout');
+
+    // The late reply is not cached; the next call asks again (nothing is stuck in flight).
+    src.calls[0].resolve(tokenExpiringIn(60_000));
+    await vi.advanceTimersByTimeAsync(0);
+    const again = tokens.getSessionToken();
+    expect(src.fetchToken).toHaveBeenCalledTimes(2);
+    const token = tokenExpiringIn(60_000, 'second');
+    src.last().resolve(token);
+    await expect(again).resolves.toBe(token);
   });
 
-  it('a late reply after the timeout is ignored and a new request works', async () => {
-    const { parent, bridge, reply } = make();
-    const first = bridge.getSessionToken();
-    first.catch(() => {});
-    const firstId = parent.last()!.id;
-    await vi.advanceTimersByTimeAsync(PARENT_FRAME_TIMEOUT_MS);
-    await expect(first).rejects.toThrow(TEXT.embedTimeout);
-    const second = bridge.getSessionToken();
-    reply({ token: tokenExpiringIn(60_000) }, firstId);
-    const token = tokenExpiringIn(120_000);
-    reply({ token });
-    await expect(second).resolves.toBe(token);
-  });
-
-  it('rejects a second call while one is pending with the busy text', async () => {
-    const { bridge, reply } = make();
-    const first = bridge.getSessionToken();
-    await expect(bridge.getSessionToken()).rejects.toThrow(TEXT.embedBusy);
-    expect(TEXT.embedBusy).toBe('Please wait for another async method to return before trying again.');
+  it('shares one request between concurrent callers, for success and for failure', async () => {
+    const { src, tokens } = make();
+    const all = Array.from({ length: 5 }, () => tokens.getSessionToken());
+    expect(src.fetchToken).toHaveBeenCalledTimes(1);
     const token = tokenExpiringIn(60_000);
-    reply({ token });
+    src.last().resolve(token);
+    await expect(Promise.all(all)).resolves.toEqual(Array(5).fill(token));
+
+    tokens.clearToken();
+    const failing = Array.from({ length: 3 }, () => tokens.getSessionToken());
+    expect(src.fetchToken).toHaveBeenCalledTimes(2);
+    src.last().reject(Object.assign(new Error('APP::ERROR::FAILED_AUTHENTICATION: Failed to retrieve a session token'), { type: 'APP::ERROR::FAILED_AUTHENTICATION' }));
+    const results = await Promise.allSettled(failing);
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(Array(3).fill(TEXT.embedTokenFailed));
+    // After the failure the next call asks again.
+    void tokens.getSessionToken().catch(() => {});
+    expect(src.fetchToken).toHaveBeenCalledTimes(3);
+  });
+
+  it('the raw request refuses a second one in flight and any other auth type, with the spec texts', async () => {
+    const { src, tokens } = make();
+    const first = tokens.request('session-token');
+    await expect(tokens.request('session-token')).rejects.toThrow(TEXT.embedBusy);
+    expect(TEXT.embedBusy).toBe('Please wait for another async method to return before trying again.');
+    await expect(tokens.request('authorization-code')).rejects.toThrow(TEXT.embedUnsupportedAuth);
+    expect(TEXT.embedUnsupportedAuth).toBe('Unsupported auth type...');
+    // getSessionToken joins the raw request in flight instead of failing.
+    const joined = tokens.getSessionToken();
+    expect(src.fetchToken).toHaveBeenCalledTimes(1);
+    const token = tokenExpiringIn(60_000);
+    src.last().resolve(token);
     await expect(first).resolves.toBe(token);
+    await expect(joined).resolves.toBe(token);
   });
 
-  it('caches the token and re-requests it once it is within 10 s of its exp', async () => {
-    const { parent, bridge, reply } = make();
-    const p1 = bridge.getSessionToken();
-    const t1 = tokenExpiringIn(EMBED_TOKEN_EXPIRY_MARGIN_MS + 5_000);
-    reply({ token: t1 });
-    await expect(p1).resolves.toBe(t1);
-
-    // Still more than 10 s before exp: served from the cache, no new message.
-    await expect(bridge.getSessionToken()).resolves.toBe(t1);
-    expect(parent.posted).toHaveLength(1);
-
-    // 10 s before exp (and later) the token counts as expired.
-    now += 5_000;
-    const p2 = bridge.getSessionToken();
-    expect(parent.posted).toHaveLength(2);
-    const t2 = tokenExpiringIn(60_000);
-    reply({ token: t2 });
-    await expect(p2).resolves.toBe(t2);
+  it('maps every failure to the spec texts', async () => {
+    const cases: [() => Promise<string>, string][] = [
+      [() => Promise.resolve(''), TEXT.embedTokenFailed],
+      [() => Promise.resolve(undefined as unknown as string), TEXT.embedTokenFailed],
+      [() => Promise.reject(Object.assign(new Error('x'), { type: 'APP::ERROR::FAILED_AUTHENTICATION' })), TEXT.embedTokenFailed],
+      [() => Promise.reject(Object.assign(new Error('x'), { type: 'APP::ERROR::PERMISSION' })), TEXT.embedTokenFailed],
+      [() => Promise.reject(Object.assign(new Error('x'), { type: 'APP::ERROR::UNSUPPORTED_OPERATION' })), TEXT.embedUnsupportedAuth],
+      [() => Promise.reject(new TypeError('postMessage failed')), TEXT.embedRequestFailed],
+      [
+        () => {
+          throw new Error('sync failure');
+        },
+        TEXT.embedRequestFailed,
+      ],
+      [() => Promise.reject(new Error(TEXT.embedRequestFailed)), TEXT.embedRequestFailed],
+    ];
+    for (const [fetchToken, text] of cases) {
+      const tokens = createSessionTokens({ fetchToken, now: () => now });
+      await expect(tokens.getSessionToken()).rejects.toThrow(text);
+    }
+    expect(embedErrorText('request timeout')).toBe(TEXT.embedTimeout);
+    expect(TEXT.embedTokenFailed).toBe('failed to get session token. please try again later');
   });
 
-  it('re-requests a token that already expires within the margin when received', async () => {
-    const { parent, bridge, reply } = make();
-    const p1 = bridge.getSessionToken();
-    const short = tokenExpiringIn(9_000);
-    reply({ token: short });
-    await expect(p1).resolves.toBe(short);
-    const p2 = bridge.getSessionToken();
-    expect(parent.posted).toHaveLength(2);
-    reply({ token: tokenExpiringIn(60_000) });
-    await p2;
-  });
-
-  it('ignores replies with another id and messages from other sources or origins', async () => {
-    const { frame, parent, bridge, reply } = make();
-    const p = bridge.getSessionToken();
-    const settled = vi.fn();
-    p.then(settled, settled);
-    const id = parent.last()!.id;
-    const stranger = fakeParent();
-    reply({ token: tokenExpiringIn(60_000) }, 'another-id');
-    frame.deliver({ type: MSG_TOKEN_RESPONSE, id, token: tokenExpiringIn(60_000) }, stranger, PARENT_ORIGIN);
-    frame.deliver({ type: MSG_TOKEN_RESPONSE, id, token: tokenExpiringIn(60_000) }, parent, 'https://evil.example');
-    frame.deliver({ type: 'something-else', id, token: 'x' }, parent, PARENT_ORIGIN);
-    await vi.advanceTimersByTimeAsync(10);
-    expect(settled).not.toHaveBeenCalled();
-    const good = tokenExpiringIn(60_000);
-    reply({ token: good });
-    await expect(p).resolves.toBe(good);
-  });
-
-  it('maps an error reply or a reply without a token to the token-failed text', async () => {
-    const { bridge, reply } = make();
-    const p1 = bridge.getSessionToken();
-    reply({ error: 'session_expired' });
-    await expect(p1).rejects.toThrow(TEXT.embedTokenFailed);
-    const p2 = bridge.getSessionToken();
-    reply({});
-    await expect(p2).rejects.toThrow(TEXT.embedTokenFailed);
-    const p3 = bridge.getSessionToken();
-    reply({ token: '' });
-    await expect(p3).rejects.toThrow(TEXT.embedTokenFailed);
-  });
-
-  it('maps unsupported auth types to the unsupported text, locally and from the parent', async () => {
-    const { bridge, reply } = make();
-    await expect(bridge.request('oauth-code')).rejects.toThrow(TEXT.embedUnsupportedAuth);
-    const p = bridge.getSessionToken();
-    reply({ error: 'unsupported_auth_type' });
-    await expect(p).rejects.toThrow(TEXT.embedUnsupportedAuth);
-  });
-
-  it('fails with Request failed when there is no parent frame', async () => {
-    const frame = fakeFrame();
-    const bridge = createParentBridge({ self: frame.self, parent: null });
-    bridges.push(bridge);
-    await expect(bridge.getSessionToken()).rejects.toThrow(TEXT.embedRequestFailed);
-  });
-
-  it('validates redirect URLs', () => {
-    const { frame, parent, bridge } = make();
-    expect(() => bridge.redirect('http://')).toThrow(TEXT.embedInvalidUrl);
-    expect(() => bridge.redirect('javascript:alert(1)')).toThrow(TEXT.embedInvalidUrl);
-    expect(() => bridge.redirect('https://elsewhere.example/x')).toThrow(TEXT.embedRedirectNotAllowed);
-    bridge.redirect('/embed/account');
-    expect(frame.assigned).toEqual(['https://app.example/embed/account']);
-    bridge.redirect('https://shop.example/admin/apps');
-    expect(parent.last()).toMatchObject({ type: MSG_REDIRECT, url: 'https://shop.example/admin/apps' });
+  it('uses a token without exp, or one already inside the margin, for one request only', async () => {
+    const { src, tokens } = make();
+    const noExp = fakeJwt({ sub: 'u1' });
+    const a = tokens.getSessionToken();
+    src.last().resolve(noExp);
+    await expect(a).resolves.toBe(noExp);
+    const b = tokens.getSessionToken();
+    expect(src.fetchToken).toHaveBeenCalledTimes(2);
+    const short = tokenExpiringIn(EMBED_TOKEN_EXPIRY_MARGIN_MS - 1000);
+    src.last().resolve(short);
+    await expect(b).resolves.toBe(short);
+    void tokens.getSessionToken().catch(() => {});
+    expect(src.fetchToken).toHaveBeenCalledTimes(3);
   });
 });
 
-describe('embedded auth provider', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
+// ---- the real App Bridge client over a fake admin window -------------------------------------------------
 
-  it('shares one pending bridge request between concurrent getToken calls', async () => {
-    now = Date.now();
-    const { bridge, parent, reply } = setup();
-    const provider = createEmbeddedProvider({ bridge, shop: 'shop.example' });
-    const a = provider.getToken();
-    const b = provider.getToken();
-    expect(parent.posted).toHaveLength(1);
-    const token = fakeJwt({ sub: 'u1', email: 'me@shop.example', exp: Math.floor(now / 1000) + 600 });
-    reply({ token });
-    await expect(Promise.all([a, b])).resolves.toEqual([token, token]);
-    expect(provider.getEmail()).toBe('me@shop.example');
+const APP_ORIGIN = 'https://app.example';
+const ADMIN_HOST = 'admin.example.com/store/demo';
+const ADMIN_ORIGIN = 'https://admin.example.com';
+const API_KEY = 'app-key-1';
+
+interface Posted {
+  message: { type: string; source?: { apiKey?: string; host?: string }; payload?: { type?: string; group?: string; payload?: Record<string, unknown> } };
+  targetOrigin: string;
+}
+
+/** The admin window (window.top) as App Bridge sees it: records what the app posts, answers on demand. */
+function fakeAdmin() {
+  const posted: Posted[] = [];
+  const admin = {
+    postMessage(message: unknown, targetOrigin: string) {
+      posted.push({ message: JSON.parse(JSON.stringify(message)) as Posted['message'], targetOrigin });
+    },
+  };
+  const send = (data: unknown) => window.dispatchEvent(new MessageEvent('message', { data, source: admin as unknown as Window, origin: ADMIN_ORIGIN }));
+  const dispatches = (type: string) => posted.filter((p) => p.message.type === 'dispatch' && p.message.payload?.type === type);
+  return {
+    admin,
+    posted,
+    dispatches,
+    respond: (payload: Record<string, unknown>) =>
+      send({ type: 'dispatch', payload: { type: 'APP::SESSION_TOKEN::RESPOND', group: 'SessionToken', payload } }),
+    error: (type: string, action?: unknown) =>
+      send({ type: 'dispatch', payload: { type, group: 'Error', payload: { type, message: 'refused', action } } }),
+  };
+}
+
+describe('App Bridge bridge', () => {
+  const bridges: ParentBridge[] = [];
+  afterEach(() => {
+    for (const b of bridges.splice(0)) b.dispose();
+  });
+
+  function setup(opts: { app?: 'none'; allowedOrigins?: string[]; shop?: string | null } = {}) {
+    const platform = fakeAdmin();
+    const app: ClientApplication | null =
+      opts.app === 'none'
+        ? null
+        : createAppWrapper(platform.admin as unknown as Window, APP_ORIGIN)({ apiKey: API_KEY, host: btoa(ADMIN_HOST).replace(/=+$/, ''), forceRedirect: false });
+    const assigned: string[] = [];
+    const opened: string[] = [];
+    const bridge = createAppBridgeBridge({
+      app,
+      shop: opts.shop === undefined ? 'demo.myshop.example' : opts.shop,
+      allowedOrigins: opts.allowedOrigins ?? ['https://checkout.stripe.com', 'https://*.billing.example'],
+      location: { href: `${APP_ORIGIN}/embed/spaces/1`, origin: APP_ORIGIN, assign: (u) => void assigned.push(u) },
+      openWindow: (u) => void opened.push(u),
+      now: () => now,
+    });
+    bridges.push(bridge);
+    return { platform, bridge, app, assigned, opened };
+  }
+
+  it('asks for a session token with an App Bridge dispatch to the admin origin and resolves with the answer', async () => {
+    const { platform, bridge, app } = setup();
+    expect(app!.hostOrigin).toBe(ADMIN_ORIGIN);
+    const p = bridge.getSessionToken();
+    const [request] = platform.dispatches('APP::SESSION_TOKEN::REQUEST');
+    expect(request.targetOrigin).toBe(ADMIN_ORIGIN);
+    expect(request.message.source).toMatchObject({ apiKey: API_KEY, host: ADMIN_HOST });
+    expect(request.message.payload?.group).toBe('SessionToken');
+    const token = tokenExpiringIn(60_000);
+    platform.respond({ sessionToken: token });
+    await expect(p).resolves.toBe(token);
+  });
+
+  it('concurrent API calls make one App Bridge request', async () => {
+    const { platform, bridge } = setup();
+    const all = Promise.all([bridge.getSessionToken(), bridge.getSessionToken(), bridge.getSessionToken()]);
+    expect(platform.dispatches('APP::SESSION_TOKEN::REQUEST')).toHaveLength(1);
+    const token = tokenExpiringIn(60_000);
+    platform.respond({ sessionToken: token });
+    await expect(all).resolves.toEqual([token, token, token]);
+  });
+
+  it('an admin that never answers: "request timeout" after 3 s', async () => {
+    const { bridge } = setup();
+    const p = bridge.getSessionToken();
+    const check = expect(p).rejects.toThrow(TEXT.embedTimeout);
+    await vi.advanceTimersByTimeAsync(PARENT_FRAME_TIMEOUT_MS);
+    await check;
+  });
+
+  it('after a timeout the next request asks again and gets the answer (no stale App Bridge listener swallows it)', async () => {
+    const { platform, bridge } = setup();
+    const first = bridge.getSessionToken();
+    const check = expect(first).rejects.toThrow(TEXT.embedTimeout);
+    await vi.advanceTimersByTimeAsync(PARENT_FRAME_TIMEOUT_MS);
+    await check;
+    const second = bridge.getSessionToken();
+    expect(platform.dispatches('APP::SESSION_TOKEN::REQUEST')).toHaveLength(2);
+    const token = tokenExpiringIn(60_000);
+    platform.respond({ sessionToken: token });
+    await expect(second).resolves.toBe(token);
+    // One listener for the answer at a time: every subscribe to RESPOND was followed by its unsubscribe.
+    const count = (type: string) =>
+      platform.posted.filter((p) => p.message.type === type && p.message.payload?.type === 'APP::SESSION_TOKEN::RESPOND').length;
+    expect(count('subscribe')).toBe(1);
+    expect(count('unsubscribe')).toBe(1);
+  });
+
+  it('an answer without a token, or an error action, fails with the spec text instead of throwing in the listener', async () => {
+    const { platform, bridge } = setup();
+    const a = bridge.getSessionToken();
+    platform.respond({});
+    await expect(a).rejects.toThrow(TEXT.embedTokenFailed);
+
+    const b = bridge.getSessionToken();
+    platform.error('APP::ERROR::FAILED_AUTHENTICATION', { type: 'APP::SESSION_TOKEN::REQUEST' });
+    await expect(b).rejects.toThrow(TEXT.embedTokenFailed);
+    // An error about something else is logged, and a token request in flight goes on.
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const c = bridge.getSessionToken();
+    platform.error('APP::ERROR::INVALID_ACTION', { type: 'APP::NAVIGATION::REDIRECT::REMOTE' });
+    expect(spy).toHaveBeenCalled();
+    const token = tokenExpiringIn(60_000);
+    platform.respond({ sessionToken: token });
+    await expect(c).resolves.toBe(token);
+    spy.mockRestore();
+  });
+
+  it('redirects through Redirect REMOTE to the admin, the shop and the allowed origins; refuses the rest', () => {
+    const { platform, bridge, assigned, opened } = setup();
+    const remote = () => platform.dispatches('APP::NAVIGATION::REDIRECT::REMOTE').map((p) => p.message.payload?.payload);
+
+    bridge.redirect('https://checkout.stripe.com/c/pay/cs_test_1');
+    bridge.redirect('https://portal.billing.example/p/1', { newContext: true });
+    bridge.redirect(`${ADMIN_ORIGIN}/store/demo/settings`);
+    bridge.redirect('https://demo.myshop.example/products');
+    expect(remote()).toEqual([
+      expect.objectContaining({ url: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+      expect.objectContaining({ url: 'https://portal.billing.example/p/1', newContext: true }),
+      expect.objectContaining({ url: 'https://admin.example.com/store/demo/settings' }),
+      expect.objectContaining({ url: 'https://demo.myshop.example/products' }),
+    ]);
+    expect(remote()[0]).not.toHaveProperty('newContext');
+    for (const p of platform.dispatches('APP::NAVIGATION::REDIRECT::REMOTE')) expect(p.targetOrigin).toBe(ADMIN_ORIGIN);
+
+    const before = platform.posted.length;
+    expect(() => bridge.redirect('https://evil.example/phish')).toThrow(TEXT.embedRedirectNotAllowed);
+    expect(() => bridge.redirect('https://billing.example/')).toThrow(TEXT.embedRedirectNotAllowed);
+    expect(() => bridge.redirect('http://checkout.stripe.com/')).toThrow(TEXT.embedRedirectNotAllowed);
+    expect(() => bridge.redirect('javascript:alert(1)')).toThrow(TEXT.embedInvalidUrl);
+    expect(() => bridge.redirect('http://[bad')).toThrow(TEXT.embedInvalidUrl);
+    expect(platform.posted.length).toBe(before);
+
+    // Same origin: the frame itself navigates (or opens a tab); the admin is not asked.
+    bridge.redirect('/embed/account');
+    bridge.redirect(`${APP_ORIGIN}/embed/pricing`, { newContext: true });
+    expect(assigned).toEqual([`${APP_ORIGIN}/embed/account`]);
+    expect(opened).toEqual([`${APP_ORIGIN}/embed/pricing`]);
+    expect(platform.posted.length).toBe(before);
+  });
+
+  it('without App Bridge (no app key or host) token requests and allowed redirects fail with "Request failed"', async () => {
+    const { bridge } = setup({ app: 'none' });
+    await expect(bridge.getSessionToken()).rejects.toThrow(TEXT.embedRequestFailed);
+    expect(() => bridge.redirect('https://checkout.stripe.com/x')).toThrow(TEXT.embedRequestFailed);
+    expect(() => bridge.redirect('https://evil.example/')).toThrow(TEXT.embedRedirectNotAllowed);
+    expect(TEXT.embedRequestFailed).toBe('Request failed');
+  });
+
+  it('the embedded provider hands out the bridge token, forgets it on sign-out and redirects through it', async () => {
+    const { platform, bridge } = setup();
+    const provider = createEmbeddedProvider({ bridge, shop: 'demo.myshop.example' });
+    expect(provider.kind).toBe('embedded');
     expect(provider.isAuthenticated()).toBe(true);
-    bridge.dispose();
+    const token = fakeJwt({ sub: 'u1', email: 'owner@demo.example', exp: Math.floor((now + 60_000) / 1000) });
+    const p = Promise.all([provider.getToken(), provider.getToken()]);
+    platform.respond({ sessionToken: token });
+    await expect(p).resolves.toEqual([token, token]);
+    expect(provider.getEmail()).toBe('owner@demo.example');
+    expect(platform.dispatches('APP::SESSION_TOKEN::REQUEST')).toHaveLength(1);
+
+    const changed = vi.fn();
+    provider.subscribe(changed);
+    await provider.signOut();
+    expect(changed).toHaveBeenCalledTimes(1);
+    expect(provider.getEmail()).toBeNull();
+    void provider.getToken().catch(() => {});
+    expect(platform.dispatches('APP::SESSION_TOKEN::REQUEST')).toHaveLength(2);
+
+    provider.redirect('https://checkout.stripe.com/pay', { newContext: true });
+    expect(platform.dispatches('APP::NAVIGATION::REDIRECT::REMOTE').at(-1)?.message.payload?.payload).toMatchObject({
+      url: 'https://checkout.stripe.com/pay',
+      newContext: true,
+    });
   });
 });

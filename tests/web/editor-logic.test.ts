@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { SEGMENT_BATCH_SIZE } from '../../contract/constants';
 import type { Segment } from '../../contract/schemas/project';
 import { chunk, saveInBatches } from '../../src/features/editor/lib/batching';
-import { findOverlaps, withOverlaps } from '../../src/features/editor/lib/overlap';
+import { findOverlaps } from '../../contract/segments';
+import { withOverlaps } from '../../src/features/editor/lib/overlap';
 import { canMergeWithNext, type EditorSegment, newSegmentSlot, segmentAt, splitSegment, splitText } from '../../src/features/editor/lib/segments';
 import { TranscriptStore } from '../../src/features/editor/lib/store';
 import { canGenerate, generateHint, isPreparing } from '../../src/features/editor/lib/generate';
-import { checkSegmentTimes, formatClock, formatTimestamp, parseTimestamp, TIME_FORMAT_ERROR } from '../../src/features/editor/lib/time';
+import { formatSrtTime as formatTimestamp, parseSrtTimeStrict as parseTimestamp } from '../../contract/timecodes';
+import { checkSegmentTimes, formatClock, TIME_FORMAT_ERROR } from '../../src/features/editor/lib/time';
+import { barrier } from './helpers';
 
 const seg = (id: string, start: number, end: number, speaker = 'A', dst = `t${id}`): Segment => ({
   id, start, end, speaker, src: { lang: 'en', text: `s${id}` }, dst: { lang: 'es', text: dst }, status: 'done',
@@ -90,11 +93,12 @@ describe('batching', () => {
     let inFlight = 0;
     let maxInFlight = 0;
     const sent: number[][] = [];
+    const allStarted = barrier(3);
     const r = await saveInBatches(Array.from({ length: 120 }, (_, i) => i), async (c) => {
       sent.push(c);
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((res) => setTimeout(res, 5));
+      await allStarted();
       inFlight--;
       if (c[0] === 50) throw new Error('boom');
       return c.map((x) => x * 10);

@@ -8,7 +8,8 @@ import type { Project, Segment } from '../../contract/schemas/project';
 import { ROW_HEIGHT } from '../../src/features/editor/components/SegmentRow';
 import { patchSegments } from '../../src/features/editor/api';
 import { TranscriptStore } from '../../src/features/editor/lib/store';
-import { ProjectEditor } from '../../src/features/projects';
+import { ProjectEditor } from '../../src/features/editor/components/EditorPage';
+import { barrier, waitWithFakeClock } from './helpers';
 import { appHandlers, project, renderRoute, segment, server, SPACE } from './projects-harness';
 
 const PATTERN = '/spaces/:spaceId/project/:projectId';
@@ -77,13 +78,14 @@ describe('editor: saving segments', { timeout: 60_000 }, () => {
     let inFlight = 0;
     let peak = 0;
     const sizes: number[] = [];
+    const allArrived = barrier(3);
     server.use(
       http.patch('*/api/project/p9/transcript', async ({ request }) => {
         const body = (await request.json()) as { segments: Segment[] };
         sizes.push(body.segments.length);
         inFlight++;
         peak = Math.max(peak, inFlight);
-        await new Promise((r) => setTimeout(r, 20));
+        await allArrived();
         inFlight--;
         return HttpResponse.json({ segments: body.segments });
       }),
@@ -97,7 +99,6 @@ describe('editor: saving segments', { timeout: 60_000 }, () => {
   });
 
   it('on failure shows the text for 6 s, flags the segment and restores the server copy', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const segs = Array.from({ length: 5 }, (_, i) => segment(i));
     const { patches } = editorHandlers(project(), segs, () => HttpResponse.json({ detail: 'boom' }, { status: 500 }));
     renderRoute(PATTERN, `/spaces/${SPACE}/project/p1`, <ProjectEditor />);
@@ -105,8 +106,11 @@ describe('editor: saving segments', { timeout: 60_000 }, () => {
     fireEvent.change(ta, { target: { value: 'my local edit' } });
     expect(within(row(1)).getByText('Unsaved')).toBeTruthy();
 
+    // From here the clock only moves when the test moves it (no shouldAdvanceTime): the 6 s of the failure text are
+    // counted from when it appears, however long the checks in between take on a loaded machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes (Ctrl+S)' }));
-    const banner = await screen.findByTestId('segment-save-error');
+    const banner = await waitWithFakeClock(() => screen.getByTestId('segment-save-error'));
     expect(banner.textContent).toContain(TEXT.segmentSaveFailed);
     expect(patches).toHaveLength(1);
     // flagged, local pending change dropped, server copy back

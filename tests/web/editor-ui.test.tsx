@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { Link } from 'wouter';
 import { TEXT } from '../../contract/errors';
 import type { Project, Segment } from '../../contract/schemas/project';
-import { FEEDBACK_TITLE } from '../../src/features/editor/components/FeedbackModal';
+import { FEEDBACK_TITLE } from '../../src/ui/feedback-modal';
 import { TIME_FORMAT_ERROR } from '../../src/features/editor/lib/time';
-import { ProjectEditor } from '../../src/features/projects';
+import { ProjectEditor } from '../../src/features/editor/components/EditorPage';
 import { appHandlers, project, renderRoute, segment, server, SPACE } from './projects-harness';
 
 const PATTERN = '/spaces/:spaceId/project/:projectId';
@@ -29,11 +29,11 @@ const open = () => renderRoute(PATTERN, `/spaces/${SPACE}/project/p1`, <ProjectE
 const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true' || (el as HTMLButtonElement).disabled;
 const row = (i: number) => document.querySelector(`[data-segment-id="${segment(i).id}"]`) as HTMLElement;
 
-describe('editor', { timeout: 30_000 }, () => {
+describe('editor', { timeout: 60_000 }, () => {
   it('renders only the visible rows of 1,000 segments', async () => {
     handlers(project({ duration: 2100 }), Array.from({ length: 1000 }, (_, i) => segment(i)));
     open();
-    await screen.findByLabelText('Translation of segment 1', {}, { timeout: 10_000 });
+    await screen.findByLabelText('Translation of segment 1', {}, { timeout: 20_000 });
     expect(screen.getByText('1000 segments')).toBeTruthy();
     const rows = document.querySelectorAll('[data-segment-id]');
     expect(rows.length).toBeGreaterThan(3);
@@ -223,7 +223,34 @@ describe('editor', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Transcripting video')).toBeTruthy();
     expect(screen.getAllByText('10%').length).toBeGreaterThan(0);
     status = 'translation_done';
-    expect(await screen.findByLabelText('Translation of segment 1', {}, { timeout: 6000 })).toBeTruthy();
+    // The page polls every PROJECT_POLL_MS (2 s): wait for the state, with room for a loaded machine.
+    expect(await screen.findByLabelText('Translation of segment 1', {}, { timeout: 20_000 })).toBeTruthy();
+  });
+
+  it('opens the editor when the live stream speaks before the project has arrived', async () => {
+    // The stream's first event comes while GET /api/project/p1 is still in flight (a reload on a busy server).
+    let eventSent!: () => void;
+    const sent = new Promise<void>((r) => (eventSent = r));
+    const enc = new TextEncoder();
+    handlers(project({ status: 'translation_done' }), [segment(0)], [
+      http.get('*/api/project/:id/events', () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(enc.encode('event: ready\ndata: {}\n\n'));
+            c.enqueue(enc.encode(`event: project\ndata: ${JSON.stringify({ id: 'p1', space_id: SPACE, status: 'translation_done', progress: 100 })}\n\n`));
+            setTimeout(eventSent, 50);
+          },
+        });
+        return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+      http.get('*/api/project/:id', async () => {
+        await sent;
+        await new Promise((r) => setTimeout(r, 50));
+        return HttpResponse.json(project({ status: 'translation_done' }));
+      }),
+    ]);
+    open();
+    expect(await screen.findByLabelText('Translation of segment 1', {}, { timeout: 20_000 })).toBeTruthy();
   });
 
   it('shows the failure of a failed project', async () => {

@@ -1,4 +1,6 @@
 // Shared helpers of the web tests.
+import { act } from '@testing-library/react';
+import { vi } from 'vitest';
 
 /** A compact JWT (unsigned: the browser never verifies tokens) with the given payload. */
 export function fakeJwt(payload: Record<string, unknown>): string {
@@ -7,35 +9,44 @@ export function fakeJwt(payload: Record<string, unknown>): string {
   return `${enc({ alg: 'HS256', typ: 'JWT' })}.${enc(payload)}.c2ln`;
 }
 
-/** A fake window for the bridge: an EventTarget with a location, and a way to deliver messages. */
-export function fakeFrame(origin = 'https://app.example') {
-  const target = new EventTarget();
-  const assigned: string[] = [];
-  const self = {
-    addEventListener: (t: 'message', l: (e: MessageEvent) => void) => target.addEventListener(t, l as EventListener),
-    removeEventListener: (t: 'message', l: (e: MessageEvent) => void) => target.removeEventListener(t, l as EventListener),
-    location: { href: `${origin}/embed/`, origin, assign: (u: string) => void assigned.push(u) },
+/**
+ * Holds every caller until `n` have arrived, then lets them all go: a test sees how many calls run at once without
+ * guessing a delay long enough for the others to start. After `giveUpMs` it lets them go anyway, so an
+ * implementation that never has `n` calls in flight fails its assertion instead of hanging until the test timeout.
+ */
+export function barrier(n: number, giveUpMs = 10_000): () => Promise<void> {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  const timer = setTimeout(() => open(), giveUpMs);
+  return async () => {
+    arrived++;
+    if (arrived >= n) {
+      clearTimeout(timer);
+      open();
+    }
+    await opened;
   };
-  function deliver(data: unknown, source: unknown, eventOrigin = 'https://admin.example') {
-    const ev = new Event('message') as Event & { data: unknown; source: unknown; origin: string };
-    Object.defineProperty(ev, 'data', { value: data });
-    Object.defineProperty(ev, 'source', { value: source });
-    Object.defineProperty(ev, 'origin', { value: eventOrigin });
-    target.dispatchEvent(ev);
-  }
-  return { self, deliver, assigned };
 }
 
-/** A fake parent frame recording what the app posts. */
-export function fakeParent() {
-  const posted: { message: Record<string, unknown>; targetOrigin: string }[] = [];
-  return {
-    posted,
-    postMessage(message: unknown, targetOrigin: string) {
-      posted.push({ message: message as Record<string, unknown>, targetOrigin });
-    },
-    last() {
-      return posted[posted.length - 1]?.message;
-    },
-  };
+/**
+ * For a test under vi.useFakeTimers without shouldAdvanceTime: waits for `check` to pass while moving the fake clock
+ * forward `stepMs` at a time (the fetch and render path needs its short timers to run), letting real I/O through
+ * between steps. Fake time then stands still except for these steps, so when `check` first passes at most `stepMs`
+ * of fake time has gone by since the awaited state appeared, however slow the machine is. Gives up after
+ * `timeoutMs` of real time with the last failure of `check`.
+ */
+export async function waitWithFakeClock<T>(check: () => T, { stepMs = 1, timeoutMs = 20_000 } = {}): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (e) {
+      if (performance.now() > deadline) throw e;
+    }
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(stepMs);
+      await new Promise<void>((r) => setImmediate(r));
+    });
+  }
 }

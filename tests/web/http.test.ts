@@ -1,10 +1,11 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '../../contract/errors';
-import { applyErrorEffects, classifyApiError, paymentRequiredAction, resetErrorEffectsState, type EffectDeps } from '../../src/app/errors';
-import { SPACE_LIST_KEY } from '../../src/app/spaces';
-import { buyMinutesOpenAtom, globalErrorAtom, unknownErrorOpenAtom } from '../../src/app/state';
-import { resetAppStore } from '../../src/app/store';
+import { applyErrorEffects, classifyApiError, resetErrorEffectsState, type EffectDeps } from '../../src/app/errors';
+import { paymentRequiredAction } from '../../src/lib/payment';
+import { SPACE_LIST_KEY } from '../../src/lib/api/use-spaces';
+import { buyMinutesOpenAtom, globalErrorAtom, unknownErrorOpenAtom } from '../../src/lib/state';
+import { resetAppStore } from '../../src/lib/store';
 import { setAuthProvider } from '../../src/lib/auth/active';
 import type { AnyAuthProvider } from '../../src/lib/auth/types';
 import { api, ApiError, errorText, toApiError, fetcher, isApiError, onApiError, setSpaceIdSource, TIMEOUT_HEADER } from '../../src/lib/http';

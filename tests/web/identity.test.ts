@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAuthProvider } from '../../src/lib/auth/active';
 import { createIdentityProvider, safeOrigin } from '../../src/lib/auth/identity';
 import { STORAGE_KEYS } from '../../src/lib/storage';
@@ -56,19 +56,25 @@ describe('identity auth provider', () => {
   it('refreshes ahead of expiry once for parallel callers (single flight) and stores the rotated tokens', async () => {
     let refreshes = 0;
     let sent: unknown;
+    // The refresh answer is held until the test releases it, so all three callers are surely waiting on it.
+    let release!: () => void;
+    const answered = new Promise<void>((r) => (release = r));
     server.use(
       http.post('*/api/auth/sign-in', () => HttpResponse.json(tokens(1))),
       http.post('*/api/auth/refresh', async ({ request }) => {
         refreshes++;
         sent = await request.json();
-        await new Promise((r) => setTimeout(r, 20));
+        await answered;
         return HttpResponse.json(tokens(2));
       }),
     );
     const p = provider();
     await p.signIn('ana@example.com', 'secret-1');
     now += 900_000 - 30_000; // 30 s before expiry: inside the 60 s refresh window
-    const got = await Promise.all([p.getToken(), p.getToken(), p.getToken()]);
+    const all = Promise.all([p.getToken(), p.getToken(), p.getToken()]);
+    await vi.waitFor(() => expect(refreshes).toBe(1));
+    release();
+    const got = await all;
     expect(refreshes).toBe(1);
     expect(sent).toEqual({ refresh_token: 'refresh-token-1' });
     expect(new Set(got)).toEqual(new Set([tokens(2).access_token]));

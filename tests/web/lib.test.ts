@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOAST_HIDE_MS, TOASTS_MAX, SNACKBARS_MAX } from '../../contract/constants';
-import { ENVIRONMENT_NAMES, resolveEnvironment } from '../../src/app/environments';
-import { retryDelayMs, shouldRetry } from '../../src/app/swr';
-import { resetAppStore } from '../../src/app/store';
+import { ENVIRONMENT_NAMES, resolveEnvironment } from '../../src/lib/environments';
+import { retryDelayMs, shouldRetry } from '../../src/lib/swr';
+import { resetAppStore } from '../../src/lib/store';
 import { addAnalyticsSink, analytics, projectAnalytics, track } from '../../src/lib/analytics';
 import { deviceTypeFromUserAgent } from '../../src/lib/device';
 import { ApiError } from '../../src/lib/http';

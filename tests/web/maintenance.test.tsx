@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TEXT, maintenanceText } from '../../contract/errors';
 import { gateState, maintenanceTiming, warningText } from '../../src/app/maintenance';
-import { chooseSettings, loadSettings, settingsTiming } from '../../src/app/settings';
+import { chooseSettings, loadSettings, settingsTiming } from '../../src/lib/api/use-settings';
 import { setAuthProvider } from '../../src/lib/auth/active';
 import { ApiError } from '../../src/lib/http';
 import { page } from '../../src/lib/page';
@@ -20,6 +20,7 @@ const realPoll = maintenanceTiming.pollMs;
 afterEach(() => {
   settingsTiming.sleep = realSleep;
   maintenanceTiming.pollMs = realPoll;
+  setAuthProvider(null);
   vi.restoreAllMocks();
 });
 
@@ -48,7 +49,6 @@ describe('settings choice and retries', () => {
       { q: '', auth: 'Bearer test-token' },
       { q: '', auth: null },
     ]);
-    setAuthProvider(null);
   });
 
   it('retries 3 times with a delay growing 1 s per attempt, then fails', async () => {
@@ -93,6 +93,7 @@ describe('maintenance gate', () => {
     expect(gateState({ settings: undefined, error: err(503), override: true })).toBe('ok');
     expect(gateState({ settings: undefined, error: err(0, 'auth'), override: false })).toBe('error');
     expect(gateState({ settings: undefined, error: err(401), override: false })).toBe('signingOut');
+    expect(gateState({ settings: undefined, error: err(401), override: false, embedded: true })).toBe('error');
   });
 
   it('shows a spinner while settings load', async () => {
@@ -135,7 +136,10 @@ describe('maintenance gate', () => {
     expect(reload).not.toHaveBeenCalled();
     maintenance = false;
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
-    await act(() => new Promise((r) => setTimeout(r, 120)));
+    // The app is back (the reload is mocked, so the sign-in page renders) and the effects of that render have run:
+    // still exactly one reload.
+    await screen.findByRole('heading', { name: 'Sign in to your account' });
+    await act(async () => {});
     expect(reload).toHaveBeenCalledTimes(1);
   });
 });
@@ -188,7 +192,7 @@ describe('generic error page and Unknown Error modal', () => {
   });
 
   it('the Unknown Error modal asks to contact support by chat or e-mail', async () => {
-    const { unknownErrorOpenAtom } = await import('../../src/app/state');
+    const { unknownErrorOpenAtom } = await import('../../src/lib/state');
     const app = renderApp({ path: '/spaces/sp-default' });
     await screen.findByRole('heading', { name: 'Projects home page' });
     act(() => app.store.set(unknownErrorOpenAtom, true));

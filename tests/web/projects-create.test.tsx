@@ -6,7 +6,7 @@ import { TEXT } from '../../contract/errors';
 import type { Project } from '../../contract/schemas/project';
 import type { Settings } from '../../contract/schemas/settings';
 import type { Credits } from '../../contract/schemas/space';
-import { globalErrorAtom } from '../../src/app/state';
+import { globalErrorAtom } from '../../src/lib/state';
 import { CreateDubModal } from '../../src/features/projects/components/CreateDubModal';
 import { SAME_LANGUAGE } from '../../src/features/projects/lib/createForm';
 import { appHandlers, credits, project, renderRoute, server, SETTINGS, SPACE } from './projects-harness';

@@ -10,8 +10,8 @@ import type { Project, Segment } from '../../contract/schemas/project';
 import type { Language, Settings } from '../../contract/schemas/settings';
 import type { Credits } from '../../contract/schemas/space';
 import { AppProviders } from '../../src/app/providers';
-import { currentSpaceIdAtom } from '../../src/app/state';
-import { resetAppStore } from '../../src/app/store';
+import { currentSpaceIdAtom } from '../../src/lib/state';
+import { resetAppStore } from '../../src/lib/store';
 import type { AnyAuthProvider } from '../../src/lib/auth/types';
 import { server } from './msw';
 

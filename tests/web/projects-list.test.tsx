@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Project } from '../../contract/schemas/project';
 import { FolderPage, ProjectsHome } from '../../src/features/projects';
 import { appHandlers, project, renderRoute, server, SPACE } from './projects-harness';
@@ -28,6 +28,10 @@ function listHandler(all: Project[], calls: URLSearchParams[]) {
 const many = (n: number) =>
   Array.from({ length: n }, (_, i) => project({ id: `p${i}`, name: `Video ${i}`, status: 'merging_done', created_date: daysAgo(i % 5) }));
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('translation list', () => {
   it('asks for the page of the URL with the offset rule (page 2 -> offset 24) and the search text', async () => {
     const calls: URLSearchParams[] = [];
@@ -46,7 +50,36 @@ describe('translation list', () => {
     expect((screen.getByLabelText('Search projects') as HTMLInputElement).value).toBe('cat');
   });
 
+  it('shows the list when the live stream speaks before the first page has arrived', async () => {
+    let eventSent!: () => void;
+    const sent = new Promise<void>((r) => (eventSent = r));
+    const enc = new TextEncoder();
+    server.use(
+      http.get('*/api/project/events', () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(enc.encode('event: ready\ndata: {}\n\n'));
+            c.enqueue(enc.encode(`event: project\ndata: ${JSON.stringify({ id: 'p1', space_id: SPACE, status: 'merging_done', progress: 100 })}\n\n`));
+            setTimeout(eventSent, 50);
+          },
+        });
+        return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+      http.get('*/api/project/paginated', async () => {
+        await sent;
+        await new Promise((r) => setTimeout(r, 50));
+        return HttpResponse.json({ data: many(3), offset: 0, total: 3 });
+      }),
+      ...appHandlers(),
+    );
+    renderRoute('/spaces/:spaceId', `/spaces/${SPACE}`, <ProjectsHome />);
+    expect(await screen.findByText('Video 2', {}, { timeout: 20_000 })).toBeTruthy();
+  });
+
   it('shows status labels, progress, and Today / Yesterday / day.month.year', async () => {
+    // A fixed midday clock (only Date is faked, and it keeps running): a run that crosses midnight between making
+    // the fixtures and rendering the cards cannot turn Today into Yesterday.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(2025, 4, 15, 12, 0), shouldAdvanceTime: true });
     const calls: URLSearchParams[] = [];
     server.use(
       ...appHandlers(),

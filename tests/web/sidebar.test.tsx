@@ -8,8 +8,8 @@ import { memoryLocation } from 'wouter/memory-location';
 import type { PlanTier } from '../../contract/features';
 import { Sidebar, sidebarWidth } from '../../src/app/sidebar';
 import { DESKTOP_ONLY, sidebarBanners, sidebarItems, type SidebarInput } from '../../src/app/sidebar-items';
-import { deviceTypeAtom } from '../../src/app/state';
-import { resetAppStore } from '../../src/app/store';
+import { deviceTypeAtom } from '../../src/lib/state';
+import { resetAppStore } from '../../src/lib/store';
 import { STORAGE_KEYS } from '../../src/lib/storage';
 import { featureSet, renderApp, settingsFixture, spaceFixture, useApi, userFixture } from './app-harness';
 
@@ -32,6 +32,7 @@ const base: SidebarInput = {
   helpCenterUrl: 'https://help.example',
   videoAdsUrl: 'https://ads.example',
   email: 'ana@example.com',
+  sisterSso: true,
 };
 const ids = (input: Partial<SidebarInput>) => sidebarItems({ ...base, ...input }).map((i) => i.id);
 
@@ -96,11 +97,21 @@ describe('sidebar items', () => {
 
   it('banners: trial banner on trial, API banner with the api feature, video ads for paid plans; dismissed ones hidden', () => {
     const b = (plan: PlanTier, dismissed: string[] = [], api = false) =>
-      sidebarBanners({ features: featureSet({ api }), plan, whiteLabel: false, dismissed, videoAdsUrl: 'https://ads.example' }).map((x) => x.id);
+      sidebarBanners({ features: featureSet({ api }), plan, whiteLabel: false, dismissed, videoAdsUrl: 'https://ads.example', sisterSso: true }).map((x) => x.id);
     expect(b('trial')).toEqual(['trial']);
     expect(b('business', [], true)).toEqual(['api', 'video_ads']);
     expect(b('business', ['api'], true)).toEqual(['video_ads']);
     expect(sidebarBanners({ features: featureSet({ api: true }), plan: 'trial', whiteLabel: true, dismissed: [], videoAdsUrl: '' })).toEqual([]);
+  });
+
+  it('Try video Ad (item and banner) needs the sister product configured: hidden when it is not, or not known yet', () => {
+    for (const sisterSso of [false, undefined]) {
+      expect(ids({ plan: 'business', sisterSso })).not.toContain('video_ads');
+      expect(sidebarBanners({ features: featureSet({}), plan: 'business', whiteLabel: false, dismissed: [], videoAdsUrl: 'https://ads.example', sisterSso }).map((x) => x.id)).not.toContain('video_ads');
+    }
+    expect(sidebarItems({ ...base, plan: 'business' }).find((i) => i.id === 'video_ads')).toMatchObject({ sisterSso: true });
+    const banner = sidebarBanners({ features: featureSet({}), plan: 'business', whiteLabel: false, dismissed: [], videoAdsUrl: 'https://ads.example', sisterSso: true });
+    expect(banner.find((b) => b.id === 'video_ads')?.action).toMatchObject({ label: 'Try video Ad', sisterSso: true });
   });
 });
 
@@ -167,7 +178,7 @@ describe('sidebar component', () => {
 describe('sidebar in the app', () => {
   it('shows the gated items from settings and the plan', async () => {
     useApi({
-      settings: settingsFixture({ visible: { voice_presets: true, glossary: true } }),
+      settings: settingsFixture({ visible: { voice_presets: true, glossary: true }, sister_app: true }),
       user: userFixture({ plan: 'business' }),
     });
     renderApp({ path: '/spaces/sp-default' });
@@ -178,9 +189,18 @@ describe('sidebar in the app', () => {
     const videoAds = nav.querySelector('[data-item=video_ads]')!;
     expect(videoAds.textContent).toContain('Try video Ad');
     expect(within(videoAds as HTMLElement).getByText('New')).toBeTruthy();
-    expect(videoAds.getAttribute('href')).toBe('https://ads.dubbing.studio');
+    // With the sister product's single sign-on configured it is a button that seals the session (tests/server/sso.test.ts).
+    expect(videoAds.tagName).toBe('BUTTON');
     expect(within(nav).getByTestId('switcher').textContent).toBe('My Teamspace');
     expect(within(nav).getByRole('link', { name: /ana@example.com/ }).getAttribute('href')).toBe('/account');
+  });
+
+  it('Try video Ad is hidden when the single sign-on is not configured', async () => {
+    useApi({ settings: settingsFixture({ sister_app: false }), user: userFixture({ plan: 'business' }) });
+    renderApp({ path: '/spaces/sp-default' });
+    const nav = await screen.findByTestId('sidebar');
+    await within(nav).findByText('Book a call with CS');
+    expect(nav.querySelector('[data-item=video_ads]')).toBeNull();
   });
 
   it('a white-label install (settings.white_label) shows only the Get help mail link', async () => {

@@ -5,16 +5,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '../../contract/errors';
 import { ApiError } from '../../src/lib/http';
-import {
-  CreateTeamspaceModal,
-  InviteForm,
-  RoleLabel,
-  TeamspaceDialog,
-  TeamspaceSwitcher,
-  WelcomeTeamspaceModal,
-  useNoAccessRefetch,
-  useSpaces,
-} from '../../src/features/spaces';
+import { useNoAccessRefetch } from '../../src/features/spaces/api';
+import { CreateTeamspaceModal } from '../../src/features/spaces/components/CreateTeamspaceModal';
+import { InviteForm } from '../../src/features/spaces/components/InviteForm';
+import { RoleLabel } from '../../src/features/spaces/components/RoleLabel';
+import { TeamspaceDialog } from '../../src/features/spaces/components/TeamspaceDialog';
+import { TeamspaceSwitcher } from '../../src/features/spaces/components/TeamspaceSwitcher';
+import { WelcomeTeamspaceModal } from '../../src/features/spaces/components/WelcomeTeamspaceModal';
+import { useSpaces } from '../../src/lib/api/use-spaces';
+import { useCurrentUser } from '../../src/lib/api/use-current-user';
 import { api } from '../../src/lib/http';
 import { EDITOR_ID, OWNER_ID, http, json, limits, recordRequests, renderUi, server, space, spaceSettings, user } from './spaces-render';
 
@@ -139,7 +138,9 @@ describe('Create Teamspace modal', () => {
     await userEvent.clear(emailInput());
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onCreated).toHaveBeenCalled());
-    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({ data: { name: 'Marketing', color: 'berry' }, emails: ['mate@example.com'] });
+    await waitFor(() =>
+      expect(seen.find((r) => r.method === 'POST')?.body).toEqual({ data: { name: 'Marketing', color: 'berry' }, emails: ['mate@example.com'] }),
+    );
     expect(onCreated.mock.calls[0][0]).toMatchObject({ id: 's-new' });
     expect(onClose).toHaveBeenCalled();
   });
@@ -369,8 +370,20 @@ describe('Welcome-to-Teamspace modal', () => {
 
   it('shows nothing without pending spaces', async () => {
     server.use(http.get('*/api/users/current', () => json(user())), http.get('*/api/space/list', () => json([space()])));
-    renderUi(<WelcomeTeamspaceModal />);
-    await new Promise((r) => setTimeout(r, 50));
+    // The modal decides from the user and the space list; this probe reads the same SWR cache, so once it shows
+    // both loaded the modal has rendered with them too (no fixed wait for the fetches).
+    function Loaded() {
+      const { data: me } = useCurrentUser();
+      const { data: spaces } = useSpaces();
+      return me && spaces ? <p>user and spaces loaded</p> : null;
+    }
+    renderUi(
+      <>
+        <WelcomeTeamspaceModal />
+        <Loaded />
+      </>,
+    );
+    await screen.findByText('user and spaces loaded');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });

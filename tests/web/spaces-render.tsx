@@ -99,19 +99,30 @@ export function spaceSettings(userLimit: number | null = 5, enabled = true) {
   };
 }
 
-/** Records every request that reached the mock API. */
+/**
+ * Records every request that reached the mock API, in the order they were made. The entry is added as the request
+ * starts (before any handler answers it); its body is read from a clone afterwards, so a test that checks a body
+ * waits for it (waitFor), never assumes it is already there when the response has been handled.
+ */
 export function recordRequests() {
   const seen: { method: string; path: string; search: string; body: unknown }[] = [];
-  server.events.on('request:start', async ({ request }) => {
+  server.events.on('request:start', ({ request }) => {
     const u = new URL(request.url);
-    let body: unknown = null;
-    try {
-      const t = await request.clone().text();
-      body = t ? JSON.parse(t) : null;
-    } catch {
-      body = null;
-    }
-    seen.push({ method: request.method, path: u.pathname, search: u.search, body });
+    const entry = { method: request.method, path: u.pathname, search: u.search, body: null as unknown };
+    seen.push(entry);
+    void request
+      .clone()
+      .text()
+      .then(
+        (t) => {
+          try {
+            entry.body = t ? JSON.parse(t) : null;
+          } catch {
+            entry.body = t;
+          }
+        },
+        () => {},
+      );
   });
   return seen;
 }

@@ -1,0 +1,205 @@
+// The operator's view and the security pass: JSON logs with a request id on every request line and a job id on
+// every pipeline line, secrets redacted; liveness and readiness; Prometheus metrics; security headers with the
+// standalone CSP; JSON body-size limits; the link ingest refusing other hosts and private addresses.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeps, shutdownDeps } from '../../server/bootstrap';
+import { loadConfig } from '../../server/config';
+import { openPglite } from '../../server/db/index';
+import type { AppDeps } from '../../server/deps';
+import { createApp } from '../../server/http/app';
+import { checkIngestLink, isPrivateAddress } from '../../server/media/link';
+import { createLogger } from '../../server/observability';
+import { recordingHandlers, recorder, waitFor, projectState } from '../pipeline/queue-helpers';
+import type { Harness } from './harness';
+import { createProject, newUser, type TestUser } from './projects-fixtures';
+
+const lines: Array<Record<string, unknown>> = [];
+const sink = new Writable({
+  write(chunk, _enc, cb) {
+    for (const l of String(chunk).split('\n')) if (l.trim()) lines.push(JSON.parse(l));
+    cb();
+  },
+});
+
+let deps: AppDeps;
+let app: ReturnType<typeof createApp>;
+let h: Harness;
+let u: TestUser;
+const dist = mkdtempSync(join(tmpdir(), 'dist-'));
+
+beforeAll(async () => {
+  for (const b of ['standalone', 'embed']) {
+    mkdirSync(join(dist, b), { recursive: true });
+    writeFileSync(join(dist, b, 'index.html'), '<!doctype html><title>app</title>');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-'));
+  const config = loadConfig({ JWT_SECRET: 'ops-secret-ops-secret-ops-secret-0001', DATA_DIR: dataDir, ENGINE_HTTP_TIMEOUT_MS: '3000' });
+  const hRef = {} as Harness;
+  deps = await buildDeps(config, {
+    role: 'test',
+    db: await openPglite(null),
+    logger: createLogger({ production: true, logLevel: 'info' }, sink),
+    pipeline: {
+      handlers: recordingHandlers(hRef, recorder(), { override: { ingest: async (ctx) => ctx.log('step', { step: 'download', seconds: 0.1 }) } }),
+      heartbeatMs: 200, staleSec: 2, sweepEveryMs: 500,
+    },
+  });
+  app = createApp(deps, { distDir: dist });
+  h = {
+    deps, config, app, dataDir,
+    request: async (method, path, o = {}) => {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.token) headers.authorization = `Bearer ${o.token}`;
+      if (o.body !== undefined) headers['content-type'] = 'application/json';
+      return app.request(path, { method, headers, body: o.body !== undefined ? JSON.stringify(o.body) : o.raw });
+    },
+    close: async () => shutdownDeps(deps),
+  };
+  Object.assign(hRef, h);
+  u = await newUser(h, 'ops');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('logs', () => {
+  it('one JSON line per request with its id (given or made), route, status; secrets redacted', async () => {
+    const r = await h.request('GET', '/api/settings', { token: u.token, headers: { 'x-request-id': 'req-abc-123' } });
+    expect(r.headers.get('x-request-id')).toBe('req-abc-123');
+    const line = lines.find((l) => l.requestId === 'req-abc-123' && l.msg === 'request');
+    expect(line).toMatchObject({ level: 'info', method: 'GET', status: r.status, route: expect.stringMatching(/^\/api\/settings/) });
+    expect(typeof line!.time).toBe('string');
+    const r2 = await h.request('GET', '/api/health');
+    expect(r2.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // Redaction: whatever a call logs with a secret in it.
+    const log = lines.length;
+    deps.logger!.info({ authorization: 'Bearer abc', user: { password: 'hunter2', token: 'tok' }, config: { secretAccessKey: 'sk' } }, 'x');
+    const out = JSON.stringify(lines.slice(log));
+    expect(out).not.toMatch(/abc|hunter2|"tok"|"sk"/);
+    expect(out).toContain('[redacted]');
+  });
+
+  it('every pipeline line of a job carries the job id', async () => {
+    const p = deps.pipeline!;
+    const r = await createProject(h, u, { name: 'Logged', src_lang: 'en', dst_lang: 'es', link: 'https://youtu.be/abcdefghijk' });
+    const id = r.json.id as string;
+    await p.startWorker(1);
+    await waitFor(() => projectState(h, id), (s) => s?.status === 'translation_done', 30_000, 'translation_done');
+    await p.stop();
+    const mine = lines.filter((l) => l.projectId === id && l.stage);
+    expect(mine.length).toBeGreaterThan(7);
+    expect(mine.filter((l) => !(typeof l.jobId === 'string' && (l.jobId as string).startsWith(id)))).toEqual([]);
+    expect(mine.find((l) => l.msg === 'step')).toMatchObject({ jobId: `${id}-ingest`, stage: 'ingest', step: 'download' });
+  });
+});
+
+describe('health', () => {
+  it('liveness answers without touching dependencies; readiness checks database, queue, storage and engines', async () => {
+    expect(await (await h.request('GET', '/api/health')).json()).toEqual({ status: 'ok', database: 'pglite' });
+    const ready = await h.request('GET', '/api/health/ready');
+    expect(ready.status).toBe(200);
+    const body = await ready.json();
+    expect(body.status).toBe('ready');
+    expect(Object.keys(body.checks).sort()).toEqual(['database', 'queue', 'storage']);
+    // A configured HTTP engine that does not answer makes the instance not ready.
+    const saved = deps.config.engines.tts;
+    const savedEl = deps.config.engines.elevenlabs;
+    deps.config.engines.tts = 'elevenlabs';
+    deps.config.engines.elevenlabs = { apiKey: 'k', baseUrl: 'http://127.0.0.1:9', modelId: 'm', outputFormat: 'pcm_24000' } as never;
+    const storage = deps.storage!;
+    const exists = storage.exists.bind(storage);
+    storage.exists = async () => {
+      throw new Error('bucket unreachable');
+    };
+    try {
+      const bad = await h.request('GET', '/api/health/ready');
+      expect(bad.status).toBe(503);
+      const b = await bad.json();
+      expect(b.status).toBe('unavailable');
+      expect(b.checks.database.ok).toBe(true);
+      expect(b.checks.storage).toMatchObject({ ok: false, error: 'bucket unreachable' });
+      expect(b.checks.engine_tts.ok).toBe(false);
+    } finally {
+      storage.exists = exists;
+      deps.config.engines.tts = saved;
+      deps.config.engines.elevenlabs = savedEl;
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('exposes HTTP latency by route, jobs by stage and outcome, stage durations, queue depth, minutes debited', async () => {
+    await h.request('GET', `/api/project/00000000-0000-4000-8000-000000000000`, { token: u.token });
+    const r = await app.request('/metrics');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await r.text();
+    expect(text).toMatch(/dubbing_http_request_duration_seconds_bucket\{[^}]*route="\/api\/project\/:id"[^}]*status="404"/);
+    expect(text).toMatch(/dubbing_pipeline_jobs_total\{stage="ingest",outcome="done"\} 1/);
+    expect(text).toMatch(/dubbing_pipeline_stage_duration_seconds_count\{stage="translation",outcome="done"\} 1/);
+    expect(text).toMatch(/dubbing_pipeline_queue_depth\{state="waiting"\} \d+/);
+    expect(text).toContain('# TYPE dubbing_minutes_debited_total counter');
+    deps.config.metricsToken = 'm-token';
+    try {
+      expect((await app.request('/metrics')).status).toBe(401);
+      expect((await app.request('/metrics', { headers: { authorization: 'Bearer m-token' } })).status).toBe(200);
+    } finally {
+      deps.config.metricsToken = null;
+    }
+  });
+
+  it('counts the minutes the ledger debits', async () => {
+    const { debit } = await import('../../server/domains/billing/ledger');
+    const before = await deps.metrics!.minutesDebited.get();
+    const sum = (v: typeof before) => v.values.reduce((s, x) => s + x.value, 0);
+    await deps.db.tx((t) => debit(t, { spaceId: u.defaultSpaceId, minutes: 1, ref: `metrics-test-${Date.now()}` }).catch(() => null));
+    const after = await deps.metrics!.minutesDebited.get();
+    expect(sum(after) - sum(before)).toBe(1);
+  });
+});
+
+describe('security', () => {
+  it('security headers; a CSP on the standalone pages; the embed path is left to its own policy', async () => {
+    const page = await app.request('/translations');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const apiRes = await h.request('GET', '/api/health');
+    expect(apiRes.headers.get('x-content-type-options')).toBe('nosniff');
+    const embed = await app.request('/embed/');
+    expect(embed.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('JSON bodies are bounded (413 with a detail); uploads keep their own limit', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(3 * 1024 * 1024) });
+    const r = await app.request('/api/project/create_transcript', {
+      method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: big,
+    });
+    expect(r.status).toBe(413);
+    expect(await r.json()).toEqual({ detail: 'Request body too large (the limit is 2 MB)' });
+  });
+
+  it('the link ingest takes only the spec hosts, resolving to public addresses', async () => {
+    const bad = await createProject(h, u, { name: 'Bad', src_lang: 'en', dst_lang: 'es', link: 'http://127.0.0.1:8080/video.mp4' });
+    expect(bad).toMatchObject({ status: 400, json: { detail: 'Please provide correct link' } });
+    await expect(checkIngestLink('http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ code: 'forbidden_link' });
+    await expect(checkIngestLink('https://www.youtube.com/watch?v=abcdefghijk', { lookup: async () => ['10.0.0.5'] })).rejects.toThrow(
+      /private network address/,
+    );
+    await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['::1'] })).rejects.toThrow(/private network address/);
+    await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['151.101.0.217'] })).resolves.toBeInstanceOf(URL);
+    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['8.8.8.8', '151.101.0.217', '2a00:1450:4001::200e']) expect(isPrivateAddress(ip), ip).toBe(false);
+  });
+});
