@@ -14,6 +14,9 @@ export default defineConfig({
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           setupFiles: ['tests/web/setup.ts'],
+          // Rendering the app with Polaris takes seconds per test when every project runs at once on 2 busy cores;
+          // the default 5 s made whole tests time out at random. Tests wait for states, so this only bounds a hang.
+          testTimeout: 30_000,
         },
       },
       {
@@ -45,7 +48,8 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 240_000,
-          hookTimeout: 240_000,
+          // beforeAll starts the server (up to 240 s on a loaded machine, see startServer) and Chromium.
+          hookTimeout: 360_000,
           fileParallelism: false,
         },
       },

@@ -2,8 +2,14 @@
 //   1. API: GET /api/settings and GET /api/users/current, 50 connections for 10 s each (requests/s, p99).
 //   2. Web: gzipped size of the standalone build's initial JavaScript.
 //   3. Editor: time to interactive with 1,000 segments and scroll frame times, in Chromium.
+//   4. Timeline: a 3-hour project with 10,000 segments: peaks computed from 3 h of audio, time to an interactive
+//      timeline, frame times while scrolling and dragging, in Chromium.
+//   5. Load (only when asked: `npm run bench load`): 100 clients on the read paths of the scale-out mode,
+//      idle and while two pipeline jobs run (needs PostgreSQL and Redis).
 import { runApiBench } from './api';
 import { runEditorBench } from './editor';
+import { runLoadBench } from './load';
+import { runTimelineBench } from './timeline';
 import { runWebBench } from './web';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -20,5 +26,13 @@ if (want('web')) {
 if (want('editor')) {
   console.log('== Editor');
   await runEditorBench();
+}
+if (want('timeline')) {
+  console.log('== Timeline');
+  await runTimelineBench();
+}
+if (only.includes('load')) {
+  console.log('== Load (scale-out)');
+  await runLoadBench(process.argv.slice(2).filter((a) => a.startsWith('--')));
 }
 process.exit(0);

@@ -13,4 +13,5 @@ export ONNXRUNTIME_NODE_INSTALL=skip
 npm install --no-audit --no-fund   # from package-lock.json (npm ci refuses it: see .ci/run)
 npm run build
 npm run migrate
+npm run demo:build   # the demo project's video, from the LibriVox clips of pocketsphinx-testdata
 echo "Setup done. Start the app with: npm start   (then open http://localhost:${PORT:-8080})"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the app needs, when missing (apt-get; root or sudo).
-#   --with-tests   also what the test suite needs: Chromium and the LibriVox clips of pocketsphinx-testdata
+#   --with-tests   also what the test suite needs: Chromium and openssl
+#                  (the embedded-app browser tests serve their test admin page over https with a fresh certificate)
 set -euo pipefail
 
-pkgs=(ffmpeg espeak-ng pocketsphinx pocketsphinx-en-us apertium apertium-eng-spa apertium-eng-cat
+# pocketsphinx-testdata: its LibriVox recordings are the speech of the demo project (npm run demo:build).
+pkgs=(ffmpeg espeak-ng pocketsphinx pocketsphinx-en-us pocketsphinx-testdata apertium apertium-eng-spa apertium-eng-cat
   rubberband-cli sox yt-dlp)
 if [[ " $* " == *" --with-tests "* ]]; then
-  pkgs+=(chromium pocketsphinx-testdata)
+  pkgs+=(chromium openssl)
 fi
 
 missing=()

@@ -1,0 +1,69 @@
+// ESLint: the house rules of ARCHITECTURE.md as import boundaries, no import cycles, TypeScript and React hooks.
+// `npm run lint` runs it with knip (unused files, exports and dependencies); `npm test` runs `npm run lint`.
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/** A boundary: files under `target` may not import files under `from` (except those under `except`). */
+const zone = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+
+// The direction between folders (each line: who may NOT import what).
+const BOUNDARIES = [
+  // contract/ is the API as data shared by browser and server: it imports nothing of the project.
+  zone('./contract', ['./src', './server', './embed', './standalone', './tests', './bench'], 'contract/ imports nothing of the project'),
+  // The browser never reaches the server's code.
+  zone(['./src', './embed', './standalone'], './server', 'the browser code never imports server/'),
+  // src/app -> src/features -> src/lib, src/ui.
+  zone('./src/features', './src/app', 'src/features/* never import src/app (app composes features, not the other way)'),
+  zone(['./src/lib', './src/ui'], ['./src/app', './src/features'], 'src/lib and src/ui import neither src/app nor src/features'),
+  zone('./src/lib', './src/ui', 'src/lib imports no presentation (src/ui)'),
+  // server: http -> domains -> db, storage, media.
+  zone(['./server/db', './server/storage', './server/media'], ['./server/http', './server/domains', './server/pipeline'], 'server/db, storage and media are below the domains: they import no http, domain or pipeline code'),
+  zone('./server/domains', './server/http/app.ts', 'domains never import the app'),
+  // Services know no HTTP: only a domain's routes.ts (its HTTP edge) imports server/http.
+  zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/domains/errors.ts)'),
+  // engines talk to models only: no domain, pipeline or HTTP layer.
+  zone('./server/engines', ['./server/domains', './server/pipeline', './server/http'], 'server/engines import no domain, pipeline or http code'),
+  // The pipeline runs stages; domains register what it calls.
+  zone('./server/pipeline', ['./server/domains', './server/http'], 'server/pipeline imports no domain and no http code: the domains register the stage handlers it runs'),
+];
+
+// No cross-feature imports: each src/features/<name> may import only itself (plus lib, ui and contract).
+const FEATURES = ['account', 'admin', 'auth', 'editor', 'glossaries', 'pricing', 'projects', 'spaces', 'voices', 'support', 'onboarding'];
+const CROSS_FEATURE = FEATURES.map((f) =>
+  zone(`./src/features/${f}`, './src/features', `src/features/${f} imports no other feature (move the shared piece to src/lib, src/ui or contract/)`, [`./${f}`]),
+);
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test-artifacts/**', '.tmp/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...BOUNDARIES, ...CROSS_FEATURE] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // Node scripts and configs outside the TypeScript project.
+    files: ['eslint.config.js', 'knip.config.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+);

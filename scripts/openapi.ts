@@ -1,0 +1,10 @@
+// Writes dist/openapi.json (npm run build): the OpenAPI document generated from the contract (server/http/openapi.ts)
+// for every route of the /api router.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createApiRouter } from '../server/http/app';
+import { buildOpenApi } from '../server/http/openapi';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/openapi.json', JSON.stringify(buildOpenApi(createApiRouter().routes, { version: pkg.version }), null, 2));
+console.log('dist/openapi.json written');
