@@ -142,6 +142,7 @@ async function main() {
       DATA_DIR: join(dataDir, 'data'),
       WORKER_CONCURRENCY: String(args.concurrency ?? 1),
       ACCESS_TOKEN_TTL: String(7 * 24 * 3600), // a 3-hour video outlives the default 15-minute token
+      MAX_VIDEO_SIZE: String(64 * 1024 ** 3), // the synthetic 720p video of an hour is over the default 2 GB
       ...(args['cpu-slots'] ? { PIPELINE_CPU_SLOTS: String(args['cpu-slots']) } : {}),
     });
     const deps = await buildDeps(config, {
