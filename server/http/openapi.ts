@@ -126,7 +126,10 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/copy': { summary: 'Copy the project into another language', body: 'CopyProjectRequest', response: 'Project', example: { dst_lang: 'fr', free_dubbing: false }, idempotent: true },
   'POST /api/project/{id}/cancel': { summary: 'Stop the running job (409 when nothing runs); a cancelled dub gets its minutes back', response: 'Project' },
   'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', example: { media_type: 'video' } },
-  'GET /api/project/{id}/transcript': { summary: 'The segments of a project', response: 'TranscriptResponse' },
+  'GET /api/project/{id}/transcript': {
+    summary: 'The segments of a project (with an ETag: If-None-Match with the current one answers 304 without a body)',
+    response: 'TranscriptResponse',
+  },
   'PATCH /api/project/{id}/transcript': {
     summary: 'Change segments (at most 50 per call)', body: 'TranscriptPatchRequest', response: 'TranscriptResponse',
   },

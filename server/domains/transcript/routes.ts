@@ -15,7 +15,14 @@ export const transcriptRoutes = new Hono<AppEnv>();
 transcriptRoutes.get('/:id/transcript', async (c) => {
   // ?segments=a&segments=b or ?segments=a,b
   const ids = (c.req.queries('segments') ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  return c.json(await svc.getTranscript(c.get('deps'), c.get('user'), c.req.param('id'), ids.length > 0 ? ids.filter(isUuid) : null));
+  if (ids.length > 0) return c.json(await svc.getTranscript(c.get('deps'), c.get('user'), c.req.param('id'), ids.filter(isUuid)));
+  // The whole transcript: kept serialized per version, with an ETag (the browser revalidates: no-cache).
+  const r = await svc.getTranscriptJson(c.get('deps'), c.get('user'), c.req.param('id'), c.req.header('if-none-match') ?? null);
+  c.header('ETag', r.etag);
+  c.header('Cache-Control', 'private, no-cache');
+  if (r.notModified) return c.body(null, 304);
+  c.header('Content-Type', 'application/json');
+  return c.body(r.body);
 });
 
 transcriptRoutes.post('/:id/transcript/merge', async (c) => {

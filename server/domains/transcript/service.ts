@@ -13,6 +13,7 @@ import { loadProject } from '../projects/service';
 import { segmentJson } from '../projects/shape';
 import { checkSegmentTerms } from '../glossaries/check';
 import * as repo from './repository';
+import { cachedTranscript, keepTranscript, transcriptEtag } from './cache';
 
 /** Rejects end <= start. */
 function checkTimes(s: { id?: string; start: number; end: number }): void {
@@ -55,6 +56,27 @@ export async function getTranscript(deps: AppDeps, user: UserRow, projectId: str
   const { project } = await loadProject(deps, user, projectId);
   const rows = await repo.segmentsOf(deps.db, project.id, ids);
   return { segments: await shapeSegments(deps, project, rows) };
+}
+
+/**
+ * The whole transcript as its JSON text and version (ETag), for the editor's read: answered from the process's
+ * cache while the transcript, languages and dictionary are unchanged (server/domains/transcript/cache.ts);
+ * `notModified` when the client's If-None-Match already names this version. Access is checked on every call.
+ */
+export async function getTranscriptJson(
+  deps: AppDeps,
+  user: UserRow,
+  projectId: string,
+  ifNoneMatch: string | null,
+): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; body: string }> {
+  const { project } = await loadProject(deps, user, projectId);
+  const etag = await transcriptEtag(deps.db, project);
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag)) return { etag, notModified: true };
+  const kept = cachedTranscript(deps.db, project.id, etag);
+  if (kept !== null) return { etag, body: kept, notModified: false };
+  const body = JSON.stringify({ segments: await shapeSegments(deps, project, await repo.segmentsOf(deps.db, project.id)) });
+  keepTranscript(deps.db, project.id, etag, body);
+  return { etag, body, notModified: false };
 }
 
 export interface NewSegmentBody {

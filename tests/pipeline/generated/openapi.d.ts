@@ -1131,7 +1131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The segments of a project */
+        /** The segments of a project (with an ETag: If-None-Match with the current one answers 304 without a body) */
         get: operations["get_project_id_transcript"];
         put?: never;
         /** Add segments */
