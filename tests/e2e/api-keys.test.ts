@@ -1,51 +1,17 @@
 // API keys in Debian Chromium against the real server and the built front end: a Business user creates a key on
 // the account page (shown once), the key works over HTTP as that user, and once revoked in the page it is refused.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuild, launchBrowser, newContext, screenshot, signUpThroughUi, startServer, uniqueEmail, type RunningServer } from './support';
+import { describe, expect, it } from 'vitest';
+import { apiJson, browserSuite, createSuperuser, screenshot, signUpThroughUi, uniqueEmail } from './support';
 
 const PASSWORD = 'secret-pass-1';
 
-async function apiJson(server: RunningServer, method: string, path: string, token: string | null, body?: unknown) {
-  const r = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
-}
-
 describe('API keys in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let adminToken: string;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureBuild();
-    server = await startServer();
-    // The first account of an install is a superuser: it grants the Business plan to the customer below.
-    const admin = uniqueEmail('admin');
-    const s = await apiJson(server, 'POST', '/api/auth/sign-up', null, { email: admin, password: PASSWORD });
-    adminToken = s.json.access_token;
-    expect((await apiJson(server, 'POST', '/api/users', adminToken, { email: admin })).status).toBe(201);
-    browser = await launchBrowser();
-    context = await newContext(browser, { viewport: { width: 1366, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(String(e)));
-  });
-
-  afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close();
-    if (server && errors.length > 0) console.error(server.logs().slice(-4000));
-    await server?.stop();
-  });
+  const suite = browserSuite({ context: { viewport: { width: 1366, height: 900 } } });
 
   it('a Business user creates a key, uses it over HTTP, and revokes it', async () => {
+    const { server } = suite;
+    const { page, errors } = await suite.newPage();
+    const adminToken = await createSuperuser(server);
     const email = uniqueEmail('apikeys');
     await signUpThroughUi(page, server.url, { email, password: PASSWORD });
     const users = await apiJson(server, 'GET', `/api/admin/users?email=${encodeURIComponent(email)}`, adminToken);

@@ -3,53 +3,33 @@
 // server: a trial user opens pricing, chooses a plan, pays, returns with ?payment-successful, sees the plan and
 // its minutes on the account page, and generates a dub; a Business-only feature (the Dictionary) shows its
 // upgrade modal to this Creator user. Screenshots go to test-artifacts/.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
 import { startStripeStandIn, type StripeStandIn } from '../fakes/stripe';
-import { ensureBuild, launchBrowser, screenshot, signUpThroughUi, startServer, uniqueEmail, type RunningServer } from './support';
+import { browserSuite, createSuperuser, screenshot, signUpThroughUi, uniqueEmail } from './support';
 
 describe('payments in the browser', () => {
   let stripe: StripeStandIn;
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
   let video: string;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureBuild();
-    video = await makeSpeechVideo({ seconds: 5 });
-    stripe = await startStripeStandIn();
-    server = await startServer({ env: { EMBEDDED_WORKER: '1', ...stripe.env() } });
-    stripe.setWebhookUrl(`${server.url}/api/payments/webhook`);
-    // The first account of an install is a superuser (not limited by plans): make it first, so the paying
-    // user is an ordinary customer.
-    const admin = uniqueEmail('admin');
-    const tokens = (await (await fetch(`${server.url}/api/auth/sign-up`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin, password: 'secret-pass-1' }),
-    })).json()) as { access_token: string };
-    const made = await fetch(`${server.url}/api/users`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` },
-      body: JSON.stringify({ email: admin, referral_id: null, token: null }),
-    });
-    expect(made.status).toBe(201);
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(String(e)));
-  });
-
-  afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close();
-    if (server && errors.length > 0) console.error(server.logs().slice(-4000));
-    await server?.stop();
-    await stripe?.close();
+  const suite = browserSuite({
+    before: async () => {
+      video = await makeSpeechVideo({ seconds: 5 });
+      stripe = await startStripeStandIn();
+    },
+    server: () => ({ env: { EMBEDDED_WORKER: '1', ...stripe.env() } }),
+    after: async () => {
+      await stripe?.close();
+    },
+    context: { viewport: { width: 1366, height: 860 } },
   });
 
   it('a trial user buys a plan, sees it with its minutes, dubs a video, and meets the upgrade modal of a Business feature', async () => {
+    const { server } = suite;
+    stripe.setWebhookUrl(`${server.url}/api/payments/webhook`);
+    // The first account of an install is a superuser (not limited by plans): made first, so the paying user is an
+    // ordinary customer.
+    await createSuperuser(server);
+    const { page, errors } = await suite.newPage();
     await signUpThroughUi(page, server.url, { email: uniqueEmail('pay'), password: 'secret-pass-1' });
 
     // Pricing: the catalogue from Stripe, by position, with prices.

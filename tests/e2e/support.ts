@@ -323,6 +323,7 @@ export function browserSuite(o: BrowserSuiteOptions = {}): BrowserSuite {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
+  const pageErrors: string[][] = [];
   beforeAll(async () => {
     ensureBuild();
     await o.before?.();
@@ -332,6 +333,8 @@ export function browserSuite(o: BrowserSuiteOptions = {}): BrowserSuite {
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
+    // A page error is asserted by the test; the server's side of it is here.
+    if (server && pageErrors.some((e) => e.length > 0)) console.error(server.logs().slice(-4000));
     await server?.stop();
     await o.after?.();
   });
@@ -349,6 +352,7 @@ export function browserSuite(o: BrowserSuiteOptions = {}): BrowserSuite {
       contexts.push(context);
       const page = await context.newPage();
       const errors: string[] = [];
+      pageErrors.push(errors);
       page.on('pageerror', (e) => errors.push(`${String(e)}\n${e.stack ?? ''}`));
       if (o.consoleErrors) {
         page.on('console', (m) => {
@@ -358,4 +362,35 @@ export function browserSuite(o: BrowserSuiteOptions = {}): BrowserSuite {
       return { page, errors };
     },
   };
+}
+
+/** A JSON call to the server over HTTP, outside the browser: its status and parsed body. */
+export async function apiJson(
+  server: RunningServer,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they check
+): Promise<{ status: number; json: any }> {
+  const r = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : null };
+}
+
+/**
+ * The first account of an install is a superuser (not limited by plans, may grant them): made over HTTP so the
+ * users of the test are ordinary customers. Its access token.
+ */
+export async function createSuperuser(server: RunningServer, password = 'secret-pass-1'): Promise<string> {
+  const email = uniqueEmail('admin');
+  const s = await apiJson(server, 'POST', '/api/auth/sign-up', null, { email, password });
+  if (s.status !== 201) throw new Error(`sign-up of the superuser: ${s.status} ${JSON.stringify(s.json)}`);
+  const made = await apiJson(server, 'POST', '/api/users', s.json.access_token, { email, referral_id: null, token: null });
+  if (made.status !== 201) throw new Error(`account of the superuser: ${made.status} ${JSON.stringify(made.json)}`);
+  return s.json.access_token as string;
 }

@@ -1,6 +1,6 @@
 // A real in-process server (PGlite in a temp DATA_DIR, the built standalone front end) with one account and one
 // project seeded straight into the database for the timeline editor: speakers, segments, and the source audio
-// where ingest leaves it (projects/<id>/audio_16k.wav). Used by tests/e2e/timeline.test.ts and bench/timeline.ts.
+// where ingest leaves it (projects/<id>/audio_16k.wav). Used by tests/e2e/timeline.test.ts, bench/timeline.ts and bench/editor.ts.
 import { serve } from '@hono/node-server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

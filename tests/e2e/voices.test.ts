@@ -2,35 +2,17 @@
 // engines, voice matching): a two-voice video is analysed, one speaker is cloned into the library through the
 // page, the other gets an instant clone from the editor's speakers panel; both show up as the speakers' voices.
 // Screenshots of the library and of the speakers panel go to test-artifacts/.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
-import { ensureBuild, launchBrowser, newContext, screenshot, signUpThroughUi, startServer, uniqueEmail, type RunningServer } from './support';
+import { browserSuite, screenshot, signUpThroughUi, uniqueEmail } from './support';
 
 describe('voice clones in the browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    ensureBuild();
-    server = await startServer({ env: { EMBEDDED_WORKER: '1' } });
-    browser = await launchBrowser();
-    context = await newContext(browser, { viewport: { width: 1366, height: 900 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(String(e)));
-  });
-  afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close();
-    if (server && errors.length > 0) console.error(server.logs().slice(-4000));
-    await server?.stop();
-  });
+  const suite = browserSuite({ server: { env: { EMBEDDED_WORKER: '1' } }, context: { viewport: { width: 1366, height: 900 } } });
 
   it('clones a speaker in the library and makes an instant clone in the editor', async () => {
+    const { server } = suite;
+    const { page, errors } = await suite.newPage();
     const creds = { email: uniqueEmail('voices'), password: 'secret-pass-1' };
     // the first account of an install is a superuser: every feature is on
     await signUpThroughUi(page, server.url, creds);
