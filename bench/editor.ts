@@ -1,24 +1,18 @@
 // Editor benchmark in Debian Chromium: a project of 1,000 segments seeded straight into the database of a
-// real in-process server (PGlite in a temp DATA_DIR, the built standalone front end), then
+// real in-process server (tests/e2e/timeline-seed.ts: PGlite in a temp DATA_DIR, the built standalone front end), then
 //   - time from opening the project page to the editor being interactive (first segment row mounted and the
 //     main thread free again: two animation frames and a macrotask later), cold (full page load) and in-app
 //     (router navigation from the translation list);
 //   - frame times while scrolling the whole list (and while jumping around it), plus long tasks.
 // Aims: interactive < 1.5 s, no frame over 50 ms while scrolling at wheel pace (a fast fling is reported too).
 // Run directly: node --import tsx bench/editor.ts   (or through `npm run bench`, which calls runEditorBench()).
-import { serve } from '@hono/node-server';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { buildDeps, shutdownDeps } from '../server/bootstrap';
-import { loadConfig } from '../server/config';
-import { insertProject, replaceSpeakers } from '../server/domains/projects/repository';
-import { insertSegments } from '../server/domains/transcript/repository';
-import { createApp } from '../server/http/app';
-import { ARTIFACTS, DIST, ensureBuild, launchBrowser } from '../tests/e2e/support';
+import { ARTIFACTS, launchBrowser } from '../tests/e2e/support';
+import { startTimelineServer } from '../tests/e2e/timeline-seed';
 
 export const EDITOR_BENCH_SEGMENTS = 1000;
 export const AIM_INTERACTIVE_MS = 1500;
@@ -139,63 +133,25 @@ function measureFrames(page: Page, mode: 'scroll' | 'jumps', pxPerFrame = 0): Pr
 export async function runEditorBench(o: EditorBenchOptions = {}): Promise<EditorBenchResult> {
   const runs = o.runs ?? 3;
   const log = o.log ?? ((l: string) => console.log(l));
-  ensureBuild();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ds-bench-editor-'));
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0002',
-    DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    EMBEDDED_WORKER: '0',
-  });
-  const deps = await buildDeps(config, { role: 'server' });
-  const app = createApp(deps, { distDir: DIST, log: () => {} });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((r) => server.once('listening', () => r()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startTimelineServer('bench-editor@example.com');
+  const { base, spaceId } = server;
   const browser = await launchBrowser();
   try {
-    const call = async (method: string, path: string, body?: unknown, token?: string) => {
-      const res = await fetch(base + path, {
-        method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<unknown>;
-    };
-    const tokens = (await call('POST', '/api/auth/sign-up', { email: 'bench-editor@example.com', password: 'bench-password-1' })) as {
-      access_token: string;
-      refresh_token: string;
-      expires_in: number;
-    };
-    const user = (await call('POST', '/api/users', { email: 'bench-editor@example.com' }, tokens.access_token)) as { id: string };
-    const spaces = (await call('GET', '/api/space/list', undefined, tokens.access_token)) as { id: string }[];
-    const spaceId = spaces[0].id;
-
     // Seed: a dubbed-ready project with two speakers and 1,000 segments.
-    const project = await insertProject(deps.db, {
-      spaceId, userId: user.id, name: 'Bench: 1,000 segments', srcLang: 'en', dstLang: 'es', mediaId: null, link: null,
-      numSpeakers: 2, srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null,
-      status: 'translation_done', progress: 100,
+    const projectId = await server.seedProject({
+      name: 'Bench: 1,000 segments',
+      duration: EDITOR_BENCH_SEGMENTS * 3,
+      speakers: [{ id: 'SPEAKER_00', name: 'Speaker 1' }, { id: 'SPEAKER_01', name: 'Speaker 2' }],
+      segments: Array.from({ length: EDITOR_BENCH_SEGMENTS }, (_, i) => ({
+        start: i * 3, end: i * 3 + 2.5, speaker: i % 3 === 0 ? 'SPEAKER_01' : 'SPEAKER_00',
+        src: sentence(i, 8 + (i % 12)), dst: sentence(i + 3, 8 + (i % 12)),
+      })),
     });
-    await deps.db.query(`UPDATE projects SET duration = $2 WHERE id = $1`, [project.id, EDITOR_BENCH_SEGMENTS * 3]);
-    await replaceSpeakers(deps.db, project.id, [
-      { id: 'SPEAKER_00', name: 'Speaker 1', gender: 'male', pitch_hz: 110 },
-      { id: 'SPEAKER_01', name: 'Speaker 2', gender: 'female', pitch_hz: 200 },
-    ]);
-    const segs = Array.from({ length: EDITOR_BENCH_SEGMENTS }, (_, i) => ({
-      start: i * 3, end: i * 3 + 2.5, speaker: i % 3 === 0 ? 'SPEAKER_01' : 'SPEAKER_00',
-      src: sentence(i, 8 + (i % 12)), dst: sentence(i + 3, 8 + (i % 12)), status: 'done' as const,
-    }));
-    for (let i = 0; i < segs.length; i += 200) await insertSegments(deps.db, project.id, segs.slice(i, i + 200));
 
-    const projectUrl = `${base}/spaces/${spaceId}/project/${project.id}`;
-    const context = await browser.newContext({ viewport: { width: 1366, height: 860 } });
-    const session = { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_at: Date.now() + tokens.expires_in * 1000 };
-    await context.addInitScript(`localStorage.setItem('auth_session', ${JSON.stringify(JSON.stringify(session))});`);
+    const projectUrl = `${base}/spaces/${spaceId}/project/${projectId}`;
+    // The probes are strings evaluated in the page, which the app's Content-Security-Policy (script-src 'self') forbids.
+    const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, bypassCSP: true });
+    await server.signIn(context);
     await context.addInitScript(INTERACTIVE_PROBE);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -248,9 +204,7 @@ export async function runEditorBench(o: EditorBenchOptions = {}): Promise<Editor
     return { segments: EDITOR_BENCH_SEGMENTS, coldInteractiveMs: cold, inAppInteractiveMs: inApp, wheel, fling, jumps, ok };
   } finally {
     await browser.close();
-    await new Promise((r) => server.close(r));
-    await shutdownDeps(deps);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }
 
