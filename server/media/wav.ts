@@ -2,6 +2,7 @@
 // WAVE_FORMAT_EXTENSIBLE included). Used to measure clip durations exactly and to hand PCM
 // samples to the built-in engines (VAD, diarization).
 import { openSync, readSync, closeSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { MediaError } from './errors';
 
 export interface WavInfo {
@@ -228,25 +229,22 @@ export function writeWav(path: string, channelData: Float32Array[], sampleRate: 
   writeFileSync(path, encodeWav(channelData, sampleRate));
 }
 
-/**
- * RMS level of a WAV file (all channels mixed) in consecutive windows of `hopSec`, read in chunks so an
- * hour-long track never sits in memory. Returns one value per window, linear amplitude in [0, 1].
- */
-export function wavRmsEnvelope(path: string, hopSec: number): { hopSec: number; rms: Float32Array } {
-  const info = readWavInfo(path);
-  const { sampleRate, channels, bitsPerSample: bits, format, dataOffset, frames } = info;
+/** Sums of squares per window, filled chunk by chunk (the reading, sync or async, is the caller's). */
+function rmsAccumulator(info: WavInfo, hopSec: number) {
+  const { sampleRate, channels, bitsPerSample: bits, format, frames } = info;
   const hop = Math.max(1, Math.round(hopSec * sampleRate));
   const n = Math.ceil(frames / hop);
   const sums = new Float64Array(n);
   const bps = bits / 8;
   const frameBytes = bps * channels;
   const chunkFrames = 1 << 16;
-  const buf = Buffer.alloc(chunkFrames * frameBytes);
-  const fd = openSync(path, 'r');
-  try {
-    for (let start = 0; start < frames; start += chunkFrames) {
-      const count = Math.min(chunkFrames, frames - start);
-      const got = readSync(fd, buf, 0, count * frameBytes, dataOffset + start * frameBytes);
+  return {
+    frames,
+    chunkFrames,
+    frameBytes,
+    buf: Buffer.alloc(chunkFrames * frameBytes),
+    /** Adds `got` bytes of `buf` starting at frame `start`; false once the data has ended. */
+    add(buf: Buffer, got: number, start: number, count: number): boolean {
       const whole = Math.floor(got / frameBytes);
       let p = 0;
       for (let i = 0; i < whole; i++) {
@@ -262,15 +260,56 @@ export function wavRmsEnvelope(path: string, hopSec: number): { hopSec: number; 
         v /= channels;
         sums[Math.floor((start + i) / hop)]! += v * v;
       }
-      if (whole < count) break;
+      return whole >= count;
+    },
+    result(): { hopSec: number; rms: Float32Array } {
+      const rms = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
+        const len = Math.min(hop, frames - i * hop);
+        rms[i] = len > 0 ? Math.sqrt(sums[i]! / len) : 0;
+      }
+      return { hopSec: hop / sampleRate, rms };
+    },
+  };
+}
+
+/**
+ * RMS level of a WAV file (all channels mixed) in consecutive windows of `hopSec`, read in chunks so an
+ * hour-long track never sits in memory. Returns one value per window, linear amplitude in [0, 1].
+ * Synchronous: for worker threads and short files; on the API's event loop use wavRmsEnvelopeAsync.
+ */
+export function wavRmsEnvelope(path: string, hopSec: number): { hopSec: number; rms: Float32Array } {
+  const info = readWavInfo(path);
+  const acc = rmsAccumulator(info, hopSec);
+  const fd = openSync(path, 'r');
+  try {
+    for (let start = 0; start < acc.frames; start += acc.chunkFrames) {
+      const count = Math.min(acc.chunkFrames, acc.frames - start);
+      const got = readSync(fd, acc.buf, 0, count * acc.frameBytes, info.dataOffset + start * acc.frameBytes);
+      if (!acc.add(acc.buf, got, start, count)) break;
     }
   } finally {
     closeSync(fd);
   }
-  const rms = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const len = Math.min(hop, frames - i * hop);
-    rms[i] = len > 0 ? Math.sqrt(sums[i]! / len) : 0;
+  return acc.result();
+}
+
+/**
+ * wavRmsEnvelope that gives the event loop back between chunks (about 1.4 s of 48 kHz audio each), so measuring
+ * an hour of audio never stalls the requests served beside it.
+ */
+export async function wavRmsEnvelopeAsync(path: string, hopSec: number): Promise<{ hopSec: number; rms: Float32Array }> {
+  const info = readWavInfo(path);
+  const acc = rmsAccumulator(info, hopSec);
+  const fh = await open(path, 'r');
+  try {
+    for (let start = 0; start < acc.frames; start += acc.chunkFrames) {
+      const count = Math.min(acc.chunkFrames, acc.frames - start);
+      const { bytesRead } = await fh.read(acc.buf, 0, count * acc.frameBytes, info.dataOffset + start * acc.frameBytes);
+      if (!acc.add(acc.buf, bytesRead, start, count)) break;
+    }
+  } finally {
+    await fh.close();
   }
-  return { hopSec: hop / sampleRate, rms };
+  return acc.result();
 }

@@ -7,7 +7,7 @@ import { checkSegmentTerms, type TermEntry } from '../glossaries/check';
 import { join } from 'node:path';
 import type { QualityIssue, QualityReport, QualitySegment } from '../../../contract/schemas/quality';
 import { extractMonoWav, measureLoudness } from '../../media/ffmpeg';
-import { wavRmsEnvelope } from '../../media/wav';
+import { wavRmsEnvelopeAsync } from '../../media/wav';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
 import type { SegmentRow } from '../transcript/repository';
@@ -211,11 +211,12 @@ export async function measureQuality(
     measureLoudness(files.output, o),
     files.sourceFull ? measureLoudness(files.sourceFull, o) : Promise.resolve(null),
   ]);
+  // Read with pauses for the event loop: the stage runs beside the API (an hour of audio took seconds in one go).
   return analyseQuality({
     ...meta,
-    voice: wavRmsEnvelope(voiceWav, HOP),
-    output: wavRmsEnvelope(outWav, HOP),
-    source: files.source16k ? wavRmsEnvelope(files.source16k, HOP) : null,
+    voice: await wavRmsEnvelopeAsync(voiceWav, HOP),
+    output: await wavRmsEnvelopeAsync(outWav, HOP),
+    source: files.source16k ? await wavRmsEnvelopeAsync(files.source16k, HOP) : null,
     loudnessLufs: loud,
     sourceLoudnessLufs: srcLoud,
   });
