@@ -50,26 +50,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * Holds every caller until `n` have arrived, then lets them all go: shows that `n` stages run at once without
- * guessing a delay long enough for the others to start. After `giveUpMs` it lets them go anyway, so a runtime that
- * never runs `n` at once fails its assertion instead of hanging.
- */
-export function barrier(n: number, giveUpMs = 20_000): () => Promise<void> {
-  let arrived = 0;
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const timer = setTimeout(() => open(), giveUpMs);
-  return async () => {
-    arrived++;
-    if (arrived >= n) {
-      clearTimeout(timer);
-      open();
-    }
-    await opened;
-  };
-}
-
 /** Resolves when the signal aborts (a stage that would run forever). */
 export function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {

@@ -8,9 +8,8 @@ import { InProcessQueue } from '../../server/pipeline/queue';
 import { ON_DONE, STAGE_STATUS, StageFailure, setStatus, type StageName } from '../../server/pipeline/stages';
 import { createHarness, type Harness } from '../server/harness';
 import { replacePipeline } from '../server/projects-fixtures';
-import {
-  barrier, jobRows, projectRow, projectState, recorder, recordingHandlers, untilAborted, waitFor,
-} from './queue-helpers';
+import { barrier } from '../fixtures/barrier';
+import { jobRows, projectRow, projectState, recorder, recordingHandlers, untilAborted, waitFor } from './queue-helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -144,7 +143,7 @@ describe('queueing', () => {
   it('runs at most `concurrency` stages at a time', async () => {
     const rec = recorder();
     // The first two ingests wait for each other: two stages surely overlap, however slow the machine.
-    const twoRunning = barrier(2);
+    const twoRunning = barrier(2, 20_000);
     const p = await replacePipeline(h, {
       handlers: recordingHandlers(h, rec, { delayMs: 50, override: { ingest: () => twoRunning() } }),
     });

@@ -9,7 +9,7 @@ import { TranscriptStore } from '../../src/features/editor/lib/store';
 import { canGenerate, generateHint, isPreparing } from '../../src/features/editor/lib/generate';
 import { formatSrtTime as formatTimestamp, parseSrtTimeStrict as parseTimestamp } from '../../contract/timecodes';
 import { checkSegmentTimes, formatClock, TIME_FORMAT_ERROR } from '../../src/features/editor/lib/time';
-import { barrier } from './helpers';
+import { barrier } from '../fixtures/barrier';
 
 const seg = (id: string, start: number, end: number, speaker = 'A', dst = `t${id}`): Segment => ({
   id, start, end, speaker, src: { lang: 'en', text: `s${id}` }, dst: { lang: 'es', text: dst }, status: 'done',

@@ -9,7 +9,8 @@ import { ROW_HEIGHT } from '../../src/features/editor/components/SegmentRow';
 import { patchSegments } from '../../src/features/editor/api';
 import { TranscriptStore } from '../../src/features/editor/lib/store';
 import { ProjectEditor } from '../../src/features/editor/components/EditorPage';
-import { barrier, waitWithFakeClock } from './helpers';
+import { barrier } from '../fixtures/barrier';
+import { waitWithFakeClock } from './helpers';
 import { appHandlers, project, renderRoute, segment, server, SPACE } from './projects-harness';
 
 const PATTERN = '/spaces/:spaceId/project/:projectId';

@@ -10,26 +10,6 @@ export function fakeJwt(payload: Record<string, unknown>): string {
 }
 
 /**
- * Holds every caller until `n` have arrived, then lets them all go: a test sees how many calls run at once without
- * guessing a delay long enough for the others to start. After `giveUpMs` it lets them go anyway, so an
- * implementation that never has `n` calls in flight fails its assertion instead of hanging until the test timeout.
- */
-export function barrier(n: number, giveUpMs = 10_000): () => Promise<void> {
-  let arrived = 0;
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  const timer = setTimeout(() => open(), giveUpMs);
-  return async () => {
-    arrived++;
-    if (arrived >= n) {
-      clearTimeout(timer);
-      open();
-    }
-    await opened;
-  };
-}
-
-/**
  * For a test under vi.useFakeTimers without shouldAdvanceTime: waits for `check` to pass while moving the fake clock
  * forward `stepMs` at a time (the fetch and render path needs its short timers to run), letting real I/O through
  * between steps. Fake time then stands still except for these steps, so when `check` first passes at most `stepMs`
