@@ -1,6 +1,8 @@
 // One database interface over PGlite (embedded default) and node-postgres (DATABASE_URL).
 // All SQL lives in domain repositories; they receive a `Db` (possibly a transaction).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export type SqlParam = string | number | boolean | null | Date | object | undefined;
 
@@ -59,9 +61,28 @@ function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close
   return db;
 }
 
+/**
+ * initdb of a new data directory, in a short-lived worker thread: done in this thread, its memory (about
+ * 370 MB of WebAssembly and buffers) would stay in the server's resident size long after start-up.
+ */
+function initDataDir(dataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./pglite-initdb.mjs', import.meta.url), { workerData: { dataDir } });
+    let failed: Error | null = null;
+    worker.once('error', (e) => (failed = e));
+    worker.once('exit', (code) => {
+      if (failed || code !== 0) reject(new Error(`could not create the database in ${dataDir}: ${failed?.message ?? `exit ${code}`}`));
+      else resolve();
+    });
+  });
+}
+
 export async function openPglite(dataDir: string | null): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initDataDir(dataDir);
+  }
   const pg = dataDir ? new PGlite(dataDir) : new PGlite();
   await pg.waitReady;
   const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
