@@ -63,6 +63,8 @@ const EnvSchema = v.object({
   SHUTDOWN_GRACE_SECONDS: Int(20),
   /** CPU-heavy tasks at once in this process, all jobs together (0: one per CPU). */
   PIPELINE_CPU_SLOTS: Int(0),
+  /** Scheduling niceness of the pipeline's tools, engine threads and worker processes (0-19; 0: same as the API). */
+  PIPELINE_NICE: Int(10),
   /** Requests per minute of one API key (429 with Retry-After beyond). */
   API_KEY_RATE_PER_MINUTE: Int(60),
   /** Jobs running at once for API callers, per plan: "business=4,enterprise=0" (0: unlimited). */
@@ -291,6 +293,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** SIGTERM: running stages get this long to finish, then they are handed back. */
       shutdownGraceSec: e.SHUTDOWN_GRACE_SECONDS,
       cpuSlots: e.PIPELINE_CPU_SLOTS > 0 ? e.PIPELINE_CPU_SLOTS : availableParallelism(),
+      /** Batch work yields the CPU to the API's requests: the niceness of the pipeline's tools and threads. */
+      nice: Math.min(19, Math.max(0, e.PIPELINE_NICE)),
     },
     loginLimits: {
       ip: e.LOGIN_MAX_FAILURES_IP,

@@ -2,6 +2,7 @@
 // on any machines share the queue; DATABASE_URL and S3 settings point them at the same data.
 import { loadConfig } from './config';
 import { buildDeps, shutdownDeps } from './bootstrap';
+import { lowerPriority } from './media/run';
 
 const config = loadConfig();
 if (!config.redisUrl) {
@@ -12,6 +13,9 @@ if (!config.databaseUrl) {
   console.error('npm run worker needs DATABASE_URL: workers and the server must share one PostgreSQL database.');
   process.exit(1);
 }
+// A worker process is batch work: on a machine it shares with the API, requests come first (PIPELINE_NICE).
+// Set before any thread starts, so its threads take the same niceness; its tools get it from server/media/run.ts.
+lowerPriority(process.pid, config.worker.nice);
 const deps = await buildDeps(config, { role: 'worker' });
 deps.logger.info(
   { owner: deps.pipeline.owner, concurrency: config.worker.concurrency, storage: deps.storage.kind },

@@ -1,7 +1,7 @@
 // The one process runner used by server/media (ffmpeg, ffprobe, yt-dlp, rubberband) and by the
 // built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell.
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { CommandError } from './errors';
 
 // ------------------------------------------------------------------ CPU slots
@@ -70,6 +70,35 @@ export async function withCpuSlot<T>(fn: () => Promise<T>, signal?: AbortSignal)
   }
 }
 
+// ------------------------------------------------------------------ niceness
+// The pipeline is batch work: its tools run at a lower scheduling priority than the API that answers people
+// (PIPELINE_NICE), so a busy worker slows other jobs, not requests.
+
+let toolNice = 0;
+
+/** Sets the niceness (0-19) of the CPU-slot tools started from now on (PIPELINE_NICE). */
+export function setToolNiceness(n: number): void {
+  toolNice = Math.min(19, Math.max(0, Math.floor(n)));
+}
+
+/** The niceness given to CPU-slot tools (engine threads take the same). */
+export function toolNiceness(): number {
+  return toolNice;
+}
+
+/**
+ * Lowers a started tool's priority. A process that has already ended (ESRCH), or a system that does not
+ * allow it, keeps the priority it had: niceness is a preference, never a reason to fail a job.
+ */
+export function lowerPriority(pid: number | undefined, nice = toolNice): void {
+  if (!pid || nice <= 0) return;
+  try {
+    setPriority(pid, nice);
+  } catch {
+    // see above
+  }
+}
+
 export interface RunOptions {
   signal?: AbortSignal;
   /** Kill the process (SIGKILL) after this many milliseconds. */
@@ -80,7 +109,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Characters of stderr kept for error messages (default 2000). */
   stderrTailChars?: number;
-  /** Take a CPU slot for the process's lifetime (media tools, decoders): see setCpuSlots. */
+  /** Take a CPU slot for the process's lifetime (media tools, decoders): see setCpuSlots. Such a tool also runs
+   * at the pipeline's niceness (setToolNiceness). */
   cpuSlot?: boolean;
 }
 
@@ -128,6 +158,7 @@ function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise
       reject(new CommandError(`${cmd} could not be started: ${(e as Error).message}`, cmd, args, null, '', 'spawn'));
       return;
     }
+    if (opts.cpuSlot) lowerPriority(child.pid);
     const out: Buffer[] = [];
     let err = '';
     let settled = false;

@@ -6,7 +6,7 @@ import { createAdapters, createConfiguredRegistry, type ConfiguredAdapters } fro
 import type { EngineRegistry } from '../engines/registry';
 import { createStorage } from '../storage/index';
 import type { Storage } from '../storage/types';
-import { setCpuSlots } from '../media/run';
+import { setCpuSlots, setToolNiceness } from '../media/run';
 import { projectEvents } from './events';
 import { Pipeline, type PipelineOptions, type StageRegistry } from './pipeline';
 import { BullQueue, InProcessQueue, type JobQueue } from './queue';
@@ -49,6 +49,8 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
   const queue = o.queue ?? createQueue(config, { prefix: o.queuePrefix, log: o.log });
   // Heavy tools and engine threads of all jobs share the CPU slots (PIPELINE_CPU_SLOTS).
   setCpuSlots(config.worker.cpuSlots);
+  // ...at a lower priority than the API's requests (PIPELINE_NICE).
+  setToolNiceness(config.worker.nice);
   const stale = config.worker.staleSec;
   const pipeline = new Pipeline({ config, db, storage, engines }, queue, {
     staleSec: stale,

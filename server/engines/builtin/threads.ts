@@ -3,7 +3,7 @@
 // slots (server/media/run.ts) while it runs; an abort terminates its thread at once. Threads are kept a
 // short while after a task (TypeScript loaded, model sessions open) and end when idle.
 import { Worker } from 'node:worker_threads';
-import { withCpuSlot } from '../../media/run';
+import { toolNiceness, withCpuSlot } from '../../media/run';
 import { MediaError } from '../../media/errors';
 import { EngineError } from '../types';
 import type { ThreadMessage, ThreadTaskName } from './thread-tasks';
@@ -23,7 +23,7 @@ function takeWorker(): Worker {
     w.worker.ref();
     return w.worker;
   }
-  return new Worker(BOOT, { workerData: { tasks: TASKS } });
+  return new Worker(BOOT, { workerData: { tasks: TASKS, nice: toolNiceness() } });
 }
 
 function keepWorker(worker: Worker): void {
