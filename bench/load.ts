@@ -176,9 +176,11 @@ export async function runLoadBench(argv: string[] = process.argv.slice(2), log: 
     await updateProjectFields(deps.db, seeded.id, { duration: 3600 });
     await setStatus(deps.db, seeded.id, 'translation_done');
 
-    const auth = { authorization: `Bearer ${token}` };
+    // The clients ask as a browser (and fetch) does: compressed answers accepted.
+    const accept = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const auth = { ...accept, authorization: `Bearer ${token}` };
     const targets = [
-      { path: '/api/settings', headers: {} as Record<string, string> },
+      { path: '/api/settings', headers: accept as Record<string, string> },
       { path: '/api/users/current', headers: auth },
       { path: `/api/project/paginated?space_id=${space.id}&page=1&per_page=20`, headers: auth },
       { path: `/api/project/${seeded.id}/transcript`, headers: auth },

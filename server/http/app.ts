@@ -174,6 +174,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
   // Body size: JSON calls are bounded (uploads have their own limit, MAX_VIDEO_SIZE).
   const jsonLimit = bodyLimit({ maxSize: MAX_JSON_BODY, onError: (c) => c.json({ detail: 'Request body too large (the limit is 2 MB)' }, 413) });
   app.use('/api/*', async (c, next) => {
+    // GET and HEAD carry no body: the limit would only build the full Request object of every read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (c.req.path.startsWith('/api/library/media') || c.req.path.startsWith('/api/library/tus')) return next();
     return jsonLimit(c, next);
   });

@@ -2,6 +2,7 @@
 // ETag: a client that has the version gets a 304, and every kind of change gives the next read the new transcript:
 // edits over the API, writes to the segments by anything else (the pipeline, SQL: a database trigger moves the
 // revision), the dictionary's terms and the project's dictionary. Access is checked before any cached answer.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
 import { insertGlossary, updateGlossary } from '../../server/domains/glossaries/repository';
@@ -37,7 +38,7 @@ describe('the cached transcript read', () => {
     expect(first.headers.get('content-type')).toMatch(/application\/json/);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
     const etag = first.headers.get('etag')!;
-    expect(etag).toMatch(/^"t-[\w-]+"$/);
+    expect(etag).toMatch(/^W\/"t-[\w-]+"$/);
     expect(texts(first)).toEqual(['Hola.', '¿Cómo estás?', 'Bien.']);
 
     const again = await read(id, etag);
@@ -61,6 +62,41 @@ describe('the cached transcript read', () => {
     const del = await api(h, 'DELETE', `${path(id)}/${segId}`, { token: u.token });
     expect(del.status).toBe(200);
     expect(texts(await read(id, after.headers.get('etag')!))).toEqual(['Hola.', 'Bien.']);
+  });
+
+  it('sends the kept answer compressed to clients that accept it, with one ETag for every form', async () => {
+    const id = await seedProject(h, u, { mediaId });
+    await h.deps.db.query(`UPDATE segments SET dst_text = repeat('Una frase bastante larga. ', 20) WHERE project_id = $1`, [id]);
+    const plain = await h.request('GET', path(id), { token: u.token });
+    const json = await plain.text();
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const etag = plain.headers.get('etag')!;
+    const forms = [
+      { accept: 'gzip, deflate, br, zstd', encoding: 'br', decode: brotliDecompressSync },
+      { accept: 'br;q=0, gzip', encoding: 'gzip', decode: gunzipSync },
+      { accept: '*', encoding: 'br', decode: brotliDecompressSync },
+    ];
+    for (const f of forms) {
+      for (const round of [1, 2]) {
+        // The second read answers the compressed form made by the first.
+        const r = await h.request('GET', path(id), { token: u.token, headers: { 'accept-encoding': f.accept } });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-encoding'), `${f.accept} (read ${round})`).toBe(f.encoding);
+        expect(r.headers.get('etag')).toBe(etag);
+        const bytes = Buffer.from(await r.arrayBuffer());
+        expect(bytes.length).toBeLessThan(json.length / 3);
+        expect(f.decode(bytes).toString('utf8')).toBe(json);
+      }
+    }
+    for (const accept of ['identity', 'gzip;q=0, br;q=0', '*;q=0']) {
+      const r = await h.request('GET', path(id), { token: u.token, headers: { 'accept-encoding': accept } });
+      expect(r.headers.get('content-encoding'), accept).toBeNull();
+      expect(await r.text()).toBe(json);
+    }
+    // The strong form of the same ETag (a client that dropped W/) is the same version.
+    const strong = await read(id, etag.replace(/^W\//, ''));
+    expect(strong.status).toBe(304);
   });
 
   it('sees writes made outside the API (a pipeline stage, SQL) through the revision trigger', async () => {

@@ -85,6 +85,22 @@ const COLS = `id, space_id, user_id, name, folder_id, status, progress, error_co
 export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
   return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1`, [id]);
 }
+/**
+ * A project with what versions its transcript answer (server/domains/transcript/cache.ts), in one query: its
+ * transcript revision and its dictionary's updated_at.
+ */
+export async function findProjectWithTranscriptVersion(db: Db, id: string): Promise<{ project: ProjectRow; rev: string | null; glossary: string | null } | null> {
+  const row = await db.maybeOne<ProjectRow & { transcript_rev: string | null; glossary_updated: string | null }>(
+    `SELECT ${COLS},
+            (SELECT r.rev::text FROM transcript_revs r WHERE r.project_id = projects.id) AS transcript_rev,
+            (SELECT g.updated_at::text FROM glossaries g WHERE g.id = projects.glossary_id) AS glossary_updated
+     FROM projects WHERE id = $1`,
+    [id],
+  );
+  if (!row) return null;
+  const { transcript_rev: rev, glossary_updated: glossary, ...project } = row;
+  return { project: project as ProjectRow, rev, glossary };
+}
 export function lockProject(db: Db, id: string): Promise<ProjectRow | null> {
   return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1 FOR UPDATE`, [id]);
 }
@@ -123,14 +139,43 @@ export function insertProject(db: Db, p: NewProject): Promise<ProjectRow> {
   );
 }
 
-export async function listProjects(
-  db: Db,
-  spaceId: string,
-  o: { name?: string | null; folderId?: string | null; limit: number; offset: number },
-): Promise<{ rows: ProjectRow[]; total: number }> {
+export interface ListQuery {
+  name?: string | null;
+  folderId?: string | null;
+  limit: number;
+  offset: number;
+}
+
+function listFilter(o: ListQuery): { name: string | null; folder: string | null; where: string } {
   const name = o.name && o.name.trim() !== '' ? `%${o.name.trim().replace(/[\\%_]/g, (m) => '\\' + m)}%` : null;
   const folder = o.folderId && o.folderId.trim() !== '' ? o.folderId.trim() : null;
-  const where = `space_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR folder_id = $3)`;
+  return { name, folder, where: `space_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR folder_id = $3)` };
+}
+
+/**
+ * The version of one page of the project list, without reading the page: the number of matching projects, the
+ * page's project ids with the transaction that last wrote each row (xmin), the same for their speakers, and the
+ * sum of their transcript revisions (changed-segment counts). Any write to what the page shows changes it, whoever
+ * made it, and a write that commits late still shows as a new xmin. Read it before the page.
+ */
+export async function listVersion(db: Db, spaceId: string, o: ListQuery): Promise<string> {
+  const { name, folder, where } = listFilter(o);
+  const v = await db.one<{ total: string; rows: string | null; speakers: string | null; revs: string }>(
+    `WITH page AS (
+       SELECT id, xmin::text AS x FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5
+     )
+     SELECT (SELECT count(*) FROM projects WHERE ${where})::text AS total,
+            (SELECT string_agg(id::text || '.' || x, ',' ORDER BY id) FROM page) AS rows,
+            (SELECT string_agg(s.project_id::text || '.' || s.id || '.' || s.xmin::text, ',' ORDER BY s.project_id, s.id)
+               FROM speakers s WHERE s.project_id IN (SELECT id FROM page)) AS speakers,
+            (SELECT coalesce(sum(rev), 0)::text FROM transcript_revs WHERE project_id IN (SELECT id FROM page)) AS revs`,
+    [spaceId, name, folder, o.limit, o.offset],
+  );
+  return [v.total, v.rows ?? '', v.speakers ?? '', v.revs].join('|');
+}
+
+export async function listProjects(db: Db, spaceId: string, o: ListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
+  const { name, folder, where } = listFilter(o);
   const rows = await db.query<ProjectRow>(
     `SELECT ${COLS} FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5`,
     [spaceId, name, folder, o.limit, o.offset],

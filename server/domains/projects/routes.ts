@@ -16,7 +16,9 @@ import { runCheckFaceTask, runLipsyncTask } from './lipsync';
 import { projectEventStream } from '../../http/events';
 import * as repo from './repository';
 import * as svc from './service';
-import { oneProjectJson, projectsJson } from './shape';
+import { oneProjectJson } from './shape';
+import { projectListPage } from './list';
+import { sendAnswer } from '../../http/answers';
 import { qualityCsv } from './quality';
 import { safeFileName } from '../../storage/signed';
 
@@ -33,10 +35,8 @@ projectsRoutes.get('/paginated', async (c) => {
   const deps = c.get('deps');
   const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
   const q = queryWith(c, v.object({ ...PageQuery.entries, space_id: v.optional(v.string()), folder_id: v.optional(v.string()) }));
-  const { rows, total } = await repo.listProjects(deps.db, space.id, {
-    name: q.name, folderId: q.folder_id, limit: Number(q.limit), offset: Number(q.offset),
-  });
-  return c.json({ data: await projectsJson(deps, rows), offset: Number(q.offset), total });
+  const page = await projectListPage(deps, space.id, { name: q.name, folderId: q.folder_id, limit: Number(q.limit), offset: Number(q.offset) });
+  return sendAnswer(c, page);
 });
 
 projectsRoutes.get('/folders', async (c) => {

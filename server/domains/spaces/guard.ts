@@ -4,7 +4,7 @@ import { TEXT } from '../../../contract/errors';
 import { forbidden } from '../errors';
 import type { Db } from '../../db/index';
 import type { UserRow } from '../users/types';
-import { findMembership, findSpace, type SpaceRow } from './repository';
+import { findSpaceWithRole, type SpaceRow } from './repository';
 
 export type { SpaceRow } from './repository';
 
@@ -29,9 +29,10 @@ export async function spaceAccess(
   opts: { owner?: boolean } = {},
 ): Promise<SpaceAccess> {
   if (!isUuid(spaceId)) throw forbidden(TEXT.noAccess);
-  const space = await findSpace(db, spaceId);
-  if (!space) throw forbidden(TEXT.noAccess);
-  const membership = await findMembership(db, space.id, user.id);
+  const found = await findSpaceWithRole(db, spaceId, user.id);
+  if (!found) throw forbidden(TEXT.noAccess);
+  const { space } = found;
+  const membership = found.role ? { role: found.role } : null;
   const isOwner = space.owner_id === user.id;
   if (!membership && !user.is_superuser) throw forbidden(TEXT.noAccess);
   if (!space.is_active && !isOwner && !user.is_superuser) throw forbidden(SPACE_DISABLED);

@@ -29,6 +29,17 @@ const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default
 export function findSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1`, [id]);
 }
+/** The space and the user's membership role in it, in one query (the guard of every space-scoped request). */
+export async function findSpaceWithRole(db: Db, id: string, userId: string): Promise<{ space: SpaceRow; role: 'owner' | 'editor' | null } | null> {
+  const row = await db.maybeOne<SpaceRow & { member_role: 'owner' | 'editor' | null }>(
+    `SELECT ${SPACE_COLS}, (SELECT m.role FROM space_members m WHERE m.space_id = s.id AND m.user_id = $2) AS member_role
+     FROM spaces s WHERE s.id = $1`,
+    [id, userId],
+  );
+  if (!row) return null;
+  const { member_role: role, ...space } = row;
+  return { space: space as SpaceRow, role };
+}
 /** Locks the space row until the end of the transaction (serialises invites/limits on one space). */
 export function lockSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1 FOR UPDATE`, [id]);

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../contract/schemas/project';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
+import { sendAnswer } from '../../http/answers';
 import { isUuid } from '../spaces/guard';
 import { notFound } from '../../http/errors';
 import * as svc from './service';
@@ -21,8 +22,7 @@ transcriptRoutes.get('/:id/transcript', async (c) => {
   c.header('ETag', r.etag);
   c.header('Cache-Control', 'private, no-cache');
   if (r.notModified) return c.body(null, 304);
-  c.header('Content-Type', 'application/json');
-  return c.body(r.body);
+  return sendAnswer(c, r.answer);
 });
 
 transcriptRoutes.post('/:id/transcript/merge', async (c) => {

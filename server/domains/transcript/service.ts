@@ -8,12 +8,14 @@ import { badRequest, conflict, notFound } from '../errors';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import { setStatus } from '../../pipeline/stages';
-import { ensureSpeaker, findGlossary, lockProject, type ProjectRow } from '../projects/repository';
+import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../projects/repository';
+import { isUuid, spaceAccess } from '../spaces/guard';
 import { loadProject } from '../projects/service';
 import { segmentJson } from '../projects/shape';
 import { checkSegmentTerms } from '../glossaries/check';
 import * as repo from './repository';
-import { cachedTranscript, keepTranscript, transcriptEtag } from './cache';
+import { etagMatches, transcriptCache, transcriptEtag } from './cache';
+import type { KeptAnswer } from '../kept-answers';
 
 /** Rejects end <= start. */
 function checkTimes(s: { id?: string; start: number; end: number }): void {
@@ -59,7 +61,7 @@ export async function getTranscript(deps: AppDeps, user: UserRow, projectId: str
 }
 
 /**
- * The whole transcript as its JSON text and version (ETag), for the editor's read: answered from the process's
+ * The whole transcript as its kept answer and version (ETag), for the editor's read: answered from the process's
  * cache while the transcript, languages and dictionary are unchanged (server/domains/transcript/cache.ts);
  * `notModified` when the client's If-None-Match already names this version. Access is checked on every call.
  */
@@ -68,15 +70,18 @@ export async function getTranscriptJson(
   user: UserRow,
   projectId: string,
   ifNoneMatch: string | null,
-): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; body: string }> {
-  const { project } = await loadProject(deps, user, projectId);
-  const etag = await transcriptEtag(deps.db, project);
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag)) return { etag, notModified: true };
-  const kept = cachedTranscript(deps.db, project.id, etag);
-  if (kept !== null) return { etag, body: kept, notModified: false };
-  const body = JSON.stringify({ segments: await shapeSegments(deps, project, await repo.segmentsOf(deps.db, project.id)) });
-  keepTranscript(deps.db, project.id, etag, body);
-  return { etag, body, notModified: false };
+): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; answer: KeptAnswer }> {
+  // The project and its transcript's version in one query, then the caller's access: the read most often repeated.
+  const found = isUuid(projectId) ? await findProjectWithTranscriptVersion(deps.db, projectId) : null;
+  if (!found) throw notFound('Project not found');
+  const { project } = found;
+  await spaceAccess(deps.db, user, project.space_id);
+  const etag = transcriptEtag(project, found.rev, found.glossary);
+  if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
+  const answer = await transcriptCache(deps.db).answer(project.id, etag, async () =>
+    JSON.stringify({ segments: await shapeSegments(deps, project, await repo.segmentsOf(deps.db, project.id)) }),
+  );
+  return { etag, answer, notModified: false };
 }
 
 export interface NewSegmentBody {

@@ -1,0 +1,28 @@
+// Pages of the project list (GET /api/project/paginated), kept serialized per version (server/domains/kept-answers.ts):
+// while a page's version (repository.listVersion: its projects, their speakers and transcript revisions, the count)
+// is unchanged, the kept JSON, and its compressed form, is answered again instead of reading the rows, their
+// speakers and changed segments, and shaping them. Running jobs move their project's progress about once a second,
+// which makes the page of the space they are in a new version each time: the cost of one build per change.
+// Pages hold signed media URLs (valid six hours or more): a page is built again after ten minutes whatever happens.
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/index';
+import { answerCacheOf, type AnswerCache, type KeptAnswer } from '../kept-answers';
+import * as repo from './repository';
+import { projectsJson, type ShapeDeps } from './shape';
+
+const MAX_BYTES = 32 * 1024 * 1024;
+const MAX_AGE_MS = 10 * 60 * 1000;
+
+function listCache(db: Db): AnswerCache {
+  return answerCacheOf(db, 'project-lists', { maxBytes: MAX_BYTES, maxAgeMs: MAX_AGE_MS });
+}
+
+/** One page of a space's projects as `{data, offset, total}` JSON. The caller checked access to the space. */
+export async function projectListPage(deps: ShapeDeps, spaceId: string, q: repo.ListQuery): Promise<KeptAnswer> {
+  const key = JSON.stringify([spaceId, q.name ?? null, q.folderId ?? null, q.limit, q.offset]);
+  const version = createHash('sha256').update(await repo.listVersion(deps.db, spaceId, q)).digest('base64url');
+  return listCache(deps.db).answer(key, version, async () => {
+    const { rows, total } = await repo.listProjects(deps.db, spaceId, q);
+    return JSON.stringify({ data: await projectsJson(deps, rows), offset: q.offset, total });
+  });
+}
