@@ -8,7 +8,7 @@ import { createDspDiarization } from '../../server/engines/builtin/dsp-diarizati
 import { createEspeakTts } from '../../server/engines/builtin/espeak';
 import { createSileroVad } from '../../server/engines/builtin/silero-vad';
 import { chooseVoices } from '../../server/domains/projects/stages/voices';
-import { pitchProfile, semitones } from '../../server/domains/voices/pitch';
+import { pitchProfile, semitones } from '../../server/engines/builtin/pitch';
 import { pitchShift } from '../../server/media/ffmpeg';
 import { readWav } from '../../server/media/wav';
 import { makeSpeechTrack, tempDir } from '../fixtures/media';

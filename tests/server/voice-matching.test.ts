@@ -9,7 +9,7 @@ import { projectKey } from '../../server/storage/index';
 import { presetTts, settleVoiceTasks } from '../../server/domains/voices/service';
 import { chooseVoices } from '../../server/domains/projects/stages/voices';
 import { readWav, toMono } from '../../server/media/wav';
-import { pitchProfile, semitones } from '../../server/domains/voices/pitch';
+import { pitchProfile, semitones } from '../../server/engines/builtin/pitch';
 import { createHarness, type Harness } from './harness';
 import { eventually } from './helpers';
 import { api, newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';

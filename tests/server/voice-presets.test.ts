@@ -14,7 +14,7 @@ import { settleVoiceTasks } from '../../server/domains/voices/service';
 import { findProject } from '../../server/domains/projects/repository';
 import { voiceover } from '../../server/domains/projects/stages/generation';
 import { readWav, toMono } from '../../server/media/wav';
-import { pitchProfile, semitones } from '../../server/domains/voices/pitch';
+import { pitchProfile, semitones } from '../../server/engines/builtin/pitch';
 import { createHarness, type Harness } from './harness';
 import { eventually } from './helpers';
 import { api, newUser, seedProject, uploadFile, uploadOk, type TestUser } from './projects-fixtures';

@@ -16,10 +16,10 @@ import type { ElevenLabsEngine } from '../../engines/adapters/elevenlabs';
 import type { EngineRegistry } from '../../engines/registry';
 import { EngineError, type EngineCallOptions, type SpeechStyle, type TtsEngine, type Voice } from '../../engines/types';
 import { pitchShift } from '../../media/ffmpeg';
-import { readWav, toMono, wavDurationSec } from '../../media/wav';
+import { wavDurationSec } from '../../media/wav';
 import { sampleText } from '../projects/samples';
-import { semitones, pitchProfile } from './pitch';
-import { formantCentroid } from './profile';
+import { semitones } from '../../engines/builtin/pitch';
+import { measureVoice } from '../../engines/builtin/voice-sample';
 
 /** What an engine needs of a preset to speak with it. */
 export interface PresetVoice {
@@ -98,10 +98,7 @@ export function createBuiltinVoiceMatching(engines: EngineRegistry): VoiceCloneE
         try {
           const out = join(dir, 'base.wav');
           await tts.synthesize({ text: `${sampleText(lang)} ${sampleText(lang)}`, lang, voiceId, rate: 1, outPath: out, style });
-          const w = readWav(out);
-          const mono = toMono(w.channelData);
-          const pp = pitchProfile(mono, w.sampleRate, { minFrames: 5 });
-          return { medianHz: pp.medianHz ?? 150, centroid: formantCentroid(mono, w.sampleRate) ?? 1000 };
+          return await measureVoice(out);
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

@@ -4,6 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SpeechRegion } from '../types';
 import { diarizeFile, type DspDiarizationOptions } from './dsp-diarization';
 import { detectFile, type SileroVadOptions } from './silero-vad';
+import { buildSpeechSample, measureVoiceFile, type SpeechSampleRequest } from './voice-sample';
 
 /** Messages to the parent thread. */
 export type ThreadMessage =
@@ -18,6 +19,12 @@ const TASKS = {
   async diarize(p: { wav: string; regions: SpeechRegion[]; options: DspDiarizationOptions & { numSpeakers?: number } }, onProgress: (f: number) => void) {
     const r = diarizeFile(p.wav, p.regions, { ...p.options, onProgress });
     return { labels: r.labels, profiles: r.profiles };
+  },
+  async speechSample(p: SpeechSampleRequest) {
+    return buildSpeechSample(p);
+  },
+  async measureVoice(p: { wav: string }) {
+    return measureVoiceFile(p.wav);
   },
 } as const;
 

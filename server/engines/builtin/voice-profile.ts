@@ -3,7 +3,7 @@
 // (syllable nuclei: peaks of the smoothed loudness, per second of speech). The built-in voice matching moves a
 // built-in voice toward it; the library shows it.
 import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
-import { powerSpectrum, rms } from '../../engines/builtin/dsp';
+import { powerSpectrum, rms } from './dsp';
 import { pitchProfile } from './pitch';
 
 /** Mean f0 above which a voice is taken as female (between the typical 120 and 210 Hz). */

@@ -1,7 +1,7 @@
 // A voice's pitch profile measured from samples (pure): median fundamental frequency of the voiced frames,
 // its spread (10th-90th percentile, semitones), and the semitone distance between two voices. Used to match a
 // dubbed voice to the speaker (voice_suggest's choice, and the built-in voice matching's pitch shift).
-import { rms, yin } from '../../engines/builtin/dsp';
+import { rms, yin } from './dsp';
 
 export interface PitchProfile {
   /** Median f0 of the voiced frames, Hz (null without enough voiced frames). */
