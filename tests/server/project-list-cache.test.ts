@@ -86,6 +86,26 @@ describe('the kept project list', () => {
     expect((await page()).total).toBeGreaterThan(1);
     const refused = await api(h, 'GET', listPath(), { token: other.token });
     expect(refused.status).toBe(403);
+    // A member gets the kept page; once the space is disabled, only its owner does (the guard's rule, same query).
+    await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [u.defaultSpaceId, other.id]);
+    const asMember = await api(h, 'GET', listPath(), { token: other.token });
+    expect(asMember.status).toBe(200);
+    expect(asMember.json).toEqual(await page());
+    const someProject = asMember.json.data[0].id as string;
+    expect((await api(h, 'GET', `/api/project/${someProject}/transcript`, { token: other.token })).status).toBe(200);
+    await h.deps.db.query(`UPDATE spaces SET is_active = false WHERE id = $1`, [u.defaultSpaceId]);
+    try {
+      for (const path of [listPath(), `/api/project/${someProject}/transcript`]) {
+        const disabled = await api(h, 'GET', path, { token: other.token });
+        expect(disabled.status, path).toBe(403);
+        expect(disabled.json.detail).toMatch(/disabled/);
+        expect((await api(h, 'GET', path, { token: u.token })).status, path).toBe(200);
+      }
+    } finally {
+      await h.deps.db.query(`UPDATE spaces SET is_active = true WHERE id = $1`, [u.defaultSpaceId]);
+      await h.deps.db.query(`DELETE FROM space_members WHERE space_id = $1 AND user_id = $2`, [u.defaultSpaceId, other.id]);
+    }
+    expect((await api(h, 'GET', listPath(), { token: other.token })).status).toBe(403);
     const found = await page('&name=needle');
     expect(found.data.map((p) => p.name)).toEqual(['Findable needle']);
     expect(found.total).toBe(1);

@@ -9,6 +9,10 @@ import type { Db } from '../../db/index';
 import { answerCacheOf, type AnswerCache, type KeptAnswer } from '../kept-answers';
 import * as repo from './repository';
 import { projectsJson, type ShapeDeps } from './shape';
+import { TEXT } from '../../../contract/errors';
+import { forbidden } from '../errors';
+import { checkSpaceFacts, isUuid } from '../spaces/guard';
+import type { UserRow } from '../users/types';
 
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_AGE_MS = 10 * 60 * 1000;
@@ -17,10 +21,16 @@ function listCache(db: Db): AnswerCache {
   return answerCacheOf(db, 'project-lists', { maxBytes: MAX_BYTES, maxAgeMs: MAX_AGE_MS });
 }
 
-/** One page of a space's projects as `{data, offset, total}` JSON. The caller checked access to the space. */
-export async function projectListPage(deps: ShapeDeps, spaceId: string, q: repo.ListQuery): Promise<KeptAnswer> {
+/**
+ * One page of a space's projects as `{data, offset, total}` JSON, for a user the space guard lets in (checked on
+ * the facts read with the page's version, in the same query: spaces/guard.ts checkSpaceFacts).
+ */
+export async function projectListPage(deps: ShapeDeps, user: UserRow, spaceId: string, q: repo.ListQuery): Promise<KeptAnswer> {
+  if (!isUuid(spaceId)) throw forbidden(TEXT.noAccess);
+  const read = await repo.listVersion(deps.db, spaceId, user.id, q);
+  checkSpaceFacts(user, read.space);
   const key = JSON.stringify([spaceId, q.name ?? null, q.folderId ?? null, q.limit, q.offset]);
-  const version = createHash('sha256').update(await repo.listVersion(deps.db, spaceId, q)).digest('base64url');
+  const version = createHash('sha256').update(read.version).digest('base64url');
   return listCache(deps.db).answer(key, version, async () => {
     const { rows, total } = await repo.listProjects(deps.db, spaceId, q);
     return JSON.stringify({ data: await projectsJson(deps, rows), offset: q.offset, total });

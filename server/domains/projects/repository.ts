@@ -2,6 +2,7 @@
 import type { TermEntry } from '../glossaries/check';
 import type { ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
+import { spaceFactColumns, spaceFactsOf, type SpaceFactRow, type SpaceFacts } from '../spaces/repository';
 
 export interface MediaInfo {
   hasVideo: boolean;
@@ -87,19 +88,24 @@ export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
 }
 /**
  * A project with what versions its transcript answer (server/domains/transcript/cache.ts), in one query: its
- * transcript revision and its dictionary's updated_at.
+ * transcript revision and its dictionary's updated_at, and what the space guard needs about its space and `userId`.
  */
-export async function findProjectWithTranscriptVersion(db: Db, id: string): Promise<{ project: ProjectRow; rev: string | null; glossary: string | null } | null> {
-  const row = await db.maybeOne<ProjectRow & { transcript_rev: string | null; glossary_updated: string | null }>(
+export async function findProjectWithTranscriptVersion(
+  db: Db,
+  id: string,
+  userId: string,
+): Promise<{ project: ProjectRow; rev: string | null; glossary: string | null; space: SpaceFacts | null } | null> {
+  const row = await db.maybeOne<ProjectRow & SpaceFactRow & { transcript_rev: string | null; glossary_updated: string | null }>(
     `SELECT ${COLS},
             (SELECT r.rev::text FROM transcript_revs r WHERE r.project_id = projects.id) AS transcript_rev,
-            (SELECT g.updated_at::text FROM glossaries g WHERE g.id = projects.glossary_id) AS glossary_updated
+            (SELECT g.updated_at::text FROM glossaries g WHERE g.id = projects.glossary_id) AS glossary_updated,
+            ${spaceFactColumns('projects.space_id', '$2::uuid')}
      FROM projects WHERE id = $1`,
-    [id],
+    [id, userId],
   );
   if (!row) return null;
-  const { transcript_rev: rev, glossary_updated: glossary, ...project } = row;
-  return { project: project as ProjectRow, rev, glossary };
+  const { transcript_rev: rev, glossary_updated: glossary, space_fact_id: _i, space_fact_owner: _o, space_fact_active: _a, space_fact_role: _r, ...project } = row;
+  return { project: project as ProjectRow, rev, glossary, space: spaceFactsOf(row) };
 }
 export function lockProject(db: Db, id: string): Promise<ProjectRow | null> {
   return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1 FOR UPDATE`, [id]);
@@ -156,11 +162,12 @@ function listFilter(o: ListQuery): { name: string | null; folder: string | null;
  * The version of one page of the project list, without reading the page: the number of matching projects, the
  * page's project ids with the transaction that last wrote each row (xmin), the same for their speakers, and the
  * sum of their transcript revisions (changed-segment counts). Any write to what the page shows changes it, whoever
- * made it, and a write that commits late still shows as a new xmin. Read it before the page.
+ * made it, and a write that commits late still shows as a new xmin. Read it before the page. The same query reads
+ * what the space guard needs about the space and `userId` (spaces/guard.ts checkSpaceFacts): one round trip.
  */
-export async function listVersion(db: Db, spaceId: string, o: ListQuery): Promise<string> {
+export async function listVersion(db: Db, spaceId: string, userId: string, o: ListQuery): Promise<{ version: string; space: SpaceFacts | null }> {
   const { name, folder, where } = listFilter(o);
-  const v = await db.one<{ total: string; rows: string | null; speakers: string | null; revs: string }>(
+  const v = await db.one<SpaceFactRow & { total: string; rows: string | null; speakers: string | null; revs: string }>(
     `WITH page AS (
        SELECT id, xmin::text AS x FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5
      )
@@ -168,10 +175,11 @@ export async function listVersion(db: Db, spaceId: string, o: ListQuery): Promis
             (SELECT string_agg(id::text || '.' || x, ',' ORDER BY id) FROM page) AS rows,
             (SELECT string_agg(s.project_id::text || '.' || s.id || '.' || s.xmin::text, ',' ORDER BY s.project_id, s.id)
                FROM speakers s WHERE s.project_id IN (SELECT id FROM page)) AS speakers,
-            (SELECT coalesce(sum(rev), 0)::text FROM transcript_revs WHERE project_id IN (SELECT id FROM page)) AS revs`,
-    [spaceId, name, folder, o.limit, o.offset],
+            (SELECT coalesce(sum(rev), 0)::text FROM transcript_revs WHERE project_id IN (SELECT id FROM page)) AS revs,
+            ${spaceFactColumns('$1::uuid', '$6::uuid')}`,
+    [spaceId, name, folder, o.limit, o.offset, userId],
   );
-  return [v.total, v.rows ?? '', v.speakers ?? '', v.revs].join('|');
+  return { version: [v.total, v.rows ?? '', v.speakers ?? '', v.revs].join('|'), space: spaceFactsOf(v) };
 }
 
 export async function listProjects(db: Db, spaceId: string, o: ListQuery): Promise<{ rows: ProjectRow[]; total: number }> {

@@ -33,9 +33,10 @@ const PageQuery = v.object({
 
 projectsRoutes.get('/paginated', async (c) => {
   const deps = c.get('deps');
-  const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
+  const spaceId = spaceIdFromQuery(c);
   const q = queryWith(c, v.object({ ...PageQuery.entries, space_id: v.optional(v.string()), folder_id: v.optional(v.string()) }));
-  const page = await projectListPage(deps, space.id, { name: q.name, folderId: q.folder_id, limit: Number(q.limit), offset: Number(q.offset) });
+  // Access to the space is checked in the page's own query (projectListPage).
+  const page = await projectListPage(deps, c.get('user'), spaceId, { name: q.name, folderId: q.folder_id, limit: Number(q.limit), offset: Number(q.offset) });
   return sendAnswer(c, page);
 });
 

@@ -4,7 +4,7 @@ import { TEXT } from '../../../contract/errors';
 import { forbidden } from '../errors';
 import type { Db } from '../../db/index';
 import type { UserRow } from '../users/types';
-import { findSpaceWithRole, type SpaceRow } from './repository';
+import { findSpaceWithRole, type SpaceFacts, type SpaceRow } from './repository';
 
 export type { SpaceRow } from './repository';
 
@@ -30,12 +30,20 @@ export async function spaceAccess(
 ): Promise<SpaceAccess> {
   if (!isUuid(spaceId)) throw forbidden(TEXT.noAccess);
   const found = await findSpaceWithRole(db, spaceId, user.id);
-  if (!found) throw forbidden(TEXT.noAccess);
-  const { space } = found;
-  const membership = found.role ? { role: found.role } : null;
-  const isOwner = space.owner_id === user.id;
-  if (!membership && !user.is_superuser) throw forbidden(TEXT.noAccess);
-  if (!space.is_active && !isOwner && !user.is_superuser) throw forbidden(SPACE_DISABLED);
+  const { space } = found ?? {};
+  const role = checkSpaceFacts(user, space ? { id: space.id, owner_id: space.owner_id, is_active: space.is_active, role: found!.role } : null, opts);
+  return { ...space!, role };
+}
+
+/**
+ * The rule of spaceAccess over facts already read (reads that check access in their own query, spaceFactColumns):
+ * the caller's role in the space, or the same 403s.
+ */
+export function checkSpaceFacts(user: UserRow, facts: SpaceFacts | null, opts: { owner?: boolean } = {}): SpaceAccess['role'] {
+  if (!facts) throw forbidden(TEXT.noAccess);
+  const isOwner = facts.owner_id === user.id;
+  if (!facts.role && !user.is_superuser) throw forbidden(TEXT.noAccess);
+  if (!facts.is_active && !isOwner && !user.is_superuser) throw forbidden(SPACE_DISABLED);
   if (opts.owner && !isOwner) throw forbidden(ONLY_OWNER);
-  return { ...space, role: isOwner ? 'owner' : (membership?.role ?? null) };
+  return isOwner ? 'owner' : facts.role;
 }

@@ -40,6 +40,38 @@ export async function findSpaceWithRole(db: Db, id: string, userId: string): Pro
   const { member_role: role, ...space } = row;
   return { space: space as SpaceRow, role };
 }
+/** What the space guard decides on (spaces/guard.ts checkSpaceFacts): the space's owner and state, the user's role. */
+export interface SpaceFacts {
+  id: string;
+  owner_id: string;
+  is_active: boolean;
+  role: 'owner' | 'editor' | null;
+}
+
+/**
+ * Select-list columns giving the SpaceFacts of space `spaceIdSql` for user `userIdSql` (SQL expressions, e.g. a
+ * column and a parameter), so a read can check access in its own query: space_fact_id (null: no such space),
+ * space_fact_owner, space_fact_active, space_fact_role. Read them back with spaceFactsOf.
+ */
+export function spaceFactColumns(spaceIdSql: string, userIdSql: string): string {
+  return `(SELECT f.id FROM spaces f WHERE f.id = ${spaceIdSql}) AS space_fact_id,
+    (SELECT f.owner_id FROM spaces f WHERE f.id = ${spaceIdSql}) AS space_fact_owner,
+    (SELECT f.is_active FROM spaces f WHERE f.id = ${spaceIdSql}) AS space_fact_active,
+    (SELECT m.role FROM space_members m WHERE m.space_id = ${spaceIdSql} AND m.user_id = ${userIdSql}) AS space_fact_role`;
+}
+
+export interface SpaceFactRow {
+  space_fact_id: string | null;
+  space_fact_owner: string | null;
+  space_fact_active: boolean | null;
+  space_fact_role: 'owner' | 'editor' | null;
+}
+
+export function spaceFactsOf(row: SpaceFactRow): SpaceFacts | null {
+  if (!row.space_fact_id || !row.space_fact_owner) return null;
+  return { id: row.space_fact_id, owner_id: row.space_fact_owner, is_active: row.space_fact_active === true, role: row.space_fact_role };
+}
+
 /** Locks the space row until the end of the transaction (serialises invites/limits on one space). */
 export function lockSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1 FOR UPDATE`, [id]);

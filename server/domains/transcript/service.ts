@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import { setStatus } from '../../pipeline/stages';
 import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../projects/repository';
-import { isUuid, spaceAccess } from '../spaces/guard';
+import { checkSpaceFacts, isUuid } from '../spaces/guard';
 import { loadProject } from '../projects/service';
 import { segmentJson } from '../projects/shape';
 import { checkSegmentTerms } from '../glossaries/check';
@@ -71,11 +71,11 @@ export async function getTranscriptJson(
   projectId: string,
   ifNoneMatch: string | null,
 ): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; answer: KeptAnswer }> {
-  // The project and its transcript's version in one query, then the caller's access: the read most often repeated.
-  const found = isUuid(projectId) ? await findProjectWithTranscriptVersion(deps.db, projectId) : null;
+  // The project, its transcript's version and the caller's access in one query: the read most often repeated.
+  const found = isUuid(projectId) ? await findProjectWithTranscriptVersion(deps.db, projectId, user.id) : null;
   if (!found) throw notFound('Project not found');
   const { project } = found;
-  await spaceAccess(deps.db, user, project.space_id);
+  checkSpaceFacts(user, found.space);
   const etag = transcriptEtag(project, found.rev, found.glossary);
   if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
   const answer = await transcriptCache(deps.db).answer(project.id, etag, async () =>
