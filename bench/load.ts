@@ -1,6 +1,6 @@
 // Load benchmark of the scale-out mode (`npm run bench load`, or `node --import tsx bench/load.ts`):
 // PostgreSQL + Redis + one `server/worker.ts` process on this machine, the API server in this process.
-// 100 concurrent clients (autocannon) on the read paths: settings, users/current, the paginated project list and
+// 100 concurrent clients (autocannon, sending Accept-Encoding as browsers and fetch do) on the read paths: settings, users/current, the paginated project list and
 // the transcript of a 1,000-segment project; first with the workers idle, then while two pipeline jobs (60 s
 // videos of real speech, English -> Spanish, built-in engines) run. Prints requests/s, p50/p99/max latency and
 // errors for each path, both ways, plus the API's event-loop stalls during the jobs. The clients run in a worker
