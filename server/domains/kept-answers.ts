@@ -93,12 +93,7 @@ export class AnswerCache {
     return entry.answer;
   }
 
-  /** Forgets every answer whose key starts with `prefix` (a deleted project or space). */
-  forget(prefix: string): void {
-    for (const [k, e] of this.entries) if (k.startsWith(prefix)) this.drop(k, e);
-  }
-
-  /** Bytes of JSON kept (tests). */
+  /** Bytes of JSON kept (answers being built count once they are done). */
   keptBytes(): number {
     return this.bytes;
   }
