@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from './env';
-import { projectEvents, type ProjectEvent } from '../pipeline/events';
+import { projectEventsOf, type ProjectEvent } from '../pipeline/events';
 
 export const HEARTBEAT_MS = 20_000;
 export const STREAM_MAX_MS = 5 * 60_000;
@@ -35,7 +35,7 @@ export function projectEventStream(c: Context<AppEnv>, o: StreamOptions): Respon
         open = false;
       });
     };
-    const unsubscribe = projectEvents.subscribe(o.filter, send);
+    const unsubscribe = projectEventsOf(c.get('deps').db).subscribe(o.filter, send);
     stream.onAbort(() => {
       open = false;
     });

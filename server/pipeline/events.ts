@@ -1,8 +1,10 @@
 // Live project events: every status change (setStatus) and every step of in-stage progress (setProgress)
 // is published here; the API streams them to the translation list and the editor (server-sent events).
-// One bus per process. With REDIS_URL the bus is bridged over Redis pub/sub, so a web server sees the
-// events of the workers on other machines.
+// One bus per database (Db.memo, like the caches): two apps in one process never hear each other's events except
+// through Redis, as two processes would. With REDIS_URL the bus is bridged over Redis pub/sub (a channel under the
+// queue prefix, so installs sharing a Redis stay apart), so a web server sees the events of workers elsewhere.
 import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/index';
 
 export interface ProjectEvent {
   id: string;
@@ -13,17 +15,15 @@ export interface ProjectEvent {
 
 type Listener = (e: ProjectEvent) => void;
 
-const CHANNEL = 'dubbing:project-events';
-
 class ProjectEventBus {
   private readonly listeners = new Set<Listener>();
   private readonly origin = randomBytes(6).toString('hex');
-  private redis: { pub: import('ioredis').Redis; sub: import('ioredis').Redis; users: number } | null = null;
+  private redis: { pub: import('ioredis').Redis; sub: import('ioredis').Redis; channel: string; users: number } | null = null;
 
   /** Sends an event to this process's listeners (and, bridged, to the other processes). */
   publish(e: ProjectEvent): void {
     this.deliver(e);
-    if (this.redis) void this.redis.pub.publish(CHANNEL, JSON.stringify({ o: this.origin, e })).catch(() => {});
+    if (this.redis) void this.redis.pub.publish(this.redis.channel, JSON.stringify({ o: this.origin, e })).catch(() => {});
   }
 
   /** Calls `fn` for every event that `filter` accepts; returns the unsubscribe function. */
@@ -39,8 +39,8 @@ class ProjectEventBus {
     return this.listeners.size;
   }
 
-  /** Bridges the bus over Redis (REDIS_URL): call once per process that publishes or streams. */
-  async bridge(redisUrl: string): Promise<void> {
+  /** Bridges the bus over Redis (REDIS_URL), on the channel of the queue prefix `prefix`. */
+  async bridge(redisUrl: string, prefix: string): Promise<void> {
     if (this.redis) {
       this.redis.users++;
       return;
@@ -58,8 +58,9 @@ class ProjectEventBus {
         // not ours
       }
     });
-    await sub.subscribe(CHANNEL);
-    this.redis = { pub, sub, users: 1 };
+    const channel = `${prefix}:project-events`;
+    await sub.subscribe(channel);
+    this.redis = { pub, sub, channel, users: 1 };
   }
 
   /** Ends the Redis bridge when its last user (bridge call) is gone. */
@@ -81,5 +82,12 @@ class ProjectEventBus {
   }
 }
 
-/** The process's bus. */
-export const projectEvents = new ProjectEventBus();
+/** The bus of a database (made on first use; shared by its transaction handles). */
+export function projectEventsOf(db: Db): ProjectEventBus {
+  let bus = db.memo.get('project-events') as ProjectEventBus | undefined;
+  if (!bus) {
+    bus = new ProjectEventBus();
+    db.memo.set('project-events', bus);
+  }
+  return bus;
+}

@@ -7,7 +7,7 @@ import type { EngineRegistry } from '../engines/registry';
 import { createStorage } from '../storage/index';
 import type { Storage } from '../storage/types';
 import { setCpuSlots, setToolNiceness } from '../media/run';
-import { projectEvents } from './events';
+import { projectEventsOf } from './events';
 import { Pipeline, type PipelineOptions, type StageRegistry } from './pipeline';
 import { BullQueue, InProcessQueue, type JobQueue } from './queue';
 
@@ -61,7 +61,8 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
   if (config.redisUrl) {
     // Live events of workers on other machines reach this process's streams (and the other way round).
     const log = o.log ?? ((m, meta) => console.error(`[pipeline] ${m}`, meta ?? ''));
-    const bridged = projectEvents.bridge(config.redisUrl).then(
+    const events = projectEventsOf(db);
+    const bridged = events.bridge(config.redisUrl, o.queuePrefix ?? config.queuePrefix).then(
       () => true,
       (e) => {
         log('live project events are not bridged over Redis', { error: String(e) });
@@ -69,7 +70,7 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
       },
     );
     pipeline.onStop(async () => {
-      if (await bridged) await projectEvents.unbridge();
+      if (await bridged) await events.unbridge();
     });
   }
   return { storage, engines, engineAdapters, pipeline };

@@ -2,7 +2,7 @@
 // changes a project's status (with its progress and error), and the onDone table that queues the next stage.
 import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
 import type { Db } from '../db/index';
-import { projectEvents } from './events';
+import { projectEventsOf } from './events';
 
 export const STAGES = [
   'ingest',
@@ -122,7 +122,7 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
     );
     if (rows.length === 0) return false;
     for (const l of listeners) await l(t, { projectId, status, previous: rows[0].previous });
-    projectEvents.publish({ id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] });
+    projectEventsOf(t).publish({ id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] });
     return true;
   });
 }
@@ -161,7 +161,7 @@ export async function setProgress(db: Db, projectId: string, statuses: StageStat
     [projectId, statuses.started, value],
   );
   if (!rows[0]) return null;
-  projectEvents.publish({ id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value });
+  projectEventsOf(db).publish({ id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value });
   return value;
 }
 
