@@ -108,7 +108,7 @@ const OPS: Record<string, Op> = {
   'DELETE /api/space/{id}/webhooks/{wid}': { summary: 'Delete a webhook endpoint', status: 204 },
   'GET /api/space/{id}/webhooks/{wid}/deliveries': { summary: 'Latest deliveries of an endpoint with every attempt (status, latency)', response: 'WebhookDeliveryList' },
   'GET /api/project/paginated': {
-    summary: 'Projects of a Teamspace, newest first', response: 'ProjectPage',
+    summary: 'Projects of a Teamspace, newest first (brotli or gzip when Accept-Encoding allows)', response: 'ProjectPage',
     query: [SPACE_Q, { name: 'limit', description: 'Page size (1-100, default 24)' }, { name: 'offset', description: 'Rows to skip' }, { name: 'name', description: 'Name contains' }],
   },
   'POST /api/project/create_transcript': {
@@ -127,7 +127,7 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/cancel': { summary: 'Stop the running job (409 when nothing runs); a cancelled dub gets its minutes back', response: 'Project' },
   'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', example: { media_type: 'video' } },
   'GET /api/project/{id}/transcript': {
-    summary: 'The segments of a project (with an ETag: If-None-Match with the current one answers 304 without a body)',
+    summary: 'The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows)',
     response: 'TranscriptResponse',
   },
   'PATCH /api/project/{id}/transcript': {

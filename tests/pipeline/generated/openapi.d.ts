@@ -1131,7 +1131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The segments of a project (with an ETag: If-None-Match with the current one answers 304 without a body) */
+        /** The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows) */
         get: operations["get_project_id_transcript"];
         put?: never;
         /** Add segments */
@@ -1303,7 +1303,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Projects of a Teamspace, newest first */
+        /** Projects of a Teamspace, newest first (brotli or gzip when Accept-Encoding allows) */
         get: operations["get_project_paginated"];
         put?: never;
         post?: never;
