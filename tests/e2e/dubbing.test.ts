@@ -80,7 +80,7 @@ describe('dubbing in the browser', () => {
     await page.unroute('**/api/library/tus/**');
     await dialog.getByLabel('Project name').fill('LibriVox dub');
     await dialog.getByLabel('Source language').selectOption('en');
-    await dialog.getByLabel('Target language').selectOption('es');
+    await dialog.getByLabel('Target language', { exact: true }).selectOption('es');
     await screenshot(page, 'create-dub');
     await dialog.getByRole('button', { name: 'Start translation' }).click();
 

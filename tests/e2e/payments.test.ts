@@ -85,7 +85,7 @@ describe('payments in the browser', () => {
     await dialog.getByText('Uploaded', { exact: true }).waitFor({ timeout: 60_000 });
     await dialog.getByLabel('Project name').fill('Paid dub');
     await dialog.getByLabel('Source language').selectOption('en');
-    await dialog.getByLabel('Target language').selectOption('es');
+    await dialog.getByLabel('Target language', { exact: true }).selectOption('es');
     await dialog.getByRole('button', { name: 'Start translation' }).click();
     await page.waitForURL(/\/project\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await page.getByLabel('Translation of segment 1').waitFor({ timeout: 180_000 });
