@@ -78,14 +78,36 @@ function initDataDir(dataDir: string): Promise<void> {
   });
 }
 
-export async function openPglite(dataDir: string | null): Promise<Db> {
+/**
+ * PGlite: in `dataDir` (created on first use), or in memory when null. `from` starts an in-memory database from a
+ * dump of another (pgliteDump): a copy of a migrated template opens in about a third of the time of a new one,
+ * which the tests' harness, opening one per test file, relies on.
+ */
+export async function openPglite(dataDir: string | null, from?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await initDataDir(dataDir);
   }
-  const pg = dataDir ? new PGlite(dataDir) : new PGlite();
+  const pg = dataDir ? new PGlite(dataDir) : new PGlite(from ? { loadDataDir: from } : {});
   await pg.waitReady;
+  return pgliteDb(pg);
+}
+
+/** A new in-memory database after `setup` (e.g. migrate), dumped: openPglite(null, dump) opens copies of it. */
+export async function pgliteDump(setup: (db: Db) => Promise<unknown>): Promise<Blob> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = new PGlite();
+  await pg.waitReady;
+  try {
+    await setup(pgliteDb(pg));
+    return await pg.dumpDataDir('none');
+  } finally {
+    await pg.close();
+  }
+}
+
+function pgliteDb(pg: import('@electric-sql/pglite').PGlite): Db {
   const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
   const memo = new Map<string, unknown>();
   const self: Db = wrap(

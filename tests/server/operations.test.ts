@@ -8,13 +8,12 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
-import { openPglite } from '../../server/db/index';
 import type { AppDeps } from '../../server/deps';
 import { createApp } from '../../server/http/app';
 import { checkIngestLink, isPrivateAddress } from '../../server/media/link';
 import { createLogger } from '../../server/observability';
 import { recordingHandlers, recorder, waitFor, projectState } from '../pipeline/queue-helpers';
-import type { Harness } from './harness';
+import { migratedPglite, type Harness } from './harness';
 import { createProject, newUser, type TestUser } from './projects-fixtures';
 
 const lines: Array<Record<string, unknown>> = [];
@@ -41,7 +40,7 @@ beforeAll(async () => {
   const hRef = {} as Harness;
   deps = await buildDeps(config, {
     role: 'test',
-    db: await openPglite(null),
+    db: await migratedPglite(),
     logger: createLogger({ production: true, logLevel: 'info' }, sink),
     pipeline: {
       handlers: recordingHandlers(hRef, recorder(), { override: { ingest: async (ctx) => ctx.log('step', { step: 'download', seconds: 0.1 }) } }),
