@@ -18,6 +18,7 @@ import { loadConfig } from '../server/config';
 import { createApp } from '../server/http/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { probe } from '../server/media/probe';
+import { startToolSpawner } from '../server/media/spawner';
 import { wavDurationSec } from '../server/media/wav';
 import { findProject } from '../server/domains/projects/repository';
 import type { VoiceoverStats } from '../server/domains/projects/stages/generation';
@@ -137,6 +138,8 @@ async function main() {
   try {
     process.stderr.write(`building a ${SECONDS} s ${WIDTH}x${HEIGHT} video from the LibriVox clips...\n`);
     const video = await buildVideo(dataDir);
+    // As the server does at start-up (role 'server'): the tool spawner while this process is small (TOOL_SPAWNER=0: off).
+    await startToolSpawner();
     const config = loadConfig({
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1',
       DATA_DIR: join(dataDir, 'data'),

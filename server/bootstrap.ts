@@ -1,5 +1,6 @@
 // Builds the services from config: the database (migrated) and the services of each part.
 // Each part adds its construction here explicitly, and its teardown to shutdownDeps.
+import { setToolSpawner, startToolSpawner } from './media/spawner';
 import { join } from 'node:path';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
@@ -24,6 +25,9 @@ export async function buildDeps(
   config: Config,
   opts: { role: Role; db?: Db; pipeline?: PipelineBuildOptions; logger?: Logger; metrics?: Metrics },
 ): Promise<AppDeps> {
+  // The tool spawner first, while this process is small (server/media/spawner.ts); tests start it on first use.
+  setToolSpawner(config.worker.toolSpawner);
+  if (opts.role !== 'test') await startToolSpawner();
   // One logger and one metrics registry per process, passed down through the deps.
   const logger =
     opts.logger ??

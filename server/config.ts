@@ -65,6 +65,8 @@ const EnvSchema = v.object({
   PIPELINE_CPU_SLOTS: Int(0),
   /** Scheduling niceness of the pipeline's tools, engine threads and worker processes (0-19; 0: same as the API). */
   PIPELINE_NICE: Int(10),
+  /** Start the pipeline's tools from a small helper process instead of forking this one (0: directly). */
+  TOOL_SPAWNER: v.pipe(v.optional(v.string(), '1'), v.transform((s) => s !== '0' && s.toLowerCase() !== 'false')),
   /** Requests per minute of one API key (429 with Retry-After beyond). */
   API_KEY_RATE_PER_MINUTE: Int(60),
   /** Jobs running at once for API callers, per plan: "business=4,enterprise=0" (0: unlimited). */
@@ -295,6 +297,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cpuSlots: e.PIPELINE_CPU_SLOTS > 0 ? e.PIPELINE_CPU_SLOTS : availableParallelism(),
       /** Batch work yields the CPU to the API's requests: the niceness of the pipeline's tools and threads. */
       nice: Math.min(19, Math.max(0, e.PIPELINE_NICE)),
+      /** Tools start from the tool spawner (server/media/spawner.ts): no fork of the large server process. */
+      toolSpawner: e.TOOL_SPAWNER,
     },
     loginLimits: {
       ip: e.LOGIN_MAX_FAILURES_IP,

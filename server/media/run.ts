@@ -1,8 +1,10 @@
 // The one process runner used by server/media (ffmpeg, ffprobe, yt-dlp, rubberband) and by the
-// built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell.
+// built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell. Tools start from the tool
+// spawner (./spawner.ts) when it runs, so starting one never forks this (large) process; directly otherwise.
 import { spawn } from 'node:child_process';
-import { availableParallelism, setPriority } from 'node:os';
+import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { CommandError } from './errors';
+import { spawnerConnection } from './spawner';
 
 // ------------------------------------------------------------------ CPU slots
 // The pipeline's heavy work (media tools, decoders, worker threads) takes a CPU slot first: however many
@@ -140,13 +142,74 @@ export function run(cmd: string, args: readonly string[], opts: RunOptions = {})
   });
 }
 
-function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
+/** The result of an ended tool, or the CommandError that says why it failed. */
+function outcomeOf(
+  cmd: string,
+  args: readonly string[],
+  opts: RunOptions,
+  reason: 'timeout' | 'aborted' | null,
+  code: number | null,
+  sig: NodeJS.Signals | null,
+  stdout: string,
+  err: string,
+): RunResult | CommandError {
   const tailChars = opts.stderrTailChars ?? 2000;
+  if (reason === 'aborted') return new CommandError(`${cmd} aborted`, cmd, args, code, tail(err, tailChars), 'aborted');
+  if (reason === 'timeout') {
+    return new CommandError(`${cmd} timed out after ${opts.timeoutMs} ms`, cmd, args, code, tail(err, tailChars), 'timeout');
+  }
+  if (code !== 0) {
+    const t = tail(err, tailChars);
+    return new CommandError(`${cmd} failed (${code === null ? `signal ${sig}` : `exit ${code}`})${t ? `: ${t}` : ''}`, cmd, args, code, t, 'exit');
+  }
+  return { stdout, stderr: err, code: 0 };
+}
+
+function notStarted(cmd: string, args: readonly string[], code: string | null | undefined, message: string): CommandError {
+  const msg = code === 'ENOENT' ? `${cmd} is not installed (command not found)` : `${cmd} could not be started: ${message}`;
+  return new CommandError(msg, cmd, args, null, '', 'spawn');
+}
+
+function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  if (opts.signal?.aborted) return Promise.reject(new CommandError(`${cmd} aborted before start`, cmd, args, null, '', 'aborted'));
+  const via = spawnerConnection();
+  return via ? runThroughSpawner(via, cmd, args, opts) : runDirectly(cmd, args, opts);
+}
+
+/** Starts the tool from the tool spawner (./spawner.ts): same outcome as runDirectly, no fork of this process. */
+function runThroughSpawner(via: NonNullable<ReturnType<typeof spawnerConnection>>, cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  // The tool takes the calling thread's niceness, as a child started here would (engine threads run niced).
+  const nice = Math.max(opts.cpuSlot ? toolNice : 0, threadNiceness());
+  const started = via.start({ cmd, args, cwd: opts.cwd, env: opts.env ?? process.env, input: opts.input, nice });
+  let reason: 'timeout' | 'aborted' | null = null;
+  const kill = (why: 'timeout' | 'aborted') => {
+    if (reason) return;
+    reason = why;
+    started.kill();
+  };
+  const onAbort = () => kill('aborted');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = opts.timeoutMs ? setTimeout(() => kill('timeout'), opts.timeoutMs) : null;
+  return started.outcome.then((o) => {
+    if (timer) clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+    if (o.t === 'error') throw notStarted(cmd, args, o.code, o.message);
+    const r = outcomeOf(cmd, args, opts, reason, o.code, o.signal, Buffer.from(o.stdout.buffer, o.stdout.byteOffset, o.stdout.byteLength).toString('utf8'), o.stderr);
+    if (r instanceof CommandError) throw r;
+    return r;
+  });
+}
+
+function threadNiceness(): number {
+  try {
+    return getPriority(); // on Linux: the calling thread's
+  } catch {
+    return 0;
+  }
+}
+
+function runDirectly(cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   return new Promise<RunResult>((resolve, reject) => {
-    if (opts.signal?.aborted) {
-      reject(new CommandError(`${cmd} aborted before start`, cmd, args, null, '', 'aborted'));
-      return;
-    }
     let child;
     try {
       child = spawn(cmd, args as string[], {
@@ -155,7 +218,7 @@ function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise
         stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
     } catch (e) {
-      reject(new CommandError(`${cmd} could not be started: ${(e as Error).message}`, cmd, args, null, '', 'spawn'));
+      reject(notStarted(cmd, args, null, (e as Error).message));
       return;
     }
     if (opts.cpuSlot) lowerPriority(child.pid);
@@ -184,35 +247,14 @@ function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (settled) return;
       done();
-      const msg =
-        e.code === 'ENOENT' ? `${cmd} is not installed (command not found)` : `${cmd} could not be started: ${e.message}`;
-      reject(new CommandError(msg, cmd, args, null, '', 'spawn'));
+      reject(notStarted(cmd, args, e.code, e.message));
     });
     child.on('close', (code, sig) => {
       if (settled) return;
       done();
-      const stdout = Buffer.concat(out).toString('utf8');
-      if (reason === 'aborted') {
-        reject(new CommandError(`${cmd} aborted`, cmd, args, code, tail(err, tailChars), 'aborted'));
-      } else if (reason === 'timeout') {
-        reject(
-          new CommandError(`${cmd} timed out after ${opts.timeoutMs} ms`, cmd, args, code, tail(err, tailChars), 'timeout'),
-        );
-      } else if (code !== 0) {
-        const t = tail(err, tailChars);
-        reject(
-          new CommandError(
-            `${cmd} failed (${code === null ? `signal ${sig}` : `exit ${code}`})${t ? `: ${t}` : ''}`,
-            cmd,
-            args,
-            code,
-            t,
-            'exit',
-          ),
-        );
-      } else {
-        resolve({ stdout, stderr: err, code: 0 });
-      }
+      const r = outcomeOf(cmd, args, opts, reason, code, sig, Buffer.concat(out).toString('utf8'), err);
+      if (r instanceof CommandError) reject(r);
+      else resolve(r);
     });
     if (opts.input !== undefined && child.stdin) {
       child.stdin.on('error', () => {}); // EPIPE when the tool exits early; the exit status tells the story
