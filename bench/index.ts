@@ -4,12 +4,14 @@
 //   3. Editor: time to interactive with 1,000 segments and scroll frame times, in Chromium.
 //   4. Timeline: a 3-hour project with 10,000 segments: peaks computed from 3 h of audio, time to an interactive
 //      timeline, frame times while scrolling and dragging, in Chromium.
-//   5. Load (only when asked: `npm run bench load`): 100 clients on the read paths of the scale-out mode,
+//   5. Tools: 200 short tools started from an 800 MB process, directly and through the tool spawner.
+//   6. Load (only when asked: `npm run bench load`): 100 clients on the read paths of the scale-out mode,
 //      idle and while two pipeline jobs run (needs PostgreSQL and Redis).
 import { runApiBench } from './api';
 import { runEditorBench } from './editor';
 import { runLoadBench } from './load';
 import { runTimelineBench } from './timeline';
+import { runToolsBench } from './tools';
 import { runWebBench } from './web';
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -30,6 +32,10 @@ if (want('editor')) {
 if (want('timeline')) {
   console.log('== Timeline');
   await runTimelineBench();
+}
+if (want('tools')) {
+  console.log('== Tools (starting processes from a large one)');
+  await runToolsBench();
 }
 if (only.includes('load')) {
   console.log('== Load (scale-out)');
