@@ -89,6 +89,23 @@ function routeLabel(c: Context<AppEnv>): string {
   return last.path;
 }
 
+/**
+ * Sets headers on the response a handler made. In place when its headers can change (every response made here:
+ * @hono/node-server's light responses keep their headers apart from the body, so the fast path that writes them
+ * stays); c.header() after the handler would copy the whole response for each header. A response whose headers
+ * are immutable (one from fetch) gets them through c.header(), which copies it.
+ */
+function setHeaders(c: Context<AppEnv>, headers: ReadonlyArray<readonly [string, string]>): void {
+  const target = c.res.headers;
+  for (const [name, value] of headers) {
+    try {
+      target.set(name, value);
+    } catch {
+      c.header(name, value);
+    }
+  }
+}
+
  /** Largest JSON request body (a 50-segment transcript batch is far below). */
 export const MAX_JSON_BODY = 2 * 1024 * 1024;
 
@@ -127,7 +144,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     await next();
     const seconds = (performance.now() - t0) / 1000;
     const route = routeLabel(c);
-    c.header('X-Request-Id', requestId);
+    setHeaders(c, [['X-Request-Id', requestId]]);
     deps.metrics?.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
     if (route !== 'static') {
       const user = c.get('user') as { id?: string } | undefined;
@@ -139,12 +156,13 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
   // build's headers, with frame-ancestors from configuration, are set on /embed by its own middleware).
   app.use('*', async (c, next) => {
     await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
-    if (!c.req.path.startsWith('/embed')) {
-      c.header('X-Frame-Options', 'DENY');
-      if ((c.res.headers.get('content-type') ?? '').startsWith('text/html')) c.header('Content-Security-Policy', csp);
-    }
+    const page = !c.req.path.startsWith('/embed');
+    setHeaders(c, [
+      ['X-Content-Type-Options', 'nosniff'],
+      ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+      ...(page ? ([['X-Frame-Options', 'DENY']] as const) : []),
+      ...(page && (c.res.headers.get('content-type') ?? '').startsWith('text/html') ? ([['Content-Security-Policy', csp]] as const) : []),
+    ]);
   });
 
   // Prometheus metrics (outside /api; behind METRICS_TOKEN when set).

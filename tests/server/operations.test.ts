@@ -4,7 +4,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
@@ -176,6 +178,39 @@ describe('security', () => {
     expect(apiRes.headers.get('x-content-type-options')).toBe('nosniff');
     const embed = await app.request('/embed/');
     expect(embed.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('the same headers over HTTP, on every kind of answer (JSON, kept answer, page, file, error)', async () => {
+    mkdirSync(join(dist, 'standalone', 'assets'), { recursive: true });
+    writeFileSync(join(dist, 'standalone', 'assets', 'app.js'), 'console.log(1)');
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const auth = { authorization: `Bearer ${u.token}`, 'accept-encoding': 'br' };
+      const answers = {
+        json: await fetch(`${base}/api/settings`, { headers: { 'x-request-id': 'over-http-1' } }),
+        kept: await fetch(`${base}/api/project/paginated?space_id=${u.defaultSpaceId}&page=1&per_page=20`, { headers: auth }),
+        page: await fetch(`${base}/translations`),
+        file: await fetch(`${base}/assets/app.js`),
+        error: await fetch(`${base}/api/project/00000000-0000-4000-8000-000000000000`, { headers: auth }),
+      };
+      expect(Object.values(answers).map((r) => r.status)).toEqual([200, 200, 200, 200, 404]);
+      expect(answers.json.headers.get('x-request-id')).toBe('over-http-1');
+      expect(await answers.json.json()).toHaveProperty('features');
+      expect(await answers.kept.json()).toMatchObject({ data: expect.any(Array), offset: 0 });
+      expect(answers.kept.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await answers.file.text()).toBe('console.log(1)');
+      for (const [kind, r] of Object.entries(answers)) {
+        expect(r.headers.get('x-content-type-options'), kind).toBe('nosniff');
+        expect(r.headers.get('referrer-policy'), kind).toBe('strict-origin-when-cross-origin');
+        expect(r.headers.get('x-frame-options'), kind).toBe('DENY');
+        expect(r.headers.get('x-request-id'), kind).toMatch(/^[\w.:-]+$/);
+        expect(r.headers.has('content-security-policy'), kind).toBe(kind === 'page');
+      }
+    } finally {
+      server.close();
+    }
   });
 
   it('JSON bodies are bounded (413 with a detail); uploads keep their own limit', async () => {
