@@ -3,7 +3,8 @@
 // 100 concurrent clients (autocannon, sending Accept-Encoding as browsers and fetch do) on the read paths: settings, users/current, the paginated project list and
 // the transcript of a 1,000-segment project; first with the workers idle, then while two pipeline jobs (60 s
 // videos of real speech, English -> Spanish, built-in engines) run. Prints requests/s, p50/p99/max latency and
-// errors for each path, both ways, plus the API's event-loop stalls during the jobs. The clients run in a worker
+// errors for each path, both ways, the main thread's CPU per request (what the API itself spends), plus the
+// API's event-loop stalls during the jobs. The clients run in a worker
 // thread (autocannon's workers), off the API's event loop; they share the 2 cores with everything else.
 // Needs PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test: a database of its own is
 // created and dropped) and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; keys under a unique prefix).
@@ -11,7 +12,7 @@
 import { serve } from '@hono/node-server';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -42,8 +43,18 @@ const ROOT = resolve(import.meta.dirname, '..');
 const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 const CLIPS = ['0870', '0880', '0890', '0920', '0930'].map((id) => join(LIBRIVOX_DIR, `sense_and_sensibility_01_austen_64kb-${id}.wav`));
 
+/** CPU time of this process's main thread (the API's event loop), user + system, in ms (from /proc: 10 ms ticks). */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime and stime (fields 14, 15), in clock ticks of 1/100 s
+}
+
 export interface LoadRow {
   path: string;
+  /** Main-thread CPU per answered request (the API's own cost; the clients, PostgreSQL and the kernel's share of
+   * loopback are not in it, except the system time of the API's socket writes). */
+  apiCpuUsPerRequest: number;
   phase: 'idle' | 'jobs';
   requestsPerSec: number;
   p50Ms: number;
@@ -190,14 +201,17 @@ export async function runLoadBench(argv: string[] = process.argv.slice(2), log: 
       for (const t of targets) {
         // The clients run in a worker thread of their own: on the API's event loop they would add their own work
         // to every latency measured.
+        const cpu0 = mainThreadCpuMs();
         const r = await autocannon({ url: base + t.path, connections, duration: seconds, workers: 1, headers: t.headers });
+        const cpuMs = mainThreadCpuMs() - cpu0;
         const row: LoadRow = {
           path: t.path.replace(/[0-9a-f-]{36}/g, ':id'), phase,
+          apiCpuUsPerRequest: Math.round((cpuMs * 1000) / Math.max(1, r.requests.total)),
           requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max,
           errors: r.errors + r.timeouts + r.non2xx,
         };
         rows.push(row);
-        log(`  ${phase.padEnd(5)} ${row.path.padEnd(44)} ${String(row.requestsPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(4)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  max ${String(row.maxMs).padStart(5)} ms  errors ${row.errors}`);
+        log(`  ${phase.padEnd(5)} ${row.path.padEnd(44)} ${String(row.requestsPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(4)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  max ${String(row.maxMs).padStart(5)} ms  errors ${row.errors}  API CPU ${row.apiCpuUsPerRequest} µs/req`);
       }
     };
 
