@@ -1,7 +1,7 @@
 // Load benchmark of the scale-out mode (`npm run bench load`, or `node --import tsx bench/load.ts`):
 // PostgreSQL + Redis + one `server/worker.ts` process on this machine, the API server in this process.
 // 100 concurrent clients (autocannon, sending Accept-Encoding as browsers and fetch do) on the read paths: settings, users/current, the paginated project list and
-// the transcript of a 1,000-segment project; first with the workers idle, then while two pipeline jobs (60 s
+// the transcript of a 1,000-segment project (read whole, and revalidated with If-None-Match as the editor does); first with the workers idle, then while two pipeline jobs (60 s
 // videos of real speech, English -> Spanish, built-in engines) run. Prints requests/s, p50/p99/max latency and
 // errors for each path, both ways, the main thread's CPU per request (what the API itself spends), plus the
 // API's event-loop stalls during the jobs. The clients run in a worker
@@ -33,6 +33,7 @@ interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number; max: number };
   non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
 }
@@ -190,12 +191,17 @@ export async function runLoadBench(argv: string[] = process.argv.slice(2), log: 
     // The clients ask as a browser (and fetch) does: compressed answers accepted.
     const accept = { 'accept-encoding': 'gzip, deflate, br, zstd' };
     const auth = { ...accept, authorization: `Bearer ${token}` };
-    const targets = [
-      { path: '/api/settings', headers: accept as Record<string, string> },
+    const targets: Array<{ path: string; headers: Record<string, string>; label?: string; ok304?: boolean }> = [
+      { path: '/api/settings', headers: accept },
       { path: '/api/users/current', headers: auth },
       { path: `/api/project/paginated?space_id=${space.id}&page=1&per_page=20`, headers: auth },
       { path: `/api/project/${seeded.id}/transcript`, headers: auth },
     ];
+    // The editor revalidates the transcript it holds (If-None-Match): measured too, apart from the full reads.
+    const transcriptPath = `/api/project/${seeded.id}/transcript`;
+    const etag = (await fetch(base + transcriptPath, { headers: auth })).headers.get('etag');
+    if (!etag) throw new Error('the transcript has no ETag');
+    targets.push({ path: transcriptPath, label: `${transcriptPath} (If-None-Match)`, headers: { ...auth, 'if-none-match': etag }, ok304: true });
     for (const t of targets) await fetch(base + t.path, { headers: t.headers }).then((r) => r.text()); // warm-up
     const measure = async (phase: LoadRow['phase']) => {
       for (const t of targets) {
@@ -205,10 +211,11 @@ export async function runLoadBench(argv: string[] = process.argv.slice(2), log: 
         const r = await autocannon({ url: base + t.path, connections, duration: seconds, workers: 1, headers: t.headers });
         const cpuMs = mainThreadCpuMs() - cpu0;
         const row: LoadRow = {
-          path: t.path.replace(/[0-9a-f-]{36}/g, ':id'), phase,
+          path: (t.label ?? t.path).replace(/[0-9a-f-]{36}/g, ':id'), phase,
           apiCpuUsPerRequest: Math.round((cpuMs * 1000) / Math.max(1, r.requests.total)),
           requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max,
-          errors: r.errors + r.timeouts + r.non2xx,
+          // A revalidation's 304 is its success.
+          errors: r.errors + r.timeouts + (t.ok304 ? r.non2xx - (r.statusCodeStats?.['304']?.count ?? 0) : r.non2xx),
         };
         rows.push(row);
         log(`  ${phase.padEnd(5)} ${row.path.padEnd(44)} ${String(row.requestsPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(4)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  max ${String(row.maxMs).padStart(5)} ms  errors ${row.errors}  API CPU ${row.apiCpuUsPerRequest} µs/req`);
