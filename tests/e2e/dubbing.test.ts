@@ -105,7 +105,7 @@ describe('dubbing in the browser', () => {
 
     // Generate and wait for the video.
     await page.getByRole('button', { name: 'Generate video' }).click();
-    await page.getByText('Video is generated').first().waitFor({ timeout: 240_000 });
+    await page.getByText('Video is generated', { exact: true }).first().waitFor({ timeout: 240_000 });
     await screenshot(page, 'editor-generated');
 
     // Download the dubbed MP4 through the menu.

@@ -90,7 +90,7 @@ describe('payments in the browser', () => {
     await page.waitForURL(/\/project\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await page.getByLabel('Translation of segment 1').waitFor({ timeout: 180_000 });
     await page.getByRole('button', { name: 'Generate video' }).click();
-    await page.getByText('Video is generated').first().waitFor({ timeout: 240_000 });
+    await page.getByText('Video is generated', { exact: true }).first().waitFor({ timeout: 240_000 });
     await screenshot(page, 'paid-dub-generated');
 
     await page.goto(`${server.url}/account`);
