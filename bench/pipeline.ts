@@ -2,8 +2,9 @@
 // pocketsphinx-testdata (real speech, known transcripts), dubbed English -> Spanish through the HTTP API
 // with the built-in engines and the embedded worker. Prints per-stage seconds, the end-to-end real-time
 // factor, the peak RSS (this process and every tool it starts), the longest stall of the event loop that
-// serves the API, the WER of the transcript, and the fit figures (segments ending within slot + 150 ms,
-// speed factors within 0.85-1.25, maximum drift).
+// serves the API and the latency of GET /api/users/current asked every 100 ms during the job, the WER of
+// the transcript, and the fit figures (segments ending within slot + 150 ms, speed factors within 0.85-1.25,
+// maximum drift).
 // The account is made through the API (sign-up; the first account of an install is a superuser, which
 // grants itself the Business plan so any length has minutes) and the video is uploaded from disk.
 // Options: --seconds=N (default 60), --width=W --height=H, --concurrency=N (worker slots),
@@ -205,6 +206,20 @@ async function main() {
     const sampler = rssSampler();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
+    // A person's view of the API meanwhile: GET /api/users/current every 100 ms, each timed from when it was due
+    // (a request arriving while the event loop is stalled waits for it), until the jobs end.
+    const apiMs: number[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const due = performance.now() + 100;
+        await new Promise((r) => setTimeout(r, 100));
+        const r = await app.request('/api/users/current', { headers: { authorization: `Bearer ${token}` } });
+        await r.arrayBuffer();
+        if (r.status !== 200) throw new Error(`GET /api/users/current during the job: ${r.status}`);
+        apiMs.push(performance.now() - due);
+      }
+    })();
     await deps.pipeline!.startWorker();
     const t0 = Date.now();
     const runs = await Promise.all(
@@ -221,7 +236,11 @@ async function main() {
       }),
     );
     const total = (Date.now() - t0) / 1000;
+    probing = false;
+    await prober;
     loop.disable();
+    const sortedApi = [...apiMs].sort((a, b) => a - b);
+    const pct = (q: number) => Math.round((sortedApi[Math.min(sortedApi.length - 1, Math.floor(q * sortedApi.length))] ?? 0) * 10) / 10;
     const rss = sampler.stop();
     const first = runs[0]!;
 
@@ -259,6 +278,7 @@ async function main() {
       realTimeFactor: Math.round((total / (SECONDS * JOBS)) * 1000) / 1000,
       peakRssMb: { processTree: Math.round(rss.peakTree / 1048576), nodeProcess: Math.round(rss.peakNode / 1048576) },
       eventLoopDelayMs: { p99: ms(loop.percentile(99)), max: ms(loop.max) },
+      usersCurrentMs: { requests: sortedApi.length, p50: pct(0.5), p99: pct(0.99), max: Math.round((sortedApi.at(-1) ?? 0) * 10) / 10 },
       wer: Math.round(wer * 1000) / 1000,
       segments: stats.segments,
       fit: {
@@ -288,6 +308,7 @@ async function main() {
       console.log(`end to end:                                ${result.totalSec} s  (real-time factor ${result.realTimeFactor}${JOBS > 1 ? ` over ${JOBS} jobs: ${(SECONDS * JOBS / total).toFixed(2)} s of video per second` : ''})`);
       console.log(`peak RSS: ${result.peakRssMb.processTree} MB (process tree), ${result.peakRssMb.nodeProcess} MB (node)`);
       console.log(`event loop of the API: p99 delay ${result.eventLoopDelayMs.p99} ms, longest stall ${result.eventLoopDelayMs.max} ms`);
+      console.log(`GET /api/users/current during the job (every 100 ms): ${result.usersCurrentMs.requests} requests, p50 ${result.usersCurrentMs.p50} ms, p99 ${result.usersCurrentMs.p99} ms, max ${result.usersCurrentMs.max} ms`);
       console.log(`WER of the transcript: ${(wer * 100).toFixed(1)}% over ${video.reference.split(/\s+/).length} reference words`);
       console.log(`segments: ${stats.segments}; ending within slot + 150 ms: ${result.fit.withinSlotPlus150ms}; speed factor in 0.85-1.25: ${result.fit.speedFactorIn085to125}`);
       console.log(`max cumulative drift: ${result.fit.maxCumulativeDriftSec} s; overlaps into the next segment: ${overlaps}; segments cut: ${overflow}`);
