@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { deserialize, serialize } from 'node:v8';
+import { FrameReader, frame } from './spawner-wire.mjs';
 
 const HELPER = new URL('./tool-spawner.mjs', import.meta.url);
 /** Names the spawner's abstract socket for the threads of this process (they read it from process.env). */
@@ -43,7 +43,7 @@ let retryAt = 0;
 class Connection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private buf: Buffer = Buffer.alloc(0);
+  private readonly reader = new FrameReader();
   closed = false;
 
   constructor(private readonly sock: Socket) {
@@ -62,21 +62,19 @@ class Connection {
     return { outcome, kill: () => this.write({ t: 'kill', id }) };
   }
 
+  /** Closes the connection: tools still running end with a clear failure (see onClose). */
+  close(): void {
+    this.sock.destroy();
+  }
+
   private write(msg: unknown): void {
     if (this.closed) return;
-    const body = serialize(msg);
-    const head = Buffer.allocUnsafe(4);
-    head.writeUInt32BE(body.length, 0);
-    this.sock.write(Buffer.concat([head, body]));
+    this.sock.write(frame(msg));
   }
 
   private onData(d: Buffer): void {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
-    while (this.buf.length >= 4) {
-      const n = this.buf.readUInt32BE(0);
-      if (this.buf.length < 4 + n) break;
-      const m = deserialize(this.buf.subarray(4, 4 + n)) as SpawnOutcome & { id: number };
-      this.buf = this.buf.subarray(4 + n);
+    for (const raw of this.reader.push(d)) {
+      const m = raw as SpawnOutcome & { id: number };
       const p = this.pending.get(m.id);
       if (!p) continue;
       this.pending.delete(m.id);
@@ -193,9 +191,11 @@ export function setToolSpawner(on: boolean): void {
 /** Stops the spawner (tests; process exit stops it anyway). */
 export function stopToolSpawner(): void {
   const h = helper;
+  const c = conn;
   helper = null;
   starting = null;
   conn = null;
+  c?.close();
   h?.kill('SIGKILL');
 }
 

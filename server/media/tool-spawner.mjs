@@ -4,7 +4,7 @@
 // per tool once the process holds hundreds of megabytes; from this ~40 MB process it costs nothing there.
 //
 // It listens on the abstract Unix socket named by argv[2]; each thread of the parent connects on its own. A
-// message is a 4-byte length and a v8-serialized object:
+// message is a 4-byte length and a v8-serialized object (./spawner-wire.mjs):
 //   in:  { t: 'run', id, cmd, args, cwd, env, input, nice }   { t: 'kill', id }
 //   out: { t: 'error', id, code, message }   { t: 'close', id, code, signal, stdout, stderr }
 // Its stdin is a pipe from the parent: when the parent ends, however it ends, the pipe closes and the spawner
@@ -15,21 +15,14 @@ import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { deserialize, serialize } from 'node:v8';
+import { FrameReader, frame } from './spawner-wire.mjs';
 
 const MAX_STDERR = 256 * 1024; // characters of stderr kept (the tail), as the direct runner keeps
 const running = new Set();
 
-function frame(msg) {
-  const body = serialize(msg);
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
-}
-
 const server = createServer((sock) => {
   const mine = new Map();
-  let pending = Buffer.alloc(0);
+  const reader = new FrameReader();
   const send = (msg) => {
     if (!sock.destroyed) sock.write(frame(msg));
   };
@@ -79,12 +72,7 @@ const server = createServer((sock) => {
     }
   };
   sock.on('data', (d) => {
-    pending = pending.length ? Buffer.concat([pending, d]) : d;
-    while (pending.length >= 4) {
-      const n = pending.readUInt32BE(0);
-      if (pending.length < 4 + n) break;
-      const m = deserialize(pending.subarray(4, 4 + n));
-      pending = pending.subarray(4 + n);
+    for (const m of reader.push(d)) {
       if (m.t === 'run') start(m);
       else if (m.t === 'kill') mine.get(m.id)?.kill('SIGKILL');
     }
