@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ChangeClock, CHANGES_CHANNEL, mayWrite, type ChangeListener } from './changes';
 
 export type SqlParam = string | number | boolean | null | Date | object | undefined;
 
@@ -16,12 +17,19 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs fn in a transaction. Called on a transaction, it joins it (no nested BEGIN). */
   tx<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Calls `fn` once what this handle wrote is committed: at once outside a transaction; after the COMMIT of the
+   * transaction (never, if it rolls back) on a transaction's handle. For telling others of a change (events).
+   */
+  afterCommit(fn: () => void): void;
   close(): Promise<void>;
   /**
    * In-process state that belongs to this database (the short-lived account caches of
    * server/domains/users/cache.ts): made with the database, shared by its transaction handles, never module-wide.
    */
   readonly memo: Map<string, unknown>;
+  /** Moves on at every change this process knows of (server/db/changes.ts): what kept reads are checked against. */
+  readonly changes: ChangeClock;
 }
 
 function norm(params: SqlParam[] = []): unknown[] {
@@ -35,17 +43,36 @@ function norm(params: SqlParam[] = []): unknown[] {
 
 type Runner = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 type Execer = (sql: string) => Promise<unknown>;
+/** Runs `fn` in a new transaction whose handle queues its after-commit callbacks in `pending`. */
+type TxRunner = <T>(fn: (db: Db) => Promise<T>, pending: Array<() => void>) => Promise<T>;
 
-function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close: () => Promise<void>, memo: Map<string, unknown>): Db {
+/** The database itself (`tx` starts transactions), or one transaction's handle (`tx` joins it). */
+type Scope = { kind: 'root'; tx: TxRunner } | { kind: 'tx'; pending: Array<() => void> };
+
+/**
+ * A Db over a runner. `changes` moves on after each statement of the root that may write, and after each of its
+ * transactions (inside one, nothing is visible to others until the commit).
+ */
+function wrap(kind: Db['kind'], run: Runner, exec: Execer, scope: Scope, close: () => Promise<void>, memo: Map<string, unknown>, changes: ChangeClock): Db {
+  const root = scope.kind === 'root';
   const db: Db = {
     kind,
     memo,
+    changes,
     async exec(sql: string) {
-      await exec(sql);
+      try {
+        await exec(sql);
+      } finally {
+        if (root) changes.bump();
+      }
     },
     async query<T>(sql: string, params?: SqlParam[]) {
-      const r = await run(sql, norm(params));
-      return r.rows as T[];
+      if (!root || !mayWrite(sql)) return (await run(sql, norm(params))).rows as T[];
+      try {
+        return (await run(sql, norm(params))).rows as T[];
+      } finally {
+        changes.bump();
+      }
     },
     async one<T>(sql: string, params?: SqlParam[]) {
       const rows = await db.query<T>(sql, params);
@@ -56,10 +83,36 @@ function wrap(kind: Db['kind'], run: Runner, exec: Execer, txFn: Db['tx'], close
       const rows = await db.query<T>(sql, params);
       return rows[0] ?? null;
     },
-    tx: txFn,
+    tx:
+      scope.kind === 'tx'
+        ? (fn) => fn(db)
+        : async (fn) => {
+            const pending: Array<() => void> = [];
+            let committed = false;
+            try {
+              const out = await scope.tx(fn, pending);
+              committed = true;
+              return out;
+            } finally {
+              changes.bump();
+              if (committed) for (const f of pending) runCallback(f);
+            }
+          },
+    afterCommit(fn: () => void) {
+      if (scope.kind === 'tx') scope.pending.push(fn);
+      else runCallback(fn);
+    },
     close,
   };
   return db;
+}
+
+function runCallback(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // a callback's failure is its own: the transaction has committed
+  }
 }
 
 /**
@@ -110,19 +163,26 @@ export async function pgliteDump(setup: (db: Db) => Promise<unknown>): Promise<B
 function pgliteDb(pg: import('@electric-sql/pglite').PGlite): Db {
   const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
   const memo = new Map<string, unknown>();
+  // Embedded: this process is the database's only writer, so its own writes are all the changes there are.
+  const changes = new ChangeClock(null);
   const self: Db = wrap(
     'pglite',
     run,
     (sql) => pg.exec(sql),
-    async (fn) =>
-      pg.transaction(async (t) => {
-        const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), (f) => f(inner), async () => {}, memo);
-        return fn(inner);
-      }),
+    {
+      kind: 'root',
+      tx: (fn, pending) =>
+        pg.transaction(async (t) => {
+          const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), { kind: 'tx', pending }, async () => {}, memo, changes);
+          return fn(inner);
+        }),
+    },
     async () => {
+      await changes.close();
       await pg.close();
     },
     memo,
+    changes,
   );
   return self;
 }
@@ -164,33 +224,71 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   const statements = preparedStatements();
   const run: Runner = (sql, params) => pool.query(statements.config(sql, params));
   const memo = new Map<string, unknown>();
+  const changes = new ChangeClock(changeListener(pg.Client, url), async (payload) => {
+    await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
+  });
   return wrap(
     'pg',
     run,
     (sql) => pool.query(sql),
-    async (fn) => {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query('BEGIN');
-        const inner: Db = wrap('pg', (s, p) => client.query(statements.config(s, p)), (s) => client.query(s), (f) => f(inner), async () => {}, memo);
-        const out = await fn(inner);
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        if (isDbUnavailable(e)) broken = e as Error;
-        await client.query('ROLLBACK').catch((e2: Error) => {
-          broken ??= e2;
-        });
-        throw e;
-      } finally {
-        // A client whose connection broke is destroyed, never handed to the next request.
-        client.release(broken);
-      }
+    {
+      kind: 'root',
+      tx: async (fn, pending) => {
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query('BEGIN');
+          const inner: Db = wrap('pg', (s, p) => client.query(statements.config(s, p)), (s) => client.query(s), { kind: 'tx', pending }, async () => {}, memo, changes);
+          const out = await fn(inner);
+          await client.query('COMMIT');
+          return out;
+        } catch (e) {
+          if (isDbUnavailable(e)) broken = e as Error;
+          await client.query('ROLLBACK').catch((e2: Error) => {
+            broken ??= e2;
+          });
+          throw e;
+        } finally {
+          // A client whose connection broke is destroyed, never handed to the next request.
+          client.release(broken);
+        }
+      },
     },
-    () => pool.end(),
+    async () => {
+      await changes.close();
+      await pool.end();
+    },
     memo,
+    changes,
   );
+}
+
+/**
+ * Follows the change notices of other processes (server/db/changes.ts) on a connection of its own, apart from the
+ * pool: LISTEN holds its connection for as long as it follows.
+ */
+function changeListener(Client: typeof import('pg').Client, url: string): ChangeListener {
+  return async (notice, lost) => {
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000, keepAlive: true });
+    client.on('notification', (n) => {
+      if (n.channel === CHANGES_CHANNEL) notice(n.payload ?? '');
+    });
+    client.on('error', (e) => lost(e));
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (e) {
+      await client.end().catch(() => {});
+      throw e;
+    }
+    return async () => {
+      client.removeAllListeners('end');
+      client.removeAllListeners('error');
+      client.on('error', () => {});
+      await client.end();
+    };
+  };
 }
 
 export async function openDb(opts: { databaseUrl?: string | null; dataDir?: string | null }): Promise<Db> {

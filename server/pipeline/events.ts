@@ -4,6 +4,7 @@
 // through Redis, as two processes would. With REDIS_URL the bus is bridged over Redis pub/sub (a channel under the
 // queue prefix, so installs sharing a Redis stay apart), so a web server sees the events of workers elsewhere.
 import { randomBytes } from 'node:crypto';
+import type { ChangeClock } from '../db/changes';
 import type { Db } from '../db/index';
 
 export interface ProjectEvent {
@@ -19,6 +20,9 @@ class ProjectEventBus {
   private readonly listeners = new Set<Listener>();
   private readonly origin = randomBytes(6).toString('hex');
   private redis: { pub: import('ioredis').Redis; sub: import('ioredis').Redis; channel: string; users: number } | null = null;
+
+  /** `changes`: the database's change clock, moved on by each event of another process (see bridge). */
+  constructor(private readonly changes: ChangeClock) {}
 
   /** Sends an event to this process's listeners (and, bridged, to the other processes). */
   publish(e: ProjectEvent): void {
@@ -53,7 +57,12 @@ class ProjectEventBus {
     sub.on('message', (_ch: string, raw: string) => {
       try {
         const m = JSON.parse(raw) as { o: string; e: ProjectEvent };
-        if (m.o !== this.origin) this.deliver(m.e);
+        if (m.o === this.origin) return;
+        // Another process changed the project (its writes are committed before it publishes): reads this process
+        // kept (server/db/kept-reads.ts) are read again before a listener, told of the event, asks for them. The
+        // database's own change notice may arrive later than this event.
+        this.changes.bump();
+        this.deliver(m.e);
       } catch {
         // not ours
       }
@@ -86,7 +95,7 @@ class ProjectEventBus {
 export function projectEventsOf(db: Db): ProjectEventBus {
   let bus = db.memo.get('project-events') as ProjectEventBus | undefined;
   if (!bus) {
-    bus = new ProjectEventBus();
+    bus = new ProjectEventBus(db.changes);
     db.memo.set('project-events', bus);
   }
   return bus;

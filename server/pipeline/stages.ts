@@ -122,7 +122,9 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
     );
     if (rows.length === 0) return false;
     for (const l of listeners) await l(t, { projectId, status, previous: rows[0].previous });
-    projectEventsOf(t).publish({ id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] });
+    // Told once committed: a listener that reads the project on the event finds the new status.
+    const event = { id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] };
+    t.afterCommit(() => projectEventsOf(t).publish(event));
     return true;
   });
 }
@@ -161,7 +163,8 @@ export async function setProgress(db: Db, projectId: string, statuses: StageStat
     [projectId, statuses.started, value],
   );
   if (!rows[0]) return null;
-  projectEventsOf(db).publish({ id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value });
+  const event = { id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value };
+  db.afterCommit(() => projectEventsOf(db).publish(event));
   return value;
 }
 

@@ -2,12 +2,13 @@
 // hear each other, except through Redis on the channel of their queue prefix, as two processes would.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ChangeClock } from '../../server/db/changes';
 import type { Db } from '../../server/db/index';
 import { projectEventsOf, type ProjectEvent } from '../../server/pipeline/events';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** What the bus uses of a database: its memo. */
-const fakeDb = () => ({ memo: new Map<string, unknown>() }) as unknown as Db;
+/** What the bus uses of a database: its memo and change clock. */
+const fakeDb = () => ({ memo: new Map<string, unknown>(), changes: new ChangeClock(null) }) as unknown as Db;
 const event = (id: string): ProjectEvent => ({ id, space_id: 's', status: 'transcription_started', progress: 12 });
 const bridged: Array<ReturnType<typeof projectEventsOf>> = [];
 afterAll(async () => {
@@ -35,14 +36,24 @@ describe('project events bus', () => {
 
   it('reaches the buses of other processes through Redis on its prefix only, without echo', async () => {
     const prefix = `t-${randomBytes(4).toString('hex')}`;
-    const [one, two, elsewhere] = [fakeDb(), fakeDb(), fakeDb()].map((d) => projectEventsOf(d));
+    const dbs = [fakeDb(), fakeDb(), fakeDb()];
+    const [one, two, elsewhere] = dbs.map((d) => projectEventsOf(d));
     await one!.bridge(REDIS, prefix);
     await two!.bridge(REDIS, prefix);
     await elsewhere!.bridge(REDIS, `${prefix}-other`);
     bridged.push(one!, two!, elsewhere!);
     const got = { one: [] as string[], two: [] as string[], elsewhere: [] as string[] };
-    one!.subscribe(() => true, (e) => got.one.push(e.id));
-    two!.subscribe(() => true, (e) => got.two.push(e.id));
+    // What the receiving database's change clock read when each event was heard (kept reads: see below).
+    const epochs = { one: [] as number[], two: [] as number[] };
+    const twoEpoch0 = dbs[1]!.changes.epoch;
+    one!.subscribe(() => true, (e) => {
+      got.one.push(e.id);
+      epochs.one.push(dbs[0]!.changes.epoch);
+    });
+    two!.subscribe(() => true, (e) => {
+      got.two.push(e.id);
+      epochs.two.push(dbs[1]!.changes.epoch);
+    });
     elsewhere!.subscribe(() => true, (e) => got.elsewhere.push(e.id));
     one!.publish(event('from-one'));
     await until(() => got.two.length === 1, 'the other bus of the prefix hears the event');
@@ -51,5 +62,9 @@ describe('project events bus', () => {
     expect(got.one).toEqual(['from-one', 'from-two']); // its own event once (locally), not echoed back
     expect(got.two).toEqual(['from-one', 'from-two']);
     expect(got.elsewhere).toEqual([]);
+    // Another process's event moves the receiving database's clock before its listeners hear it (so a listener that
+    // reads the project on the event never gets a result kept from before); one's own event does not.
+    expect(epochs.two[0]).toBeGreaterThan(twoEpoch0);
+    expect(epochs.one).toEqual([0, 1]);
   });
 });
