@@ -6,6 +6,7 @@
 // Pages hold signed media URLs (valid six hours or more): a page is built again after ten minutes whatever happens.
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index';
+import { keptRead } from '../../db/kept-reads';
 import { answerCacheOf, type AnswerCache, type KeptAnswer } from '../kept-answers';
 import * as repo from './repository';
 import { projectsJson, type ShapeDeps } from './shape';
@@ -27,9 +28,10 @@ function listCache(db: Db): AnswerCache {
  */
 export async function projectListPage(deps: ShapeDeps, user: UserRow, spaceId: string, q: repo.ListQuery): Promise<KeptAnswer> {
   if (!isUuid(spaceId)) throw forbidden(TEXT.noAccess);
-  const read = await repo.listVersion(deps.db, spaceId, user.id, q);
-  checkSpaceFacts(user, read.space);
   const key = JSON.stringify([spaceId, q.name ?? null, q.folderId ?? null, q.limit, q.offset]);
+  // Kept between requests while nothing changes (server/db/kept-reads.ts): most reads then ask no query at all.
+  const read = await keptRead(deps.db, 'list-version', `${key}|${user.id}`, () => repo.listVersion(deps.db, spaceId, user.id, q));
+  checkSpaceFacts(user, read.space);
   const version = createHash('sha256').update(read.version).digest('base64url');
   return listCache(deps.db).answer(key, version, async () => {
     const { rows, total } = await repo.listProjects(deps.db, spaceId, q);

@@ -4,6 +4,7 @@ import type { Segment } from '../../../contract/schemas/project';
 import { endsAfterStart, findOverlap, type TimedSegment } from '../../../contract/segments';
 import { isEditable, type ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
+import { keptRead } from '../../db/kept-reads';
 import { badRequest, conflict, notFound } from '../errors';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
@@ -72,7 +73,10 @@ export async function getTranscriptJson(
   ifNoneMatch: string | null,
 ): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; answer: KeptAnswer }> {
   // The project, its transcript's version and the caller's access in one query: the read most often repeated.
-  const found = isUuid(projectId) ? await findProjectWithTranscriptVersion(deps.db, projectId, user.id) : null;
+  // Kept between requests while nothing changes (server/db/kept-reads.ts): most reads then ask no query at all.
+  const found = isUuid(projectId)
+    ? await keptRead(deps.db, 'transcript-version', `${projectId}|${user.id}`, () => findProjectWithTranscriptVersion(deps.db, projectId, user.id))
+    : null;
   if (!found) throw notFound('Project not found');
   const { project } = found;
   checkSpaceFacts(user, found.space);
