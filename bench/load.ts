@@ -2,9 +2,11 @@
 // PostgreSQL + Redis + one `server/worker.ts` process on this machine, the API server in this process.
 // 100 concurrent clients (autocannon, sending Accept-Encoding as browsers and fetch do) on the read paths: settings, users/current, the paginated project list and
 // the transcript of a 1,000-segment project (read whole, and revalidated with If-None-Match as the editor does); first with the workers idle, then while two pipeline jobs (60 s
-// videos of real speech, English -> Spanish, built-in engines) run. Prints requests/s, p50/p99/max latency and
-// errors for each path, both ways, the main thread's CPU per request (what the API itself spends), plus the
-// API's event-loop stalls during the jobs. The clients run in a worker
+// videos of real speech, English -> Spanish, built-in engines) run, the worker running both at once, a new one
+// started whenever one ends so that two run throughout. Prints requests/s, p50/p99/max latency and
+// errors for each path, both ways, the main thread's CPU per request (what the API itself spends), the other
+// threads' (the clients, mostly), how busy the machine was, the stages running, plus the API's event-loop stalls
+// during the jobs. The clients run in a worker
 // thread (autocannon's workers), off the API's event loop; they share the 2 cores with everything else.
 // Needs PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test: a database of its own is
 // created and dropped) and Redis (BENCH_REDIS_URL, default redis://127.0.0.1:6379; keys under a unique prefix).
@@ -51,11 +53,32 @@ function mainThreadCpuMs(): number {
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime and stime (fields 14, 15), in clock ticks of 1/100 s
 }
 
+/** CPU time of this whole process (the API's main thread, the clients' worker thread, libuv's pool...), in ms. */
+function processCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+}
+
+/** The machine's busy and total CPU time since boot, in clock ticks, all cores (from /proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
+}
+
 export interface LoadRow {
   path: string;
   /** Main-thread CPU per answered request (the API's own cost; the clients, PostgreSQL and the kernel's share of
    * loopback are not in it, except the system time of the API's socket writes). */
   apiCpuUsPerRequest: number;
+  /** CPU of the bench process's other threads per request: mostly the clients (autocannon's worker thread). */
+  clientCpuUsPerRequest: number;
+  /** How busy the whole machine was during the run (all cores, 100% = every core busy). */
+  machineBusyPct: number;
+  /** With jobs: the fewest and most pipeline stages running during the row (sampled every 250 ms). */
+  stagesRunning?: { min: number; max: number };
   phase: 'idle' | 'jobs';
   requestsPerSec: number;
   p50Ms: number;
@@ -203,45 +226,79 @@ export async function runLoadBench(argv: string[] = process.argv.slice(2), log: 
     if (!etag) throw new Error('the transcript has no ETag');
     targets.push({ path: transcriptPath, label: `${transcriptPath} (If-None-Match)`, headers: { ...auth, 'if-none-match': etag }, ok304: true });
     for (const t of targets) await fetch(base + t.path, { headers: t.headers }).then((r) => r.text()); // warm-up
-    const measure = async (phase: LoadRow['phase']) => {
+    const measure = async (phase: LoadRow['phase'], runningSamples?: () => number[]) => {
       for (const t of targets) {
+        runningSamples?.();
         // The clients run in a worker thread of their own: on the API's event loop they would add their own work
         // to every latency measured.
         const cpu0 = mainThreadCpuMs();
+        const all0 = processCpuMs();
+        const m0 = machineTicks();
         const r = await autocannon({ url: base + t.path, connections, duration: seconds, workers: 1, headers: t.headers });
         const cpuMs = mainThreadCpuMs() - cpu0;
+        const otherMs = processCpuMs() - all0 - cpuMs;
+        const m1 = machineTicks();
+        const n = Math.max(1, r.requests.total);
         const row: LoadRow = {
           path: (t.label ?? t.path).replace(/[0-9a-f-]{36}/g, ':id'), phase,
-          apiCpuUsPerRequest: Math.round((cpuMs * 1000) / Math.max(1, r.requests.total)),
+          apiCpuUsPerRequest: Math.round((cpuMs * 1000) / n),
+          clientCpuUsPerRequest: Math.round((otherMs * 1000) / n),
+          machineBusyPct: Math.round((100 * (m1.busy - m0.busy)) / Math.max(1, m1.total - m0.total)),
           requestsPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, maxMs: r.latency.max,
           // A revalidation's 304 is its success.
           errors: r.errors + r.timeouts + (t.ok304 ? r.non2xx - (r.statusCodeStats?.['304']?.count ?? 0) : r.non2xx),
         };
+        const during = runningSamples?.() ?? [];
+        if (during.length) row.stagesRunning = { min: Math.min(...during), max: Math.max(...during) };
         rows.push(row);
-        log(`  ${phase.padEnd(5)} ${row.path.padEnd(44)} ${String(row.requestsPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(4)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  max ${String(row.maxMs).padStart(5)} ms  errors ${row.errors}  API CPU ${row.apiCpuUsPerRequest} µs/req`);
+        log(`  ${phase.padEnd(5)} ${row.path.padEnd(44)} ${String(row.requestsPerSec).padStart(6)} req/s  p50 ${String(row.p50Ms).padStart(4)} ms  p99 ${String(row.p99Ms).padStart(4)} ms  max ${String(row.maxMs).padStart(5)} ms  errors ${row.errors}  API CPU ${row.apiCpuUsPerRequest} µs/req  clients ${row.clientCpuUsPerRequest} µs/req  machine ${row.machineBusyPct}% busy${row.stagesRunning ? `  stages running ${row.stagesRunning.min}-${row.stagesRunning.max}` : ''}`);
       }
     };
 
-    worker = await startWorker({ ...env, LOG_LEVEL: 'info' });
+    worker = await startWorker({ ...env, LOG_LEVEL: 'info', WORKER_CONCURRENCY: '2' });
     log(`\nLoad: ${connections} connections, ${seconds} s per path, PostgreSQL + Redis + 1 worker process; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
     log('without jobs:');
     await measure('idle');
 
-    // Two pipeline jobs on the worker, then the same measurements while they run.
+    // Two pipeline jobs on the worker (running both at once), kept two for the whole phase: a job that ends is
+    // followed by a new one (the same upload), so every path is measured while two jobs run. Each row reports how
+    // many stages were running, sampled every 250 ms.
     const media = [await upload(), await upload()];
-    const jobs = await Promise.all(media.map((id, i) => call('POST', `/api/project/create_transcript?space_id=${space.id}`, token, {
-      name: `Load job ${i + 1}`, src_lang: 'en', dst_lang: 'es', media_id: id,
-    })));
+    let started = 0;
+    const startJob = async (mediaId: string) => {
+      started++;
+      return String((await call('POST', `/api/project/create_transcript?space_id=${space.id}`, token, {
+        name: `Load job ${started}`, src_lang: 'en', dst_lang: 'es', media_id: mediaId,
+      })).id);
+    };
+    const inFlight = async () => (await deps!.db.query<{ project_id: string }>(`SELECT DISTINCT project_id::text FROM pipeline_jobs WHERE state IN ('queued', 'running')`)).map((r) => r.project_id);
     const running = async () => (await deps!.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pipeline_jobs WHERE state = 'running'`))[0]!.n;
-    for (let i = 0; i < 600 && (await running()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await Promise.all(media.map(startJob));
+    for (let i = 0; i < 600 && (await running()) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    let keeping = true;
+    let samples: number[] = [];
+    let keeperError: unknown = null;
+    const keeper = (async () => {
+      while (keeping) {
+        const live = await inFlight();
+        for (let k = live.length; k < 2; k++) await startJob(media[k]!);
+        samples.push(await running());
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })().catch((e: unknown) => void (keeperError = e));
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
-    log(`while two pipeline jobs run (${await running()} running when measuring started):`);
-    await measure('jobs');
+    log(`while two pipeline jobs run (${await running()} stages running when measuring started; WORKER_CONCURRENCY=2):`);
+    await measure('jobs', () => {
+      const s = samples;
+      samples = [];
+      return s;
+    });
     loop.disable();
-    const stillRunning = await running();
-    const statuses = await Promise.all(jobs.map(async (j) => String((await call('GET', `/api/project/${j.id}`, token)).status)));
-    log(`jobs at the end of the measurements: ${statuses.join(', ')} (${stillRunning} stage(s) running)`);
+    keeping = false;
+    await keeper;
+    if (keeperError) throw new Error(`keeping two jobs running failed: ${String(keeperError)}`);
+    log(`jobs started in all: ${started}`);
     log(`API event loop during the jobs: p99 delay ${(loop.percentile(99) / 1e6).toFixed(1)} ms, longest stall ${(loop.max / 1e6).toFixed(1)} ms`);
     const worst = rows.filter((r) => r.phase === 'jobs').reduce((a, r) => Math.max(a, r.p99Ms), 0);
     const errors = rows.reduce((a, r) => a + r.errors, 0);
