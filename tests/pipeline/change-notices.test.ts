@@ -4,7 +4,7 @@
 // not on rollback; while the notices cannot be followed (the listening connection lost) nothing is kept, and
 // following resumes on its own.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT } from '../../contract/errors';
 import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { CHANGES_CHANNEL } from '../../server/db/changes';
@@ -13,6 +13,7 @@ import type { AppDeps } from '../../server/deps';
 import { createApp } from '../../server/http/app';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from '../server/harness';
+import { queriesDuring } from '../server/helpers';
 import { api, makeUser, seedProject, uploadOk, type TestUser } from '../server/projects-fixtures';
 import { createSpace, grantPlan } from '../server/spaces-fixtures';
 
@@ -61,24 +62,12 @@ async function spaceWithMember() {
 const transcript = (h: Harness, u: TestUser, id: string) => api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
 const list = (h: Harness, u: TestUser, spaceId: string) => api(h, 'GET', `/api/project/paginated?space_id=${spaceId}`, { token: u.token });
 
-/** Queries process A's database was asked while `fn` ran. */
-async function queriesOfA(fn: () => Promise<unknown>): Promise<number> {
-  const db = a.deps.db;
-  const spies = [vi.spyOn(db, 'query'), vi.spyOn(db, 'one'), vi.spyOn(db, 'maybeOne')];
-  try {
-    await fn();
-    return spies.reduce((x, s) => x + s.mock.calls.length, 0);
-  } finally {
-    for (const s of spies) s.mockRestore();
-  }
-}
-
 /** A's reads of the member, kept (nothing asked of the database when read again). */
 async function keptInA(member: TestUser, spaceId: string, projectId: string): Promise<void> {
   await a.deps.db.changes.caughtUp();
   expect((await transcript(a, member, projectId)).status).toBe(200);
   expect((await list(a, member, spaceId)).status).toBe(200);
-  expect(await queriesOfA(async () => {
+  expect(await queriesDuring(a.deps.db, async () => {
     expect((await transcript(a, member, projectId)).status).toBe(200);
     expect((await list(a, member, spaceId)).status).toBe(200);
   })).toBe(0);

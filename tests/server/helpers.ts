@@ -1,5 +1,6 @@
 // Shared helpers for server tests: accounts made through the real API (sign-up, then POST /api/users).
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
+import type { Db } from '../../server/db/index';
 import type { User } from '../../contract/schemas/user';
 import type { Harness } from './harness';
 
@@ -61,5 +62,16 @@ export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean,
     if (ok(v)) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** How many queries `db` was asked while `fn` ran. */
+export async function queriesDuring(db: Db, fn: () => Promise<unknown>): Promise<number> {
+  const spies = [vi.spyOn(db, 'query'), vi.spyOn(db, 'one'), vi.spyOn(db, 'maybeOne')];
+  try {
+    await fn();
+    return spies.reduce((a, s) => a + s.mock.calls.length, 0);
+  } finally {
+    for (const s of spies) s.mockRestore();
   }
 }

@@ -10,6 +10,7 @@ import type { Db } from '../../server/db/index';
 import { KEPT_READ_MS, keptRead } from '../../server/db/kept-reads';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from './harness';
+import { queriesDuring } from './helpers';
 import { api, makeUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
 import { createSpace, grantPlan } from './spaces-fixtures';
 
@@ -41,18 +42,6 @@ async function spaceWithMember() {
 const transcript = (u: TestUser, id: string) => api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
 const list = (u: TestUser, spaceId: string) => api(h, 'GET', `/api/project/paginated?space_id=${spaceId}`, { token: u.token });
 
-/** How many queries the database was asked while `fn` ran. */
-async function queriesDuring(fn: () => Promise<unknown>): Promise<number> {
-  const db = h.deps.db;
-  const spies = [vi.spyOn(db, 'query'), vi.spyOn(db, 'one'), vi.spyOn(db, 'maybeOne')];
-  try {
-    await fn();
-    return spies.reduce((a, s) => a + s.mock.calls.length, 0);
-  } finally {
-    for (const s of spies) s.mockRestore();
-  }
-}
-
 describe('kept reads over the API', () => {
   it('a repeated transcript or list read asks the database nothing, and a member removed is refused at once', async () => {
     const { spaceId, member, projectId } = await spaceWithMember();
@@ -64,7 +53,7 @@ describe('kept reads over the API', () => {
     expect((await transcript(member, projectId)).status).toBe(200);
     expect((await list(member, spaceId)).status).toBe(200);
     // Read again: access facts, versions and the answers themselves are all kept.
-    expect(await queriesDuring(async () => {
+    expect(await queriesDuring(h.deps.db, async () => {
       expect((await transcript(member, projectId)).status).toBe(200);
       expect((await list(member, spaceId)).json.total).toBe(1);
     })).toBe(0);
