@@ -37,10 +37,19 @@ export async function buildDeps(
     ).child({ role: opts.role });
   // The queue depth gauge reads the pipeline's queue once it exists.
   const queueOf: { counts?: () => Promise<{ waiting: number; active: number }> } = {};
-  const metrics = opts.metrics ?? createMetrics({ queueCounts: () => queueOf.counts?.() ?? Promise.resolve({ waiting: 0, active: 0 }), defaults: opts.role !== 'test' });
+  // The change notices gauge reads the database once it is open.
+  const dbOf: { db?: Db } = {};
+  const metrics =
+    opts.metrics ??
+    createMetrics({
+      queueCounts: () => queueOf.counts?.() ?? Promise.resolve({ waiting: 0, active: 0 }),
+      changeNotices: () => dbOf.db?.changes.state ?? null,
+      defaults: opts.role !== 'test',
+    });
   onDebit((e) => metrics.minutesDebited.inc({ bucket: e.bucket }, e.minutes));
   if (!config.jwtSecretFromEnv) config.jwtSecret = await persistedJwtSecret(config.dataDir);
   const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'db') }));
+  dbOf.db = db;
   await migrate(db);
   // Payments: the local catalogue is always there (local grants name its products); Stripe's is read from its API
   // (a failure is logged and retried when the products are next asked for).

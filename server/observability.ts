@@ -52,7 +52,16 @@ export interface Metrics {
   minutesDebited: Counter<'bucket'>;
 }
 
-export function createMetrics(o: { queueCounts?: () => Promise<{ waiting: number; active: number }>; defaults?: boolean } = {}): Metrics {
+/** The states of the database's change notices (server/db/changes.ts ChangeClock.state). */
+const CHANGE_NOTICE_STATES = ['embedded', 'idle', 'following', 'lost'] as const;
+
+export function createMetrics(
+  o: {
+    queueCounts?: () => Promise<{ waiting: number; active: number }>;
+    changeNotices?: () => (typeof CHANGE_NOTICE_STATES)[number] | null;
+    defaults?: boolean;
+  } = {},
+): Metrics {
   const registry = new Registry();
   if (o.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'dubbing_' });
   const httpDuration = new Histogram({
@@ -89,6 +98,17 @@ export function createMetrics(o: { queueCounts?: () => Promise<{ waiting: number
       } catch {
         // queue unreachable: the readiness check says so
       }
+    },
+  });
+  new Gauge({
+    name: 'dubbing_change_notices',
+    help: "The database's change notices, as this process follows them (1 for the current state): embedded, idle (no kept read yet), following, lost (reconnecting; reads are not kept meanwhile)",
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const now = o.changeNotices?.() ?? null;
+      if (now === null) return;
+      for (const st of CHANGE_NOTICE_STATES) this.set({ state: st }, st === now ? 1 : 0);
     },
   });
   const minutesDebited = new Counter({

@@ -78,6 +78,16 @@ export class ChangeClock {
     }
   }
 
+  /**
+   * For the operator (/metrics): embedded (nothing to follow), idle (no kept read asked yet: workers), following, or
+   * lost (reconnecting: nothing is kept meanwhile). Asking does not start following.
+   */
+  get state(): 'embedded' | 'idle' | 'following' | 'lost' {
+    if (this.listener === null) return 'embedded';
+    if (!this.started) return 'idle';
+    return this.connected ? 'following' : 'lost';
+  }
+
   /** Moves on at every change this process knows of. */
   get epoch(): number {
     return this.n;

@@ -89,6 +89,9 @@ describe('kept reads across two API processes', () => {
     await a.deps.db.changes.caughtUp();
     expect(await transcript(a, member, projectId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
     expect(await list(a, member, spaceId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
+    // The operator's view: A follows the notices; B, which has kept no read, has not started to (as a worker).
+    expect(await (await a.app.request('/metrics')).text()).toContain('dubbing_change_notices{state="following"} 1');
+    expect(await (await b.app.request('/metrics')).text()).toContain('dubbing_change_notices{state="idle"} 1');
   });
 
   it('an edit on one process, and segments written by another writer, are read by the other at once', async () => {

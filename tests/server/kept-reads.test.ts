@@ -9,7 +9,7 @@ import { ChangeClock, mayWrite } from '../../server/db/changes';
 import type { Db } from '../../server/db/index';
 import { KEPT_READ_MS, keptRead } from '../../server/db/kept-reads';
 import { makeSpeechVideo } from '../fixtures/media';
-import { createHarness, type Harness } from './harness';
+import { createHarness, usingPostgres, type Harness } from './harness';
 import { queriesDuring } from './helpers';
 import { api, makeUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
 import { createSpace, grantPlan } from './spaces-fixtures';
@@ -215,6 +215,19 @@ describe("the database's change clock", () => {
       'SELECT id FROM projects FOR UPDATE', 'TRUNCATE projects', 'CALL p()', 'BEGIN', 'LOCK TABLE projects',
     ]) {
       expect(mayWrite(sql), sql).toBe(true);
+    }
+  });
+});
+
+describe("the operator's view", () => {
+  it('shows at /metrics whether the change notices are followed', async () => {
+    const { member, projectId } = await spaceWithMember();
+    expect((await transcript(member, projectId)).status).toBe(200); // a kept read: PostgreSQL starts following
+    await h.deps.db.changes.caughtUp();
+    const text = await (await h.app.request('/metrics')).text();
+    const now = usingPostgres() ? 'following' : 'embedded';
+    for (const state of ['embedded', 'idle', 'following', 'lost']) {
+      expect(text).toContain(`dubbing_change_notices{state="${state}"} ${state === now ? 1 : 0}`);
     }
   });
 });
