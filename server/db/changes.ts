@@ -105,7 +105,7 @@ export class ChangeClock {
   }
 
   /** Starts following the change notices (once); `live` turns true when the listener is up. */
-  follow(): void {
+  private follow(): void {
     if (this.started || this.listener === null || this.closed) return;
     this.started = true;
     void this.connect();
