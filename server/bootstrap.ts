@@ -1,6 +1,7 @@
 // Builds the services from config: the database (migrated) and the services of each part.
 // Each part adds its construction here explicitly, and its teardown to shutdownDeps.
 import { setToolSpawner, startToolSpawner } from './media/spawner';
+import { stopThreads } from './engines/builtin/threads';
 import { join } from 'node:path';
 import type { Config } from './config';
 import { openDb, type Db } from './db/index';
@@ -112,6 +113,8 @@ export async function shutdownDeps(deps: AppDeps, o: { graceful?: boolean } = {}
   if (deps.billingClock) clearInterval(deps.billingClock);
   deps.stopRetention?.();
   await deps.pipeline.stop(o.graceful ? { graceMs: deps.config.worker.shutdownGraceSec * 1000 } : { force: true });
+  // The engines' threads end the safe way (a native model call is never cut off: the process would abort).
+  await stopThreads();
   (deps.storage as { close?: () => void }).close?.();
   await deps.db.close();
 }

@@ -56,6 +56,16 @@ async function getSession(modelPath: string): Promise<{ ort: Ort; session: Sessi
   return { ort, session: await s };
 }
 
+/**
+ * Releases the open model sessions (the thread that holds them is about to end). Waits for the ones still
+ * being created; a failed one has nothing to release.
+ */
+export async function releaseSileroSessions(): Promise<void> {
+  const open = [...sessions.values()];
+  sessions.clear();
+  for (const s of open) await s.then((x) => x.release()).catch(() => {});
+}
+
 /** Samples of a signal read piece by piece: a file (WavReader) or an array in memory. */
 export interface SampleSource {
   readonly length: number;
@@ -81,7 +91,8 @@ export async function sileroFrameProbabilities(
   let piece: Float32Array = new Float32Array(0);
   let pieceStart = 0;
   for (let f = 0; f < nFrames; f++) {
-    if (f % 256 === 0 && o.signal?.aborted) throw o.signal.reason ?? new Error('aborted');
+    // Checked before every model call: a cancelled detection stops within one frame's inference.
+    if (o.signal?.aborted) throw new DOMException(`The detection was stopped (${String(o.signal.reason)})`, 'AbortError');
     if (f % CHUNK_FRAMES === 0) {
       pieceStart = f * SILERO_FRAME;
       piece = src.read(pieceStart, CHUNK_FRAMES * SILERO_FRAME);

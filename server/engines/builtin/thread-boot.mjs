@@ -13,5 +13,11 @@ if (workerData.nice > 0) {
   }
 }
 register();
-const { runTask } = await import(workerData.tasks);
-parentPort.on('message', (m) => void runTask(m.id, m.task, m.payload));
+const { runTask, cancelTask, closeThread } = await import(workerData.tasks);
+// run: start a task; cancel: stop it at its next safe point; close: release what the tasks hold (model
+// sessions) and end the thread by letting its event loop empty (never by terminating it mid-call).
+parentPort.on('message', (m) => {
+  if (m.type === 'run') void runTask(m.id, m.task, m.payload);
+  else if (m.type === 'cancel') cancelTask(m.id);
+  else if (m.type === 'close') void closeThread().finally(() => parentPort.close());
+});

@@ -1,7 +1,14 @@
 // CPU-heavy work of the built-in engines (VAD inference, diarization features and clustering) runs in
 // worker threads, never on the event loop that answers the API. A task holds one of the process's CPU
-// slots (server/media/run.ts) while it runs; an abort terminates its thread at once. Threads are kept a
-// short while after a task (TypeScript loaded, model sessions open) and end when idle.
+// slots (server/media/run.ts) while it runs. Threads are kept a short while after a task (TypeScript loaded,
+// model sessions open) and end when idle.
+//
+// A thread that has loaded a native addon (onnxruntime-node, for the VAD) is never terminated: terminating a
+// thread while a native call is in flight makes the addon throw a C++ exception on a dying V8 isolate, which
+// aborts the whole process ('terminate called after throwing an instance of Napi::Error'). Such a thread is
+// asked to cancel instead; its task stops at the next safe point (between two model calls), the caller's
+// promise rejects at once, and the thread ends by itself (its sessions released) when it is no longer needed.
+// Threads that run plain JavaScript are terminated on abort, which is safe and immediate.
 import { Worker } from 'node:worker_threads';
 import { toolNiceness, withCpuSlot } from '../../media/run';
 import { MediaError } from '../../media/errors';
@@ -12,29 +19,63 @@ const BOOT = new URL('./thread-boot.mjs', import.meta.url);
 const TASKS = new URL('./thread-tasks.ts', import.meta.url).href;
 /** An idle thread ends after this long. */
 const IDLE_MS = 20_000;
+/** Tasks whose thread holds a native addon: cancelled cooperatively, never terminated. */
+const NATIVE_TASKS: ReadonlySet<ThreadTaskName> = new Set<ThreadTaskName>(['vad']);
 
-const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
-let nextId = 1;
-
-function takeWorker(): Worker {
-  const w = idle.pop();
-  if (w) {
-    clearTimeout(w.timer);
-    w.worker.ref();
-    return w.worker;
-  }
-  return new Worker(BOOT, { workerData: { tasks: TASKS, nice: toolNiceness() } });
+interface Thread {
+  worker: Worker;
+  native: boolean;
+  /** The task running in it (its id), or null when idle. */
+  running: number | null;
+  /** Resolves when the thread has ended. */
+  exited: Promise<void>;
+  idleTimer?: NodeJS.Timeout;
 }
 
-function keepWorker(worker: Worker): void {
-  worker.unref();
-  const timer = setTimeout(() => {
-    const i = idle.findIndex((x) => x.worker === worker);
-    if (i >= 0) idle.splice(i, 1);
-    void worker.terminate();
-  }, IDLE_MS);
-  timer.unref();
-  idle.push({ worker, timer });
+const threads = new Set<Thread>();
+let nextId = 1;
+let stopping = false;
+
+function startThread(native: boolean): Thread {
+  const worker = new Worker(BOOT, { workerData: { tasks: TASKS, nice: toolNiceness() } });
+  const t: Thread = { worker, native, running: null, exited: new Promise((r) => worker.once('exit', () => r())) };
+  threads.add(t);
+  void t.exited.then(() => threads.delete(t));
+  // A thread never ends the process by an unhandled 'error' event: its task's listener reports it.
+  worker.on('error', () => {});
+  return t;
+}
+
+function takeThread(native: boolean): Thread {
+  for (const t of threads) {
+    if (t.native === native && t.running === null && t.idleTimer) {
+      clearTimeout(t.idleTimer);
+      t.idleTimer = undefined;
+      t.worker.ref();
+      return t;
+    }
+  }
+  return startThread(native);
+}
+
+/** Ends a thread the safe way for its kind: a native one closes itself, a plain one is terminated. */
+function endThread(t: Thread): Promise<void> {
+  if (t.idleTimer) clearTimeout(t.idleTimer);
+  t.idleTimer = undefined;
+  if (t.native) t.worker.postMessage({ type: 'close' });
+  else void t.worker.terminate();
+  return t.exited;
+}
+
+function keepThread(t: Thread): void {
+  t.running = null;
+  if (stopping) {
+    void endThread(t);
+    return;
+  }
+  t.worker.unref();
+  t.idleTimer = setTimeout(() => void endThread(t), IDLE_MS);
+  t.idleTimer.unref();
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -65,36 +106,97 @@ export function runInThread<R>(
     () =>
       new Promise<R>((resolve, reject) => {
         if (o.signal?.aborted) return reject(abortError(o.signal));
-        const worker = takeWorker();
+        if (stopping) return reject(new DOMException('The engine threads are stopping', 'AbortError'));
+        const native = NATIVE_TASKS.has(task);
+        const t = takeThread(native);
+        const { worker } = t;
         const id = nextId++;
+        t.running = id;
         let settled = false;
-        const finish = (fn: () => void, reuse: boolean) => {
+        // The caller is answered once; the thread is let go once its task has really ended.
+        const settle = (fn: () => void) => {
           if (settled) return;
           settled = true;
           o.signal?.removeEventListener('abort', onAbort);
+          fn();
+        };
+        const release = (reuse: boolean) => {
           worker.off('message', onMessage);
           worker.off('error', onError);
           worker.off('exit', onExit);
-          if (reuse) keepWorker(worker);
-          else void worker.terminate();
-          fn();
+          if (reuse) keepThread(t);
+          else void endThread(t);
         };
-        const onAbort = () => finish(() => reject(abortError(o.signal!)), false);
+        const onAbort = () => {
+          settle(() => reject(abortError(o.signal!)));
+          if (native) {
+            // Stops at its next safe point; the thread is released when its outcome arrives.
+            worker.postMessage({ type: 'cancel', id });
+          } else {
+            release(false);
+          }
+        };
         const onMessage = (m: ThreadMessage) => {
           if (m.id !== id) return;
           if (m.type === 'progress') {
             if (!settled) o.onProgress?.(m.fraction);
-          } else if (m.type === 'result') finish(() => resolve(m.value as R), true);
-          else finish(() => reject(rebuild(m)), true);
+            return;
+          }
+          release(true);
+          if (m.type === 'result') settle(() => resolve(m.value as R));
+          else settle(() => reject(rebuild(m)));
         };
-        const onError = (e: Error) => finish(() => reject(e), false);
-        const onExit = (code: number) => finish(() => reject(new Error(`the ${task} worker thread stopped (exit ${code})`)), false);
+        const onError = (e: Error) => {
+          release(false);
+          settle(() => reject(e));
+        };
+        const onExit = (code: number) => {
+          release(false);
+          settle(() => reject(new Error(`the ${task} worker thread stopped (exit ${code})`)));
+        };
         o.signal?.addEventListener('abort', onAbort, { once: true });
         worker.on('message', onMessage);
         worker.on('error', onError);
         worker.on('exit', onExit);
-        worker.postMessage({ id, task, payload });
+        worker.postMessage({ type: 'run', id, task, payload });
       }),
     o.signal,
   );
+}
+
+/**
+ * Stops every engine thread the safe way (shutdown): running tasks are cancelled, native threads finish their
+ * current model call and close themselves, plain threads are terminated. Resolves when all have ended, or after
+ * `timeoutMs` (a native call that never returns is then left to the process's exit).
+ */
+export async function stopThreads(timeoutMs = 10_000): Promise<void> {
+  stopping = true;
+  try {
+    const ends = [...threads].map((t) => {
+      if (t.running !== null && t.native) {
+        t.worker.postMessage({ type: 'cancel', id: t.running });
+        t.worker.postMessage({ type: 'close' });
+        return t.exited;
+      }
+      return endThread(t);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(ends), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+  } finally {
+    stopping = false;
+  }
+}
+
+/** How many engine threads are alive, by kind (tests). */
+export function threadCounts(): { native: number; plain: number; running: number } {
+  let native = 0;
+  let plain = 0;
+  let running = 0;
+  for (const t of threads) {
+    if (t.native) native++;
+    else plain++;
+    if (t.running !== null) running++;
+  }
+  return { native, plain, running };
 }
