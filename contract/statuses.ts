@@ -125,6 +125,25 @@ export function statusLabel(status: ProjectStatus, variant: LabelVariant = 'defa
   if (variant === 'readyOnVoiceSuggest' && status === 'voice_suggest_done') return 'Ready to generate video';
   return BASE_LABELS[status];
 }
+/** error_code of a project whose run its user stopped (POST /api/project/{id}/cancel). */
+export const CANCELLED_CODE = 'cancelled';
+
+/** A project whose run its user stopped: shown as cancelled, never as a failure to report. */
+export function isCancelled(p: { status: ProjectStatus; error_code?: string | null }): boolean {
+  return p.error_code === CANCELLED_CODE && isFailure(p.status);
+}
+
+/** A project that failed by itself (not cancelled by its user): shown as an error, with "What went wrong?". */
+export function isProblem(p: { status: ProjectStatus; error_code?: string | null }): boolean {
+  return isFailure(p.status) && !isCancelled(p);
+}
+
+/** The status as its user reads it: a stopped dub says "Dubbing cancelled", a stopped analysis "Cancelled". */
+export function projectStatusLabel(p: { status: ProjectStatus; error_code?: string | null }, variant: LabelVariant = 'default'): string {
+  if (isCancelled(p)) return p.status === 'voiceover_failed' || p.status === 'merging_failed' ? 'Dubbing cancelled' : 'Cancelled';
+  return statusLabel(p.status, variant);
+}
+
 export function progressOf(status: ProjectStatus, variant: keyof typeof PROGRESS_VARIANTS = 'default'): number {
   return PROGRESS_VARIANTS[variant][status];
 }

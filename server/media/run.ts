@@ -62,6 +62,20 @@ function releaseSlot(): void {
   else slotsInUse = Math.max(0, slotsInUse - 1);
 }
 
+/**
+ * Takes one CPU slot (waits for a free one; an abort while waiting rejects) and answers its release, which may be
+ * called any number of times: for work whose caller stops waiting before the work itself has stopped.
+ */
+export async function takeCpuSlot(signal?: AbortSignal): Promise<() => void> {
+  await acquireSlot(signal);
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    releaseSlot();
+  };
+}
+
 /** Runs `fn` holding one CPU slot (waits for a free one; an abort while waiting rejects). */
 export async function withCpuSlot<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   await acquireSlot(signal);

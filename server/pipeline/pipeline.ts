@@ -139,10 +139,15 @@ export class Pipeline {
     }
   }
 
-  /** Asks every queued or running stage of the project to stop (here and, through heartbeats, elsewhere). */
-  async cancel(projectId: string): Promise<void> {
-    await jobs.requestCancel(this.deps.db, projectId);
-    for (const { projectId: p, ac } of this.controllers.values()) if (p === projectId) ac.abort('cancel');
+  /**
+   * Asks every queued or running stage of the project to stop (here and, through heartbeats, elsewhere). Given a
+   * transaction, the request is part of it and the stages here stop once it commits.
+   */
+  async cancel(projectId: string, db: Db = this.deps.db): Promise<void> {
+    await jobs.requestCancel(db, projectId);
+    db.afterCommit(() => {
+      for (const { projectId: p, ac } of this.controllers.values()) if (p === projectId) ac.abort('cancel');
+    });
   }
 
   /** Starts processing jobs (embedded worker or `npm run worker`), after a start-up sweep. */
@@ -241,12 +246,21 @@ export class Pipeline {
           end('skipped');
           return;
         }
-        await jobs.finishJob(db, id, this.owner, 'cancelled').catch(() => {});
-        const still = await jobs.projectExists(db, projectId).catch(() => false);
-        if (still && statuses) {
-          // Cancelled but kept: it must not stay *_started.
-          await setStatus(db, projectId, statuses.failed, { error_code: 'cancelled', message: 'The processing was cancelled' }).catch(() => {});
-        } else if (still) {
+        // The job's end and the project's status in one transaction, under the project's row lock: a new run of the
+        // stage is refused while this one is stopping (jobs.stoppingJobs), so only this run's status is replaced.
+        let still = false;
+        await db
+          .tx(async (t) => {
+            const now = await jobs.lockProjectStatus(t, projectId);
+            still = now !== null;
+            await jobs.finishJob(t, id, this.owner, 'cancelled');
+            // Cancelled but kept: it must not stay *_started (the cancel call has usually recorded this already).
+            if (statuses && now === statuses.started) {
+              await setStatus(t, projectId, statuses.failed, { error_code: 'cancelled', message: 'The processing was cancelled' });
+            }
+          })
+          .catch((e2) => this.log('could not record a cancellation', { projectId, stage, error: String(e2) }));
+        if (still && !statuses) {
           // A side task keeps its own state: its hook records the cancellation.
           await this.failureHook(projectId, stage, 'The processing was cancelled', 'cancelled');
         }

@@ -99,11 +99,33 @@ export async function finishJob(db: Db, id: string, owner: string, state: 'done'
   );
 }
 
+/**
+ * Stops a project's jobs: a queued one is cancelled at once (nobody has claimed it, and a claim needs it queued), a
+ * running one is asked to stop (its heartbeat sees the request). One statement, so a concurrent claim either
+ * happened before (the job is running and is asked to stop) or fails.
+ */
 export async function requestCancel(db: Db, projectId: string): Promise<void> {
   await db.query(
-    `UPDATE pipeline_jobs SET cancel_requested = true WHERE project_id = $1 AND state IN ('queued', 'running')`,
+    `UPDATE pipeline_jobs SET cancel_requested = true,
+       finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END,
+       state = CASE WHEN state = 'queued' THEN 'cancelled' ELSE state END
+     WHERE project_id = $1 AND state IN ('queued', 'running')`,
     [projectId],
   );
+}
+
+/** The project's status, its row locked until the transaction ends (null when it is gone). */
+export async function lockProjectStatus(db: Db, projectId: string): Promise<string | null> {
+  return (await db.maybeOne<{ status: string }>(`SELECT status FROM projects WHERE id = $1 FOR UPDATE`, [projectId]))?.status ?? null;
+}
+
+/** Stages of the project whose run was cancelled and is still stopping (a new run of them must wait). */
+export async function stoppingJobs(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.query<{ stage: string }>(
+    `SELECT stage FROM pipeline_jobs WHERE project_id = $1 AND state = 'running' AND cancel_requested`,
+    [projectId],
+  );
+  return rows.map((r) => r.stage);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANALYZING_STATUSES, EDITABLE_STATUSES, FAILURE_STATUSES, GENERATING_STATUSES, PROGRESS, PROGRESS_VARIANTS,
-  PROJECT_STATUSES, isAnalyzing, isEditable, isFailure, isFinished, isGeneratable, isGenerating, isWorking, progressOf, statusLabel,
+  PROJECT_STATUSES, isAnalyzing, isCancelled, isProblem, projectStatusLabel, isEditable, isFailure, isFinished, isGeneratable, isGenerating, isWorking, progressOf, statusLabel,
 } from '../../contract/statuses';
 
 describe('project statuses', () => {
@@ -103,5 +103,18 @@ describe('labels', () => {
     expect(new Set(stageFailures.map((s) => statusLabel(s))).size).toBe(stageFailures.length);
     expect(statusLabel('upload_failed')).toBe('Upload failed');
     expect(statusLabel('translation_failed')).toBe('Translation failed');
+  });
+
+  it('a run its user cancelled reads as cancelled and is not a problem to report; other failures are', () => {
+    expect(projectStatusLabel({ status: 'transcription_failed', error_code: 'cancelled' })).toBe('Cancelled');
+    expect(projectStatusLabel({ status: 'voiceover_failed', error_code: 'cancelled' })).toBe('Dubbing cancelled');
+    expect(projectStatusLabel({ status: 'merging_failed', error_code: 'cancelled' })).toBe('Dubbing cancelled');
+    expect(projectStatusLabel({ status: 'voiceover_failed', error_code: 'tts_failed' })).toBe('Voiceover failed');
+    expect(projectStatusLabel({ status: 'transcription_started', error_code: null }, 'srt')).toBe('Analyzing SRT');
+    expect(isCancelled({ status: 'upload_failed', error_code: 'cancelled' })).toBe(true);
+    expect(isProblem({ status: 'upload_failed', error_code: 'cancelled' })).toBe(false);
+    expect(isProblem({ status: 'upload_failed', error_code: 'corrupt' })).toBe(true);
+    // A code left from an earlier cancelled run does not make a running or finished project "cancelled".
+    expect(isCancelled({ status: 'merging_done', error_code: 'cancelled' })).toBe(false);
   });
 });

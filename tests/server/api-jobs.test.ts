@@ -18,9 +18,11 @@ let video: string;
 let mediaId: string;
 /** Seeded before the worker starts: with a worker running, the ingest queued by their creation could be claimed
  * (and block here) before the seed removes it, and a later cancel would stop that ingest instead. */
-const seeded = { refund: '', finished: '', idem: '' };
+const seeded = { refund: '', finished: '', idem: '', deleted: '', again: '' };
 /** Stages that block until aborted, and what they saw. */
 const blocked = new Map<string, { aborted: boolean }>();
+/** Projects whose stage, once aborted, takes until this promise resolves to stop (a model call finishing). */
+const slowStop = new Map<string, Promise<void>>();
 
 function blockUntilAborted(ctx: StageContext): Promise<void> {
   const seen = { aborted: false };
@@ -28,7 +30,8 @@ function blockUntilAborted(ctx: StageContext): Promise<void> {
   return new Promise((_, reject) => {
     ctx.signal.addEventListener('abort', () => {
       seen.aborted = true;
-      reject(new DOMException('aborted', 'AbortError'));
+      const gate = slowStop.get(ctx.projectId) ?? Promise.resolve();
+      void gate.then(() => reject(new DOMException('aborted', 'AbortError')));
     });
   });
 }
@@ -44,6 +47,8 @@ beforeAll(async () => {
   seeded.refund = await seedProject(h, u, { mediaId, duration: 50 });
   seeded.finished = await seedProject(h, u, { mediaId, status: 'merging_done' });
   seeded.idem = await seedProject(h, u, { mediaId, duration: 30, name: 'Idem gen' });
+  seeded.deleted = await seedProject(h, u, { mediaId, duration: 100, name: 'Deleted while dubbing' });
+  seeded.again = await seedProject(h, u, { mediaId, duration: 40, name: 'Generated again' });
   const p = await replacePipeline(h, {
     handlers: { ...PROJECT_STAGES.handlers, ingest: blockUntilAborted, voiceover: blockUntilAborted },
   });
@@ -88,6 +93,50 @@ describe('POST /api/project/{id}/cancel', () => {
     expect(refunds).toHaveLength(1);
     // The project can be generated again.
     expect((await project(id)).status).toBe('voiceover_failed');
+  });
+
+  it('deleting a project while its dub is generating gives the minutes back, once', async () => {
+    const id = seeded.deleted;
+    const before = await balances(h.deps.db, u.defaultSpaceId);
+    const g = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
+    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    expect((await balances(h.deps.db, u.defaultSpaceId)).minutes.available).toBe(before.minutes.available - 2);
+    await eventually(async () => blocked.has(`${id}:voiceover`), (x) => x, 15_000, 'voiceover running');
+    const d = await api(h, 'DELETE', `/api/project/${id}`, { token: u.token });
+    expect(d.status, JSON.stringify(d.json)).toBe(200);
+    expect((await balances(h.deps.db, u.defaultSpaceId)).minutes.available).toBe(before.minutes.available);
+    await eventually(async () => blocked.get(`${id}:voiceover`)!.aborted, (x) => x, 15_000, 'the stage aborted');
+    const rows = await h.deps.db.query<{ kind: string }>(`SELECT kind FROM minutes_ledger WHERE ref = $1 ORDER BY id`, [generationRef(id, 1)]);
+    expect(rows.map((r) => r.kind)).toEqual(['debit', 'refund']);
+  });
+
+  it('a new Generate while the cancelled one is still stopping is refused, then runs and is never marked cancelled', async () => {
+    const id = seeded.again;
+    let release!: () => void;
+    slowStop.set(id, new Promise((r) => (release = r)));
+    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    await eventually(async () => blocked.has(`${id}:voiceover`), (x) => x, 15_000, 'voiceover running');
+    const c = await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token });
+    expect(c.json).toMatchObject({ status: 'voiceover_failed', error_code: 'cancelled' });
+    // The cancelled run has not stopped yet (its model call is finishing): a new run must wait for it.
+    const early = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
+    expect(early.status, JSON.stringify(early.json)).toBe(409);
+    expect(early.json.detail).toBe('The cancelled run is still stopping: try again in a few seconds');
+    blocked.delete(`${id}:voiceover`);
+    release();
+    await eventually(() => jobsOf(h, id), (j) => j.some((x) => x.stage === 'voiceover' && x.state === 'cancelled'), 15_000, 'the run stopped');
+    const g = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
+    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    await eventually(async () => blocked.has(`${id}:voiceover`), (x) => x, 15_000, 'the new run running');
+    // The new run keeps its status: nothing of the cancelled one writes over it.
+    expect((await project(id)).status).toBe('voiceover_started');
+    const refs = await h.deps.db.query<{ ref: string; kind: string }>(`SELECT ref, kind FROM minutes_ledger WHERE project_id = $1 ORDER BY id`, [id]);
+    expect(refs).toEqual([
+      { ref: generationRef(id, 1), kind: 'debit' },
+      { ref: generationRef(id, 1), kind: 'refund' },
+      { ref: generationRef(id, 2), kind: 'debit' },
+    ]);
+    expect((await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token })).status).toBe(200);
   });
 
   it('is 409 on a finished project and 403 for someone outside its space', async () => {

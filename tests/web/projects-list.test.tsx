@@ -232,4 +232,32 @@ describe('translation list', () => {
     expect(calls[0].get('folder_id')).toBe('Marketing');
     expect(screen.getByRole('heading', { name: 'Marketing' })).toBeTruthy();
   });
+
+  it('a cancelled project reads as cancelled, without an error or "What went wrong?"; a failed one keeps them', async () => {
+    server.use(
+      ...appHandlers(),
+      listHandler(
+        [
+          project({ id: 'x', name: 'Stopped', status: 'separate_background_failed', error_code: 'cancelled', error_message: 'The processing was cancelled' }),
+          project({ id: 'y', name: 'Stopped dub', status: 'voiceover_failed', error_code: 'cancelled', error_message: 'The processing was cancelled' }),
+          project({ id: 'z', name: 'Broken', status: 'voiceover_failed', error_code: 'tts_failed', error_message: 'The voice engine failed' }),
+        ],
+        [],
+      ),
+    );
+    renderRoute('/spaces/:spaceId', `/spaces/${SPACE}`, <ProjectsHome />);
+    const card = async (name: string) => (await screen.findByText(name)).closest('[data-testid="project-card"]') as HTMLElement;
+    const stopped = await card('Stopped');
+    expect(within(stopped).getByText('Cancelled')).toBeTruthy();
+    expect(within(stopped).queryByText('Audio separation failed')).toBeNull();
+    expect(within(stopped).queryByText('The processing was cancelled')).toBeNull();
+    expect(within(stopped).queryByRole('button', { name: /What went wrong/ })).toBeNull();
+    const dub = await card('Stopped dub');
+    expect(within(dub).getByText('Dubbing cancelled')).toBeTruthy();
+    expect(within(dub).queryByRole('button', { name: /What went wrong/ })).toBeNull();
+    const broken = await card('Broken');
+    expect(within(broken).getByText('Voiceover failed')).toBeTruthy();
+    expect(within(broken).getByText('The voice engine failed')).toBeTruthy();
+    expect(within(broken).getByRole('button', { name: /What went wrong/ })).toBeTruthy();
+  });
 });

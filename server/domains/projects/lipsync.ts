@@ -8,7 +8,8 @@ import * as ledger from '../billing/ledger';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import * as repo from './repository';
-import { loadProject } from './service';
+import { loadProject, STILL_STOPPING } from './service';
+import { stoppingJobs } from '../../pipeline/repository';
 import { oneProjectJson } from './shape';
 
 /** POST /api/project/{id}/run_check_face_task: queues the face check (a second click joins the running one). */
@@ -37,6 +38,7 @@ export async function runLipsyncTask(deps: AppDeps, user: UserRow, id: string, b
   await deps.db.tx(async (t) => {
     const p = (await repo.lockProject(t, project.id))!;
     if (p.lipsync_state === 'processing') throw conflict('Lip-sync is already running for this project');
+    if ((await stoppingJobs(t, p.id)).length > 0) throw conflict(STILL_STOPPING);
     if (isGenerating(p.status) || p.status === 'voiceover_started' || p.status === 'merging_started') {
       throw conflict('The dubbed video is being generated: start lip-sync when it is ready');
     }

@@ -12,7 +12,7 @@ import type { UserRow } from '../users/types';
 import type { EngineRegistryLike } from '../../pipeline/engines';
 import { notifySideTaskFailure, setStatus, STAGE_STATUS, stageToResume } from '../../pipeline/stages';
 import { statusLabel } from '../../../contract/statuses';
-import { recordSideTaskFailure } from '../../pipeline/repository';
+import { recordSideTaskFailure, stoppingJobs } from '../../pipeline/repository';
 import { mediaUrl } from '../../storage/index';
 import { safeFileName } from '../../storage/signed';
 import { minutesNeeded } from '../../../contract/constants';
@@ -197,6 +197,7 @@ export async function generate(deps: AppDeps, user: UserRow, id: string): Promis
   await deps.db.tx(async (t) => {
     const p = (await repo.lockProject(t, project.id))!;
     if (isGenerating(p.status)) throw conflict('The video is already being generated');
+    if ((await stoppingJobs(t, p.id)).length > 0) throw conflict(STILL_STOPPING);
     if (p.lipsync_state === 'processing') throw conflict('Lip-sync is running on this video: generate again when it is done');
     if (!isGeneratable(p.status)) {
       throw conflict(
@@ -291,6 +292,8 @@ export async function setBannerDisplayed(deps: AppDeps, user: UserRow, id: strin
 // ------------------------------------------------------------------ cancel
 
 export const CANCELLED_MESSAGE = 'The processing was cancelled';
+/** A new run asked for while the cancelled one is still stopping (it takes about a second). */
+export const STILL_STOPPING = 'The cancelled run is still stopping: try again in a few seconds';
 
 /**
  * Stops what runs on a project now: the stage in flight (its engines and ffmpeg processes end through the
@@ -307,11 +310,12 @@ export async function cancelProject(deps: AppDeps, user: UserRow, id: string): P
   if (!stage && !lipsync && !burning) {
     throw conflict(`Nothing is running on this project: it is "${statusLabel(project.status)}"`);
   }
-  // First the jobs (queued ones are never claimed; running ones abort now), then the recorded state.
-  await deps.pipeline.cancel(project.id);
+  // The jobs' stop request and the recorded state in one transaction (queued jobs are never claimed; running ones
+  // abort once it commits), so a cancelled project is never left *_started and a new run is never marked cancelled.
   await deps.db.tx(async (t) => {
     const p = await repo.lockProject(t, project.id);
     if (!p) throw notFound('Project not found');
+    await deps.pipeline.cancel(p.id, t);
     const now = stageToResume(p.status);
     const failed = now ? STAGE_STATUS[now]?.failed : null;
     if (failed) await setStatus(t, p.id, failed, { error_code: 'cancelled', message: CANCELLED_MESSAGE });
@@ -330,8 +334,18 @@ export async function cancelProject(deps: AppDeps, user: UserRow, id: string): P
 
 export async function deleteProject(deps: AppDeps, user: UserRow, id: string): Promise<void> {
   const { project } = await loadProject(deps, user, id);
-  await deps.pipeline.cancel(project.id);
   await deps.db.tx(async (t) => {
+    const p = await repo.lockProject(t, project.id);
+    if (!p) throw notFound('Project not found');
+    await deps.pipeline.cancel(p.id, t);
+    // A dub or lip-sync still running was never delivered: its minutes come back (refunds are once per reference,
+    // so a failure recorded meanwhile does not give them twice).
+    if (isGenerating(p.status)) {
+      await ledger.refund(t, p.space_id, ledger.generationRef(p.id, p.generation), 'project deleted during generation: minutes given back');
+    }
+    if (p.lipsync_state === 'processing' && p.lipsync_runs) {
+      await ledger.refund(t, p.space_id, ledger.lipsyncRef(p.id, Number(p.lipsync_runs)), 'project deleted during lip-sync: minutes given back');
+    }
     // Its uploads were copied into the project at ingest: those no other project uses go with it.
     await deleteUploadsOnlyUsedBy(t, project.id);
     await repo.deleteProject(t, project.id);

@@ -1,6 +1,7 @@
 // CPU-heavy work of the built-in engines (VAD inference, diarization features and clustering) runs in
 // worker threads, never on the event loop that answers the API. A task holds one of the process's CPU
-// slots (server/media/run.ts) while it runs. Threads are kept a short while after a task (TypeScript loaded,
+// slots (server/media/run.ts) until its thread is free again (a cancelled native task keeps it until it has
+// stopped, so cancelling and starting again never piles up threads). Threads are kept a short while after a task (TypeScript loaded,
 // model sessions open) and end when idle.
 //
 // A thread that has loaded a native addon (onnxruntime-node, for the VAD) is never terminated: terminating a
@@ -10,7 +11,7 @@
 // promise rejects at once, and the thread ends by itself (its sessions released) when it is no longer needed.
 // Threads that run plain JavaScript are terminated on abort, which is safe and immediate.
 import { Worker } from 'node:worker_threads';
-import { toolNiceness, withCpuSlot } from '../../media/run';
+import { takeCpuSlot, toolNiceness } from '../../media/run';
 import { MediaError } from '../../media/errors';
 import { EngineError } from '../types';
 import type { ThreadMessage, ThreadTaskName } from './thread-tasks';
@@ -97,71 +98,71 @@ function rebuild(m: Extract<ThreadMessage, { type: 'error' }>): Error {
 }
 
 /** Runs `task` of thread-tasks.ts in a worker thread and resolves with its result. */
-export function runInThread<R>(
+export async function runInThread<R>(
   task: ThreadTaskName,
   payload: unknown,
   o: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
 ): Promise<R> {
-  return withCpuSlot(
-    () =>
-      new Promise<R>((resolve, reject) => {
-        if (o.signal?.aborted) return reject(abortError(o.signal));
-        if (stopping) return reject(new DOMException('The engine threads are stopping', 'AbortError'));
-        const native = NATIVE_TASKS.has(task);
-        const t = takeThread(native);
-        const { worker } = t;
-        const id = nextId++;
-        t.running = id;
-        let settled = false;
-        // The caller is answered once; the thread is let go once its task has really ended.
-        const settle = (fn: () => void) => {
-          if (settled) return;
-          settled = true;
-          o.signal?.removeEventListener('abort', onAbort);
-          fn();
-        };
-        const release = (reuse: boolean) => {
-          worker.off('message', onMessage);
-          worker.off('error', onError);
-          worker.off('exit', onExit);
-          if (reuse) keepThread(t);
-          else void endThread(t);
-        };
-        const onAbort = () => {
-          settle(() => reject(abortError(o.signal!)));
-          if (native) {
-            // Stops at its next safe point; the thread is released when its outcome arrives.
-            worker.postMessage({ type: 'cancel', id });
-          } else {
-            release(false);
-          }
-        };
-        const onMessage = (m: ThreadMessage) => {
-          if (m.id !== id) return;
-          if (m.type === 'progress') {
-            if (!settled) o.onProgress?.(m.fraction);
-            return;
-          }
-          release(true);
-          if (m.type === 'result') settle(() => resolve(m.value as R));
-          else settle(() => reject(rebuild(m)));
-        };
-        const onError = (e: Error) => {
-          release(false);
-          settle(() => reject(e));
-        };
-        const onExit = (code: number) => {
-          release(false);
-          settle(() => reject(new Error(`the ${task} worker thread stopped (exit ${code})`)));
-        };
-        o.signal?.addEventListener('abort', onAbort, { once: true });
-        worker.on('message', onMessage);
-        worker.on('error', onError);
-        worker.on('exit', onExit);
-        worker.postMessage({ type: 'run', id, task, payload });
-      }),
-    o.signal,
-  );
+  const releaseSlot = await takeCpuSlot(o.signal);
+  return new Promise<R>((resolve, reject) => {
+    if (o.signal?.aborted || stopping) {
+      releaseSlot();
+      return reject(o.signal?.aborted ? abortError(o.signal) : new DOMException('The engine threads are stopping', 'AbortError'));
+    }
+    const native = NATIVE_TASKS.has(task);
+    const t = takeThread(native);
+    const { worker } = t;
+    const id = nextId++;
+    t.running = id;
+    let settled = false;
+    // The caller is answered once; the thread is let go once its task has really ended.
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      o.signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const release = (reuse: boolean) => {
+      releaseSlot();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (reuse) keepThread(t);
+      else void endThread(t);
+    };
+    const onAbort = () => {
+      settle(() => reject(abortError(o.signal!)));
+      if (native) {
+        // Stops at its next safe point; the thread is released when its outcome arrives.
+        worker.postMessage({ type: 'cancel', id });
+      } else {
+        release(false);
+      }
+    };
+    const onMessage = (m: ThreadMessage) => {
+      if (m.id !== id) return;
+      if (m.type === 'progress') {
+        if (!settled) o.onProgress?.(m.fraction);
+        return;
+      }
+      release(true);
+      if (m.type === 'result') settle(() => resolve(m.value as R));
+      else settle(() => reject(rebuild(m)));
+    };
+    const onError = (e: Error) => {
+      release(false);
+      settle(() => reject(e));
+    };
+    const onExit = (code: number) => {
+      release(false);
+      settle(() => reject(new Error(`the ${task} worker thread stopped (exit ${code})`)));
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ type: 'run', id, task, payload });
+  });
 }
 
 /**
@@ -169,7 +170,7 @@ export function runInThread<R>(
  * current model call and close themselves, plain threads are terminated. Resolves when all have ended, or after
  * `timeoutMs` (a native call that never returns is then left to the process's exit).
  */
-export async function stopThreads(timeoutMs = 10_000): Promise<void> {
+export async function stopThreads(timeoutMs = 20_000): Promise<void> {
   stopping = true;
   try {
     const ends = [...threads].map((t) => {

@@ -3,7 +3,7 @@
 import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, SkeletonBodyText, SkeletonDisplayText, Text } from '@shopify/polaris';
 import { useLocation, useParams } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
-import { isEditable, isFailure, statusLabel } from '../../../../contract/statuses';
+import { isCancelled, isEditable, isFailure, projectStatusLabel } from '../../../../contract/statuses';
 import { isApiError } from '../../../lib/http';
 import { PageFrame } from '../../../ui/page';
 import { useProject } from '../../../lib/api/use-project';
@@ -54,14 +54,15 @@ export function ProjectEditor() {
 
 export function ProcessingView({ project, onBack }: { project: Project; onBack: () => void }) {
   const failed = isFailure(project.status);
-  const label = statusLabel(project.status, project.src_srt_uploaded ? 'srt' : 'default');
+  const cancelled = isCancelled(project);
+  const label = projectStatusLabel(project, project.src_srt_uploaded ? 'srt' : 'default');
   return (
     <PageFrame title={project.name} backAction={{ content: 'Translation', onAction: onBack }}>
       <Card>
         <BlockStack gap="400">
           {project.cover && <img className="ed-cover" src={project.cover} alt="" style={{ maxWidth: 480, borderRadius: 8 }} />}
           <InlineStack gap="200" blockAlign="center">
-            <Badge tone={failed ? 'critical' : 'attention'} progress={failed ? undefined : 'partiallyComplete'}>
+            <Badge tone={cancelled ? undefined : failed ? 'critical' : 'attention'} progress={failed ? undefined : 'partiallyComplete'}>
               {label}
             </Badge>
             {!failed && (
@@ -76,8 +77,10 @@ export function ProcessingView({ project, onBack }: { project: Project; onBack: 
             </Box>
           )}
           <div id="project-progress-note" role="status" aria-live="polite">
-            <Text as="p" tone={failed ? 'critical' : 'subdued'}>
-              {failed
+            <Text as="p" tone={failed && !cancelled ? 'critical' : 'subdued'}>
+              {cancelled
+                ? 'You stopped the analysis of this video. Upload it again to start over.'
+                : failed
                 ? project.error_message ?? 'Something went wrong while preparing this video.'
                 : 'We are transcribing and translating your video. The editor opens here when the transcript is ready; you can leave this page meanwhile.'}
             </Text>

@@ -6,7 +6,7 @@ import { useLocation } from 'wouter';
 import { SEGMENT_SAVE_ERROR_MS } from '../../../../contract/constants';
 import { TEXT } from '../../../../contract/errors';
 import type { Project } from '../../../../contract/schemas/project';
-import { isFailure, isFinished, statusLabel } from '../../../../contract/statuses';
+import { isFinished, isProblem, projectStatusLabel } from '../../../../contract/statuses';
 import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
 import { DiscardChangesModal } from '../../../ui/discard-modal';
 import { useToast } from '../../../ui/toasts';
@@ -317,8 +317,8 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
             <Text as="h1" variant="headingLg" truncate>
               {project.name}
             </Text>
-            <Badge tone={isFailure(project.status) ? 'critical' : isFinished(project.status) ? 'success' : working ? 'attention' : 'info'}>
-              {statusLabel(project.status)}
+            <Badge tone={isProblem(project) ? 'critical' : isFinished(project.status) ? 'success' : working ? 'attention' : 'info'}>
+              {projectStatusLabel(project)}
             </Badge>
           </InlineStack>
           <InlineStack gap="200" blockAlign="center">

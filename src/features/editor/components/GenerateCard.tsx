@@ -2,11 +2,13 @@
 // will do, and the MP4 download once there is a dub.
 import { BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import type { Project } from '../../../../contract/schemas/project';
-import { statusLabel } from '../../../../contract/statuses';
+import { isCancelled, projectStatusLabel, statusLabel } from '../../../../contract/statuses';
 import { generateHint } from '../lib/generate';
 
 export function GenerateCard({ project, working, localChanges, onDownload }: { project: Project; working: boolean; localChanges: number; onDownload: () => void }) {
-  const failed = project.status === 'voiceover_failed' || project.status === 'merging_failed';
+  const stopped = project.status === 'voiceover_failed' || project.status === 'merging_failed';
+  const cancelled = stopped && isCancelled(project);
+  const failed = stopped && !cancelled;
   return (
     <Card>
       <BlockStack gap="200">
@@ -24,9 +26,11 @@ export function GenerateCard({ project, working, localChanges, onDownload }: { p
         {working && <ProgressBar progress={project.progress} tone="highlight" size="small" ariaLabelledBy="generate-hint" />}
         <Text as="p" tone={failed ? 'critical' : 'subdued'} id="generate-hint">
           {working ? `${statusLabel(project.status)}: ${project.status.startsWith('merging') ? 'merging audio and video' : 'voicing the segments'}…`
-            : failed
-              ? `${statusLabel(project.status)}${project.error_message ? `: ${project.error_message}` : ''}. Try again.`
-              : generateHint(project, localChanges)}
+            : cancelled
+              ? `${projectStatusLabel(project)}: no minutes were spent. Generate again when you are ready.`
+              : failed
+                ? `${statusLabel(project.status)}${project.error_message ? `: ${project.error_message}` : ''}. Try again.`
+                : generateHint(project, localChanges)}
         </Text>
       </BlockStack>
     </Card>

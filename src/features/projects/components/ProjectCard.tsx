@@ -4,13 +4,14 @@ import { ActionList, Badge, BlockStack, Button, Card, InlineStack, Popover, Prog
 import { memo, useState } from 'react';
 import { Link } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
-import { isEditable, isFailure, isFinished, statusLabel, type ProjectStatus } from '../../../../contract/statuses';
+import { isCancelled, isEditable, isFailure, isFinished, isProblem, projectStatusLabel, type ProjectStatus } from '../../../../contract/statuses';
 import { isWorking } from '../../../../contract/statuses';
 import { createdDateLabel } from '../lib/dates';
 
 export type CardAction = 'rename' | 'move' | 'delete' | 'feedback';
 
-export function statusTone(s: ProjectStatus): 'critical' | 'success' | 'info' | 'attention' {
+export function statusTone(s: ProjectStatus, cancelled = false): 'critical' | 'success' | 'info' | 'attention' | undefined {
+  if (cancelled) return undefined;
   if (isFailure(s)) return 'critical';
   if (isFinished(s)) return 'success';
   if (isEditable(s)) return 'info';
@@ -38,7 +39,9 @@ export const ProjectCard = memo(function ProjectCard({
   const pending = project.pending_dst_langs ?? [];
   const [menu, setMenu] = useState(false);
   const working = isWorking(project.status);
-  const label = statusLabel(project.status, labelVariantOf(project));
+  const label = projectStatusLabel(project, labelVariantOf(project));
+  const cancelled = isCancelled(project);
+  const problem = isProblem(project);
   return (
     <div className="pj-card" data-testid="project-card" data-project-id={project.id}>
       <Card padding="0">
@@ -65,7 +68,7 @@ export const ProjectCard = memo(function ProjectCard({
                 actionRole="menuitem"
                 onActionAnyItem={() => setMenu(false)}
                 items={[
-                  ...(isFailure(project.status) ? [{ content: 'Report a problem', onAction: () => onAction('feedback', project) }] : []),
+                  ...(problem ? [{ content: 'Report a problem', onAction: () => onAction('feedback', project) }] : []),
                   { content: 'Rename', onAction: () => onAction('rename', project) },
                   { content: 'Move to folder', onAction: () => onAction('move', project) },
                   { content: 'Delete', destructive: true, onAction: () => onAction('delete', project) },
@@ -76,7 +79,7 @@ export const ProjectCard = memo(function ProjectCard({
           <BlockStack gap="150">
             <InlineStack gap="200" blockAlign="center" wrap>
               <Badge tone="new">{`${project.src_lang.toUpperCase()} → ${project.dst_lang.toUpperCase()}`}</Badge>
-              <Badge tone={statusTone(project.status)} progress={working ? 'partiallyComplete' : isFinished(project.status) ? 'complete' : undefined}>
+              <Badge tone={statusTone(project.status, cancelled)} progress={working ? 'partiallyComplete' : isFinished(project.status) ? 'complete' : undefined}>
                 {label}
               </Badge>
               <Text as="span" variant="bodySm" tone="subdued">
@@ -101,12 +104,12 @@ export const ProjectCard = memo(function ProjectCard({
                 {project.progress}%
               </Text>
             )}
-            {isFailure(project.status) && project.error_message && (
+            {problem && project.error_message && (
               <Text as="p" variant="bodySm" tone="critical" truncate>
                 {project.error_message}
               </Text>
             )}
-            {isFailure(project.status) && (
+            {problem && (
               <div>
                 <Button variant="plain" onClick={() => onAction('feedback', project)} accessibilityLabel={`What went wrong with ${project.name}?`}>
                   What went wrong?
