@@ -102,6 +102,49 @@ describe('embedded: SIGKILL mid-stage and restart', () => {
   });
 });
 
+describe('embedded: SIGTERM while the VAD runs', () => {
+  it('exits with code 0 (the native inference is stopped the safe way) and the restarted server finishes the project', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-term-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', JOB_STALE_SECONDS: '3', SHUTDOWN_GRACE_SECONDS: '0', LOG_LEVEL: 'info', LOG_PRETTY: '0' };
+    let server = startChild('server/main.ts', env);
+    children.push(server);
+    let base = `http://127.0.0.1:${(await server.waitFor(/listening on http:\/\/localhost:(\d+)/, 120_000))[1]}`;
+    const up = await http(base, 'POST', '/api/auth/sign-up', { body: { email: 'term@example.com', password: 'correct-horse-1' } });
+    const token = up.json.access_token as string;
+    expect((await http(base, 'POST', '/api/users', { token, body: { email: 'term@example.com', referral_id: null, token: null } })).status).toBe(201);
+    const spaceId = (await http(base, 'GET', '/api/space/list', { token })).json[0].id as string;
+    const form = new FormData();
+    form.set('file', new Blob([readFileSync(await makeSpeechVideo({ seconds: 30 }))]), 'talk.mp4');
+    const media = await http(base, 'POST', `/api/library/media?space_id=${spaceId}`, { token, form });
+    const p = await http(base, 'POST', `/api/project/create_transcript?space_id=${spaceId}`, {
+      token, body: { name: 'Term', src_lang: 'en', dst_lang: 'es', media_id: media.json.id },
+    });
+    expect(p.status, JSON.stringify(p.json)).toBe(200);
+    const id = p.json.id as string;
+    // The separation stage, which runs the VAD first, has started (the log says so at once); a moment later the
+    // VAD's thread is loading the model or running it.
+    await server.waitFor(/"stage":"separate_background"[^\n]*"msg":"stage started"/, 120_000);
+    await new Promise((r) => setTimeout(r, 300));
+    server.kill('SIGTERM');
+    expect(await server.exited(60_000), server.output().slice(-2000)).toEqual({ code: 0, signal: null });
+    expect(server.output()).not.toMatch(/terminate called|Napi::Error|Aborted/);
+
+    server = startChild('server/main.ts', env);
+    children.push(server);
+    base = `http://127.0.0.1:${(await server.waitFor(/listening on http:\/\/localhost:(\d+)/, 120_000))[1]}`;
+    let last = '';
+    const t1 = Date.now();
+    while (Date.now() - t1 < 180_000 && last !== 'translation_done' && !/failed/.test(last)) {
+      last = (await http(base, 'GET', `/api/project/${id}`, { token })).json.status;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(last).toBe('translation_done');
+    server.kill('SIGTERM');
+    expect((await server.exited(60_000)).code).toBe(0);
+  });
+});
+
 describe('disk full while merging', () => {
   let h: Harness;
   let mountedAt: string | null = null;
