@@ -150,8 +150,10 @@ export function progressOf(status: ProjectStatus, variant: keyof typeof PROGRESS
 
 /**
  * Statuses that change without the user (analysis, voice suggestion, generation, voice updates): screens that
- * show such a project poll it.
+ * show such a project poll it. A failed voice suggestion goes on to the translation, unless its user cancelled it
+ * (`errorCode` 'cancelled'): then nothing follows.
  */
-export function isWorking(s: ProjectStatus): boolean {
-  return isAnalyzing(s) || isGenerating(s) || s === 'voice_update_started' || s === 'voice_suggest_done' || s === 'voice_suggest_failed';
+export function isWorking(s: ProjectStatus, errorCode?: string | null): boolean {
+  if (s === 'voice_suggest_failed') return errorCode !== 'cancelled';
+  return isAnalyzing(s) || isGenerating(s) || s === 'voice_update_started' || s === 'voice_suggest_done';
 }

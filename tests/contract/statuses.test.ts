@@ -114,6 +114,9 @@ describe('labels', () => {
     expect(isCancelled({ status: 'upload_failed', error_code: 'cancelled' })).toBe(true);
     expect(isProblem({ status: 'upload_failed', error_code: 'cancelled' })).toBe(false);
     expect(isProblem({ status: 'upload_failed', error_code: 'corrupt' })).toBe(true);
+    // A cancelled voice suggestion is not followed by the translation: nothing works on it any more.
+    expect(isWorking('voice_suggest_failed')).toBe(true);
+    expect(isWorking('voice_suggest_failed', 'cancelled')).toBe(false);
     // A code left from an earlier cancelled run does not make a running or finished project "cancelled".
     expect(isCancelled({ status: 'merging_done', error_code: 'cancelled' })).toBe(false);
   });

@@ -21,7 +21,7 @@ import { startChild, type Child } from './process-helpers';
 
 const SEED = Number(process.env.CHAOS_SEED ?? 20261127);
 /** Projects per run: enough to hit every stage many times, bounded for CI. */
-const PROJECTS = Number(process.env.CHAOS_PROJECTS ?? 40);
+const PROJECTS = Number(process.env.CHAOS_PROJECTS ?? 24);
 /** Users acting at once. */
 const AT_ONCE = 4;
 const GRANT = 500;
@@ -57,12 +57,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Client {
   token = '';
-  constructor(readonly base: string) {}
+  /** `server`: the API process, named in the error when a request finds it gone. */
+  constructor(readonly base: string, readonly server: Child) {}
   async call(method: string, path: string, o: { body?: unknown; form?: FormData } = {}) {
     const headers: Record<string, string> = {};
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const r = await fetch(this.base + path, { method, headers, body: o.form ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined) });
+    const r = await fetch(this.base + path, { method, headers, body: o.form ?? (o.body !== undefined ? JSON.stringify(o.body) : undefined) }).catch(
+      async (e: unknown) => {
+        const exit = await this.server.exited(2000).catch(() => null);
+        throw new Error(`${method} ${path}: ${String(e)}; the API process ${exit ? `exited (${JSON.stringify(exit)})` : 'is still running'}:\n${this.server.output().slice(-1500)}`);
+      },
+    );
     const text = await r.text();
     let json: unknown = null;
     try {
@@ -101,15 +107,38 @@ function watchHealth(base: string) {
   return { stats: s, stop: async () => ((stop = true), await loop) };
 }
 
-type Act = 'cancel-analysis' | 'delete-analysis' | 'dub' | 'dub-cancel' | 'dub-delete' | 'dub-regenerate';
-const ACTS: Act[] = ['cancel-analysis', 'delete-analysis', 'dub', 'dub-cancel', 'dub-delete', 'dub-regenerate'];
+/**
+ * What one user does to one project: cancel or delete it a moment after a chosen stage has started (of the analysis,
+ * or of the dub once it is generated), let the dub finish, or edit and generate again and cancel that.
+ */
+interface Act {
+  phase: 'analysis' | 'dub';
+  what: 'cancel' | 'delete' | 'finish' | 'regenerate';
+  /** The status whose start the act waits for. */
+  at: string;
+  /** Milliseconds after that start. */
+  delay: number;
+}
+const ANALYSIS_AT = ['uploading', 'separate_background_started', 'separate_background_started', 'transcribe_segments_started', 'transcription_started', 'determine_speakers_started', 'translation_started'];
+const DUB_AT = ['voiceover_started', 'merging_started'];
+
+function planOf(rand: () => number, n: number): Act[] {
+  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  return Array.from({ length: n }, () => {
+    const delay = Math.floor(rand() * 700);
+    if (rand() < 0.5) return { phase: 'analysis', what: pick(['cancel', 'cancel', 'delete'] as const), at: pick(ANALYSIS_AT), delay };
+    return { phase: 'dub', what: pick(['cancel', 'delete', 'finish', 'regenerate'] as const), at: pick(DUB_AT), delay };
+  });
+}
+
 const GENERATABLE = /^(translation_done|transcript_edited|voice_edited|voice_update_done|voice_update_failed|voiceover_failed|merging_failed|merging_done)$/;
 
+/** The project's status (a cancelled voice suggestion reads 'voice_suggest_failed:cancelled'); null when deleted. */
 async function statusOf(c: Client, id: string): Promise<string | null> {
   const r = await c.call('GET', `/api/project/${id}`);
   if (r.status === 404) return null;
   expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json.status as string;
+  return r.json.status === 'voice_suggest_failed' && r.json.error_code === 'cancelled' ? 'voice_suggest_failed:cancelled' : (r.json.status as string);
 }
 
 /** Statuses of a project whose pipeline still runs (a stage, or the moment between two stages). */
@@ -132,46 +161,57 @@ interface RunResult {
   uploads: Map<string, string>;
 }
 
+/** Waits until the project's status is `at` (then `delay` ms more), or until it has gone past it. */
+async function reach(c: Client, id: string, at: string, delay: number): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    const s = await statusOf(c, id);
+    if (s === at) break;
+    if (s === null || !RUNNING.test(s) || Date.now() - t0 > 120_000) return;
+    await sleep(25);
+  }
+  await sleep(delay);
+}
+
 async function chaos(c: Client, spaceId: string, video: Buffer): Promise<RunResult> {
-  const rand = rng(SEED);
-  const plan = Array.from({ length: PROJECTS }, (_, i) => ({ i, act: ACTS[Math.floor(rand() * ACTS.length)]!, delay: Math.floor(rand() * 3000) }));
+  const plan = planOf(rng(SEED), PROJECTS);
   const out: RunResult = { deleted: [], kept: [], uploads: new Map() };
   let next = 0;
-  const one = async (p: (typeof plan)[number]) => {
+  const one = async (i: number, act: Act) => {
     const form = new FormData();
-    form.set('file', new Blob([new Uint8Array(video)], { type: 'video/mp4' }), `clip-${p.i}.mp4`);
+    form.set('file', new Blob([new Uint8Array(video)], { type: 'video/mp4' }), `clip-${i}.mp4`);
     const up = await c.call('POST', `/api/library/media?space_id=${spaceId}`, { form });
     expect(up.status, JSON.stringify(up.json)).toBe(200);
     const created = await c.call('POST', `/api/project/create_transcript?space_id=${spaceId}`, {
-      body: { name: `Chaos ${p.i} ${p.act}`, src_lang: 'en', dst_lang: 'es', media_id: up.json.id },
+      body: { name: `Chaos ${i} ${act.phase} ${act.what} ${act.at}`, src_lang: 'en', dst_lang: 'es', media_id: up.json.id },
     });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     const id = created.json.id as string;
     out.uploads.set(id, up.json.id as string);
     let deleted = false;
-    const del = async () => {
-      const r = await c.call('DELETE', `/api/project/${id}`);
-      expect([200, 204]).toContain(r.status);
-      deleted = true;
+    const stop = async () => {
+      if (act.what === 'delete') {
+        const r = await c.call('DELETE', `/api/project/${id}`);
+        expect([200, 204]).toContain(r.status);
+        deleted = true;
+      } else {
+        const r = await c.call('POST', `/api/project/${id}/cancel`);
+        // 409: the stage had just ended and nothing ran any more.
+        expect([200, 409], JSON.stringify(r.json)).toContain(r.status);
+      }
     };
-    const cancel = async () => {
-      const r = await c.call('POST', `/api/project/${id}/cancel`);
-      // 409: the stage had just ended and nothing ran any more.
-      expect([200, 409], JSON.stringify(r.json)).toContain(r.status);
+    const generate = async () => {
+      const g = await c.call('POST', `/api/project/${id}/generate`);
+      expect(g.status, JSON.stringify(g.json)).toBe(200);
     };
-    if (p.act === 'cancel-analysis' || p.act === 'delete-analysis') {
-      await sleep(p.delay);
-      if (p.act === 'cancel-analysis') await cancel();
-      else await del();
+    if (act.phase === 'analysis') {
+      await reach(c, id, act.at, act.delay);
+      await stop();
     } else {
       const ready = await settle(c, id);
       if (ready && GENERATABLE.test(ready)) {
-        const g = await c.call('POST', `/api/project/${id}/generate`);
-        expect(g.status, JSON.stringify(g.json)).toBe(200);
-        await sleep(p.delay);
-        if (p.act === 'dub-cancel') await cancel();
-        else if (p.act === 'dub-delete') await del();
-        else if (p.act === 'dub-regenerate') {
+        await generate();
+        if (act.what === 'regenerate') {
           const s = await settle(c, id);
           if (s && GENERATABLE.test(s)) {
             const t = await c.call('GET', `/api/project/${id}/transcript`);
@@ -182,18 +222,24 @@ async function chaos(c: Client, spaceId: string, video: Buffer): Promise<RunResu
               });
               expect(e.status, JSON.stringify(e.json)).toBe(200);
             }
-            const g2 = await c.call('POST', `/api/project/${id}/generate`);
-            expect(g2.status, JSON.stringify(g2.json)).toBe(200);
-            await sleep(Math.floor(p.delay / 2));
-            if (p.i % 2 === 0) await cancel();
+            await generate();
+            await reach(c, id, act.at, act.delay);
+            const r = await c.call('POST', `/api/project/${id}/cancel`);
+            expect([200, 409], JSON.stringify(r.json)).toContain(r.status);
           }
+        } else if (act.what !== 'finish') {
+          await reach(c, id, act.at, act.delay);
+          await stop();
         }
       }
     }
     (deleted ? out.deleted : out.kept).push(id);
   };
   const lanes = Array.from({ length: AT_ONCE }, async () => {
-    while (next < plan.length) await one(plan[next++]!);
+    while (next < plan.length) {
+      const i = next++;
+      await one(i, plan[i]!);
+    }
   });
   await Promise.all(lanes);
   return out;
@@ -282,7 +328,7 @@ describe('chaos: cancel, delete and re-generate at random moments', () => {
     children.push(server);
     const base = `http://127.0.0.1:${(await server.waitFor(/listening on http:\/\/localhost:(\d+)/, 180_000))[1]}`;
     const health = watchHealth(base);
-    const c = new Client(base);
+    const c = new Client(base, server);
     const spaceId = await signUp(c);
     const video = readFileSync(await makeSpeechVideo({ seconds: 4 }));
     const r = await chaos(c, spaceId, video);
@@ -338,7 +384,7 @@ describe('chaos: cancel, delete and re-generate at random moments', () => {
     })();
     await worker.waitFor(/Pipeline worker \S+ processing/, 180_000);
     const health = watchHealth(base);
-    const c = new Client(base);
+    const c = new Client(base, server);
     const spaceId = await signUp(c);
     const video = readFileSync(await makeSpeechVideo({ seconds: 4 }));
     const r = await chaos(c, spaceId, video);

@@ -18,7 +18,7 @@ export function useProjectList(o: { spaceId: string | null; page: number; search
   let live = false;
   const swr = useSWR<ProjectPage>(key, fetcher, {
     keepPreviousData: true,
-    refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status)) ? (live ? LIVE_POLL_MS : LIST_POLL_MS) : 0),
+    refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status, p.error_code)) ? (live ? LIVE_POLL_MS : LIST_POLL_MS) : 0),
   });
   const { mutate } = swr;
   live = useLiveEvents(o.spaceId ? liveListPath(o.spaceId) : null, (e) => {

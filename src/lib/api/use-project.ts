@@ -11,8 +11,8 @@ export const PROJECT_POLL_MS = 2000;
 export const projectKey = (id: string) => `/api/project/${id}`;
 
 /** True while the project changes on its own (the page polls it). */
-export function isProjectWorking(p: Pick<Project, 'status' | 'subtitles_burn_state' | 'lipsync_info' | 'face_check'>): boolean {
-  return isWorking(p.status) || p.subtitles_burn_state === 'processing' || p.lipsync_info?.status === 'processing'
+export function isProjectWorking(p: Pick<Project, 'status' | 'error_code' | 'subtitles_burn_state' | 'lipsync_info' | 'face_check'>): boolean {
+  return isWorking(p.status, p.error_code) || p.subtitles_burn_state === 'processing' || p.lipsync_info?.status === 'processing'
     || p.face_check?.status === 'processing';
 }
 

@@ -38,7 +38,7 @@ export const ProjectCard = memo(function ProjectCard({
 }) {
   const pending = project.pending_dst_langs ?? [];
   const [menu, setMenu] = useState(false);
-  const working = isWorking(project.status);
+  const working = isWorking(project.status, project.error_code);
   const label = projectStatusLabel(project, labelVariantOf(project));
   const cancelled = isCancelled(project);
   const problem = isProblem(project);
