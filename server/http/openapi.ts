@@ -125,6 +125,7 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/generate': { summary: 'Dub the video (charges minutes)', response: 'Project', idempotent: true },
   'POST /api/project/{id}/copy': { summary: 'Copy the project into another language', body: 'CopyProjectRequest', response: 'Project', example: { dst_lang: 'fr', free_dubbing: false }, idempotent: true },
   'POST /api/project/{id}/cancel': { summary: 'Stop the running job (409 when nothing runs); a cancelled dub gets its minutes back', response: 'Project' },
+  'POST /api/project/{id}/restart': { summary: 'Start a cancelled analysis again from the stage it was stopped in (409 otherwise)', response: 'Project', idempotent: true },
   'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', example: { media_type: 'video' } },
   'GET /api/project/{id}/transcript': {
     summary: 'The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows)',

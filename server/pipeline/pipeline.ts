@@ -114,9 +114,9 @@ export class Pipeline {
    * job is already queued or running (double enqueue is harmless).
    */
   async enqueue(projectId: string, stage: StageName): Promise<boolean> {
-    const push = await jobs.upsertQueuedJob(this.deps.db, projectId, stage, this.owner, this.staleSec);
-    if (push) await this.push({ projectId, stage });
-    return push;
+    const run = await jobs.upsertQueuedJob(this.deps.db, projectId, stage, this.owner, this.staleSec);
+    if (run !== null) await this.push({ projectId, stage, run });
+    return run !== null;
   }
 
   /**
@@ -174,7 +174,7 @@ export class Pipeline {
     const taken = await jobs.takeOverStaleJobs(db, this.owner, staleSec);
     for (const j of taken) {
       this.log('requeueing stale stage', { jobId: j.id, projectId: j.project_id, stage: j.stage });
-      await this.push({ projectId: j.project_id, stage: j.stage });
+      await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.attempts) });
       n++;
     }
     await jobs.closeCancelledJobs(db, Math.max(staleSec, 1));
@@ -226,14 +226,14 @@ export class Pipeline {
       if (this.crashed) return;
       if (ac.signal.aborted) throw new DOMException('The stage was cancelled', 'AbortError');
       let next = ON_DONE[stage];
-      let push = false;
+      let push: number | null = null;
       await db.tx(async (t) => {
         if (statuses) await setStatus(t, projectId, statuses.done);
         await jobs.finishJob(t, id, this.owner, 'done');
         if (!next && this.o.continueAfter) next = await this.o.continueAfter(t, projectId, stage);
         if (next) push = await jobs.upsertQueuedJob(t, projectId, next, this.owner, this.staleSec);
       });
-      if (next && push) await this.push({ projectId, stage: next });
+      if (next && push !== null) await this.push({ projectId, stage: next, run: push });
       log('stage done', { seconds: (Date.now() - t0) / 1000, next });
       end('done');
     } catch (e) {
@@ -270,7 +270,7 @@ export class Pipeline {
         log('stage failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
         // A non-fatal stage records its failure and the pipeline goes on (voices can be chosen by hand).
         const next = NON_FATAL.has(stage) ? ON_DONE[stage] : null;
-        let push = false;
+        let push: number | null = null;
         await db
           .tx(async (t) => {
             if (status) await setStatus(t, projectId, status, { error_code: code, message });
@@ -278,7 +278,7 @@ export class Pipeline {
             if (next) push = await jobs.upsertQueuedJob(t, projectId, next, this.owner, this.staleSec);
           })
           .catch((e2) => this.log('could not record a stage failure', { projectId, stage, error: String(e2) }));
-        if (next && push) await this.push({ projectId, stage: next });
+        if (next && push !== null) await this.push({ projectId, stage: next, run: push });
         await this.failureHook(projectId, stage, message, code ?? 'failed');
         end('failed', message);
       }

@@ -1,5 +1,6 @@
-// Queue adapters. Jobs carry ids only ({projectId, stage}); the job id is `<projectId>-<stage>`, so pushing
-// the same work twice is harmless. In-process (embedded default) or BullMQ (REDIS_URL).
+// Queue adapters. Jobs carry ids only ({projectId, stage, run}); the queue id is `<projectId>-<stage>#<run>`, so
+// pushing the same work twice is harmless, while a job queued again after its last run (a new run number) is never
+// swallowed by that run still finishing. In-process (embedded default) or BullMQ (REDIS_URL).
 import * as v from 'valibot';
 import { MemoryQueue } from './memory-queue';
 import { jobId } from './repository';
@@ -9,8 +10,15 @@ import { STAGES } from './stages';
 const JobPayload = v.object({
   projectId: v.pipe(v.string(), v.uuid('projectId is not a project id')),
   stage: v.picklist(STAGES, 'stage is not a pipeline stage'),
+  /** The job row's runs so far when it was queued (pipeline_jobs.attempts); absent in older payloads. */
+  run: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type JobData = v.InferOutput<typeof JobPayload>;
+
+/** The queue's id of a job: its row's id and the run it was queued for. */
+export function queueId(job: JobData): string {
+  return `${jobId(job.projectId, job.stage)}#${job.run ?? 0}`;
+}
 
 /** A payload that is not a job of this pipeline (another version's, or a corrupted one). */
 export class InvalidJobError extends Error {
@@ -44,7 +52,7 @@ export class InProcessQueue implements JobQueue {
   private readonly q: MemoryQueue<JobData>;
 
   constructor(onError: (e: unknown, job: JobData) => void = () => {}) {
-    this.q = new MemoryQueue((j) => jobId(j.projectId, j.stage), onError);
+    this.q = new MemoryQueue(queueId, onError);
   }
 
   async push(job: JobData): Promise<void> {
@@ -114,7 +122,7 @@ export class BullQueue implements JobQueue {
   async push(job: JobData): Promise<void> {
     const q = await this.q();
     await q.add(job.stage, job, {
-      jobId: jobId(job.projectId, job.stage),
+      jobId: queueId(job),
       attempts: 1,
       removeOnComplete: true,
       removeOnFail: true,

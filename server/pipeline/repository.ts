@@ -20,17 +20,18 @@ export const jobId = (projectId: string, stage: StageName) => `${projectId}-${st
  * one being run again, or a live-looking one whose owner stopped heart-beating (`staleSec`). A job that
  * is already queued or running with a fresh heartbeat is left alone (double enqueue is harmless).
  */
-export async function upsertQueuedJob(db: Db, projectId: string, stage: StageName, owner: string, staleSec: number): Promise<boolean> {
-  const rows = await db.query(
+export async function upsertQueuedJob(db: Db, projectId: string, stage: StageName, owner: string, staleSec: number): Promise<number | null> {
+  const rows = await db.query<{ attempts: number }>(
     `INSERT INTO pipeline_jobs AS j (id, project_id, stage, state, owner, heartbeat_at)
      VALUES ($1, $2, $3, 'queued', $4, now())
      ON CONFLICT (id) DO UPDATE SET state = 'queued', owner = EXCLUDED.owner, heartbeat_at = now(),
        cancel_requested = false, error = NULL, finished_at = NULL
      WHERE j.state NOT IN ('queued', 'running') OR j.heartbeat_at < now() - make_interval(secs => $5)
-     RETURNING id`,
+     RETURNING attempts`,
     [jobId(projectId, stage), projectId, stage, owner, staleSec],
   );
-  return rows.length > 0;
+  // The run number that goes with the queued job (see queue.ts queueId); null when nothing was queued.
+  return rows.length > 0 ? Number(rows[0]!.attempts) : null;
 }
 
 /**
@@ -134,12 +135,12 @@ export async function stoppingJobs(db: Db, projectId: string): Promise<string[]>
  * sweeping), so a late heartbeat of its own only means its event loop was busy, and taking the job over would
  * abort the stage it is running and run it a second time.
  */
-export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName }>> {
+export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName; attempts: number }>> {
   return db.query(
     `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now()
      WHERE state IN ('queued', 'running') AND NOT cancel_requested AND heartbeat_at < now() - make_interval(secs => $2)
        AND owner IS DISTINCT FROM $1
-     RETURNING id, project_id, stage`,
+     RETURNING id, project_id, stage, attempts`,
     [owner, staleSec],
   );
 }

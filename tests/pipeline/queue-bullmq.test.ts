@@ -66,7 +66,7 @@ afterAll(async () => {
 const ANALYSIS: StageName[] = ['ingest', 'separate_background', 'transcribe_segments', 'transcription', 'determine_speakers', 'voice_suggest', 'translation'];
 
 describe('BullMQ queue', () => {
-  it('a producer enqueues, a separate worker runs the whole chain; job ids are <projectId>-<stage>', async () => {
+  it('a producer enqueues, a separate worker runs the whole chain; job ids are <projectId>-<stage>#<run>', async () => {
     const rec = recorder();
     const seenIds: Array<string | null> = [];
     const inspect = new Queue('pipeline', { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix });
@@ -75,7 +75,7 @@ describe('BullMQ queue', () => {
       owner: 'worker-1',
       override: {
         ingest: async (ctx) => {
-          const job = await inspect.getJob(`${ctx.projectId}-ingest`);
+          const job = await inspect.getJob(`${ctx.projectId}-ingest#0`);
           seenIds.push(job ? `${job.id}|${JSON.stringify(job.data)}` : null);
         },
       },
@@ -85,7 +85,7 @@ describe('BullMQ queue', () => {
     await producer.enqueue(id, 'ingest');
     await waitFor(() => projectState(h, id), (s) => s?.status === 'translation_done', 30_000, 'translation_done');
     expect(rec.calls.map((c) => c.stage)).toEqual(ANALYSIS);
-    expect(seenIds).toEqual([`${id}-ingest|${JSON.stringify({ projectId: id, stage: 'ingest' })}`]);
+    expect(seenIds).toEqual([`${id}-ingest#0|${JSON.stringify({ projectId: id, stage: 'ingest', run: 0 })}`]);
     expect((await jobRows(h, id)).every((j) => j.state === 'done')).toBe(true);
     await inspect.close();
     await worker.stop();

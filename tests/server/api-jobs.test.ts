@@ -139,6 +139,32 @@ describe('POST /api/project/{id}/cancel', () => {
     expect((await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token })).status).toBe(200);
   });
 
+  it('a cancelled analysis starts again from its stage; anything else is 409; a stranger is refused', async () => {
+    const r = await api(h, 'POST', `/api/project/create_transcript?space_id=${u.defaultSpaceId}`, {
+      token: u.token, body: { name: 'Restart me', src_lang: 'en', dst_lang: 'es', media_id: mediaId },
+    });
+    const id = r.json.id as string;
+    await eventually(() => project(id), (p) => p.status === 'uploading' && blocked.has(`${id}:ingest`), 15_000, 'ingest running');
+    // Nothing was cancelled yet: nothing to start again.
+    expect((await api(h, 'POST', `/api/project/${id}/restart`, { token: u.token })).status).toBe(409);
+    expect((await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token })).json).toMatchObject({ status: 'upload_failed', error_code: 'cancelled' });
+    await eventually(() => jobsOf(h, id), (j) => j.every((x) => x.state === 'cancelled'), 15_000, 'the job cancelled');
+    const stranger = await newUser(h, 'restart-stranger');
+    expect((await api(h, 'POST', `/api/project/${id}/restart`, { token: stranger.token })).status).toBe(403);
+    blocked.delete(`${id}:ingest`);
+    const again = await api(h, 'POST', `/api/project/${id}/restart`, { token: u.token });
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(again.json).toMatchObject({ status: 'uploading', error_code: null, error_message: null });
+    // The stage runs again (its job claimed anew).
+    await eventually(async () => blocked.has(`${id}:ingest`), (x) => x, 15_000, 'ingest running again');
+    expect((await jobsOf(h, id)).find((j) => j.stage === 'ingest')).toMatchObject({ state: 'running' });
+    expect((await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token })).status).toBe(200);
+    // A cancelled dub is started again with Generate, not restart.
+    const dub = await api(h, 'POST', `/api/project/${seeded.refund}/restart`, { token: u.token });
+    expect(dub.status).toBe(409);
+    expect(dub.json.detail).toMatch(/^Only a cancelled analysis can be started again/);
+  });
+
   it('is 409 on a finished project and 403 for someone outside its space', async () => {
     const id = seeded.finished;
     const r = await api(h, 'POST', `/api/project/${id}/cancel`, { token: u.token });

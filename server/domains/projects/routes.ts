@@ -110,6 +110,11 @@ projectsRoutes.post('/:id/cancel', async (c) => {
   return c.json(await svc.cancelProject(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
+// Starts a cancelled analysis again from the stage it was stopped in.
+projectsRoutes.post('/:id/restart', async (c) => {
+  return c.json(await svc.restartProject(c.get('deps'), c.get('user'), c.req.param('id')));
+});
+
 projectsRoutes.post('/:id/media_download', async (c) => {
   const body = await jsonBody(c, MediaDownloadRequest);
   return c.json(await svc.mediaDownload(c.get('deps'), c.get('user'), c.req.param('id'), body.media_type));

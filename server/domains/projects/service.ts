@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import type { EngineRegistryLike } from '../../pipeline/engines';
-import { notifySideTaskFailure, setStatus, STAGE_STATUS, stageToResume } from '../../pipeline/stages';
+import { notifySideTaskFailure, setStatus, STAGE_STATUS, STAGES, stageToResume, type StageName } from '../../pipeline/stages';
 import { statusLabel } from '../../../contract/statuses';
 import { recordSideTaskFailure, stoppingJobs } from '../../pipeline/repository';
 import { mediaUrl } from '../../storage/index';
@@ -327,6 +327,27 @@ export async function cancelProject(deps: AppDeps, user: UserRow, id: string): P
       await repo.updateProjectFields(t, p.id, { subtitles_burn_state: 'failed', subtitles_burn_error: CANCELLED_MESSAGE });
     }
   });
+  return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
+}
+
+/**
+ * Starts a cancelled analysis again from the stage it was stopped in (a cancelled dub is started again with
+ * Generate). 409 for a project that was not cancelled during its analysis, or whose cancelled run still stops.
+ */
+export async function restartProject(deps: AppDeps, user: UserRow, id: string): Promise<Project> {
+  const { project } = await loadProject(deps, user, id);
+  let stage: StageName | null = null;
+  await deps.db.tx(async (t) => {
+    const p = await repo.lockProject(t, project.id);
+    if (!p) throw notFound('Project not found');
+    stage = STAGES.find((s) => STAGE_STATUS[s]?.failed === p.status) ?? null;
+    if (!stage || p.error_code !== 'cancelled' || stage === 'voiceover' || stage === 'merging') {
+      throw conflict(`Only a cancelled analysis can be started again: this project is "${statusLabel(p.status)}"`);
+    }
+    if ((await stoppingJobs(t, p.id)).length > 0) throw conflict(STILL_STOPPING);
+    await setStatus(t, p.id, STAGE_STATUS[stage]!.started);
+  });
+  await deps.pipeline.enqueue(project.id, stage!);
   return oneProjectJson(deps, (await repo.findProject(deps.db, project.id))!);
 }
 

@@ -71,6 +71,16 @@ export function generate(projectId: string): Promise<Project> {
   return request((c) => c.post(`project/${projectId}/generate`).json<Project>());
 }
 
+/** Stops what runs on the project (analysis, dub, lip-sync); a cancelled dub's minutes come back. */
+export function cancelRun(projectId: string): Promise<Project> {
+  return request((c) => c.post(`project/${projectId}/cancel`).json<Project>());
+}
+
+/** Starts a cancelled analysis again from the stage it was stopped in. */
+export function restartAnalysis(projectId: string): Promise<Project> {
+  return request((c) => c.post(`project/${projectId}/restart`).json<Project>());
+}
+
 export const MEDIA_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original', 'lipsync', 'lipsync_subtitles'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 

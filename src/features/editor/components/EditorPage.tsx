@@ -1,10 +1,14 @@
 // The project page (/spaces/{spaceId}/project/{projectId}): live status and progress until the transcript
 // is ready, then the editor.
 import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, SkeletonBodyText, SkeletonDisplayText, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import type { KeyedMutator } from 'swr';
 import { useLocation, useParams } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
 import { isCancelled, isEditable, isFailure, projectStatusLabel } from '../../../../contract/statuses';
-import { isApiError } from '../../../lib/http';
+import { errorMessage, isApiError } from '../../../lib/http';
+import { useToast } from '../../../ui/toasts';
+import { cancelRun, restartAnalysis } from '../api';
 import { PageFrame } from '../../../ui/page';
 import { useProject } from '../../../lib/api/use-project';
 import { isPreparing } from '../lib/generate';
@@ -47,12 +51,25 @@ export function ProjectEditor() {
   }
 
   if (isPreparing(project.status) || (isFailure(project.status) && !isEditable(project.status))) {
-    return <ProcessingView project={project} onBack={() => navigate(home)} />;
+    return <ProcessingView project={project} onBack={() => navigate(home)} mutateProject={mutate} />;
   }
   return <EditorView key={project.id} project={project} spaceId={spaceId} mutateProject={mutate} />;
 }
 
-export function ProcessingView({ project, onBack }: { project: Project; onBack: () => void }) {
+export function ProcessingView({ project, onBack, mutateProject }: { project: Project; onBack: () => void; mutateProject?: KeyedMutator<Project> }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState<'stop' | 'restart' | null>(null);
+  const act = async (what: 'stop' | 'restart') => {
+    setBusy(what);
+    try {
+      const p = what === 'stop' ? await cancelRun(project.id) : await restartAnalysis(project.id);
+      await mutateProject?.(p, { revalidate: true });
+    } catch (e) {
+      toast.show(errorMessage(e), { error: true });
+    } finally {
+      setBusy(null);
+    }
+  };
   const failed = isFailure(project.status);
   const cancelled = isCancelled(project);
   const label = projectStatusLabel(project, project.src_srt_uploaded ? 'srt' : 'default');
@@ -79,15 +96,26 @@ export function ProcessingView({ project, onBack }: { project: Project; onBack: 
           <div id="project-progress-note" role="status" aria-live="polite">
             <Text as="p" tone={failed && !cancelled ? 'critical' : 'subdued'}>
               {cancelled
-                ? 'You stopped the analysis of this video. Upload it again to start over.'
+                ? 'You stopped the analysis of this video. Start it again from where it stopped, or go back to your projects.'
                 : failed
                 ? project.error_message ?? 'Something went wrong while preparing this video.'
                 : 'We are transcribing and translating your video. The editor opens here when the transcript is ready; you can leave this page meanwhile.'}
             </Text>
           </div>
-          {failed && (
-            <InlineStack>
+          {failed ? (
+            <InlineStack gap="200">
+              {cancelled && (
+                <Button variant="primary" onClick={() => void act('restart')} loading={busy === 'restart'}>
+                  Start again
+                </Button>
+              )}
               <Button onClick={onBack}>Back to projects</Button>
+            </InlineStack>
+          ) : (
+            <InlineStack>
+              <Button tone="critical" variant="plain" onClick={() => void act('stop')} loading={busy === 'stop'}>
+                Stop processing
+              </Button>
             </InlineStack>
           )}
         </BlockStack>

@@ -155,7 +155,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     return () => window.removeEventListener('keydown', onKey);
   }, [save]);
 
-  const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync } = useProjectActions(pid, mutateProject, save);
+  const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync, stopping, onStop } = useProjectActions(pid, mutateProject, save);
   const readOnly = isBusy(project.status) || generating;
 
   const onSelect = useCallback((id: string) => {
@@ -372,7 +372,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onTabChange={setTab}
               onTime={onTime}
             />
-            <GenerateCard project={project} working={working} localChanges={localChanges} onDownload={() => void onDownload('video')} />
+            <GenerateCard project={project} working={working} localChanges={localChanges} onDownload={() => void onDownload('video')} onStop={() => void onStop()} stopping={stopping} />
             <QualityPanel
               projectId={pid}
               projectName={project.name}

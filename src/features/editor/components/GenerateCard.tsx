@@ -2,10 +2,18 @@
 // will do, and the MP4 download once there is a dub.
 import { BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import type { Project } from '../../../../contract/schemas/project';
-import { isCancelled, projectStatusLabel, statusLabel } from '../../../../contract/statuses';
+import { isCancelled, isGenerating, projectStatusLabel, statusLabel } from '../../../../contract/statuses';
 import { generateHint } from '../lib/generate';
 
-export function GenerateCard({ project, working, localChanges, onDownload }: { project: Project; working: boolean; localChanges: number; onDownload: () => void }) {
+export function GenerateCard({ project, working, localChanges, onDownload, onStop, stopping = false }: {
+  project: Project;
+  working: boolean;
+  localChanges: number;
+  onDownload: () => void;
+  /** Stops the dub being generated (shown while it runs). */
+  onStop?: () => void;
+  stopping?: boolean;
+}) {
   const stopped = project.status === 'voiceover_failed' || project.status === 'merging_failed';
   const cancelled = stopped && isCancelled(project);
   const failed = stopped && !cancelled;
@@ -16,7 +24,16 @@ export function GenerateCard({ project, working, localChanges, onDownload }: { p
           <Text as="h2" variant="headingSm">
             Dubbed video
           </Text>
-          {working && <Text as="span" tone="subdued">{project.progress}%</Text>}
+          {working && (
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" tone="subdued">{project.progress}%</Text>
+              {onStop && isGenerating(project.status) && (
+                <Button variant="plain" tone="critical" onClick={onStop} loading={stopping}>
+                  Stop
+                </Button>
+              )}
+            </InlineStack>
+          )}
           {!working && project.translated_video && (
             <Button variant="plain" onClick={onDownload}>
               Download MP4

@@ -8,7 +8,7 @@ import { TEXT } from '../../../../contract/errors';
 import type { Project } from '../../../../contract/schemas/project';
 import { errorMessage, isApiError, type ApiError } from '../../../lib/http';
 import { useToast } from '../../../ui/toasts';
-import { burnSubtitles, generate, mediaDownload, runCheckFaces, runLipsync, type MediaType } from '../api';
+import { burnSubtitles, cancelRun, generate, mediaDownload, runCheckFaces, runLipsync, type MediaType } from '../api';
 
 function triggerDownload(url: string) {
   const a = document.createElement('a');
@@ -77,5 +77,18 @@ export function useProjectActions(pid: string, mutateProject: KeyedMutator<Proje
     }
   };
 
-  return { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync };
+  const [stopping, setStopping] = useState(false);
+  /** Stops the running dub (its minutes come back). */
+  const onStop = async () => {
+    setStopping(true);
+    try {
+      await mutateProject(await cancelRun(pid), { revalidate: true });
+    } catch (e) {
+      toast.show(errorMessage(e), { error: true });
+    } finally {
+      setStopping(false);
+    }
+  };
+
+  return { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync, stopping, onStop };
 }
