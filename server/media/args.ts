@@ -108,6 +108,8 @@ export interface LoudnessTarget {
   TP: number;
 }
 export const DEFAULT_LOUDNESS: LoudnessTarget = { I: -16, TP: -1.5 };
+/** Sample-peak ceiling that keeps the true peak of the encoded output at or under -1 dBTP (AAC adds overshoot). */
+export const TRUE_PEAK_CEILING_DB = -2;
 
 export interface MixOptions {
   voice: string;
@@ -116,6 +118,8 @@ export interface MixOptions {
   /** Output length; the mix is padded/trimmed to it. Defaults to the background's length. */
   durationSec?: number;
   voiceGainDb?: number;
+  /** A gain curve for the voice (float WAV, linear amplitude, any rate): the dub follows the source's speech level. */
+  voiceGain?: string;
   backgroundGainDb?: number;
   /** Loudness target of the output (null: the plain sum). */
   loudness?: LoudnessTarget | null;
@@ -126,8 +130,15 @@ export interface MixOptions {
 function mixGraph(o: MixOptions, tail: string): string {
   const sr = o.sampleRate ?? 48000;
   const fmt = `aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=stereo`;
+  const voice = o.voiceGain
+    ? [
+        `[0:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=mono[v0]`,
+        `[2:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=mono,apad[g]`,
+        `[v0][g]amultiply,${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`,
+      ]
+    : [`[0:a]${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`];
   return [
-    `[0:a]${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`,
+    ...voice,
     `[1:a]${fmt},volume=${num(o.backgroundGainDb ?? 0, 2)}dB[b]`,
     `[v][b]amix=inputs=2:duration=${o.durationSec === undefined ? 'second' : 'longest'}:dropout_transition=0:normalize=0${tail}[out]`,
   ].join(';');
@@ -142,14 +153,38 @@ export function measureMixArgs(o: MixOptions): string[] {
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
     '-i', o.voice,
     '-i', o.background,
+    ...(o.voiceGain ? ['-i', o.voiceGain] : []),
     '-filter_complex', mixGraph(o, ',ebur128=framelog=verbose'),
     '-map', '[out]', '-f', 'null', '-',
   ];
 }
 
-/** Integrated loudness (EBU R128) of a file's first audio stream, measured by ebur128 (summary on stderr). */
-export function measureLoudnessArgs(input: string): string[] {
-  return ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-af', 'ebur128', '-f', 'null', '-'];
+/** Loudness (EBU R128) of a file's first audio stream, measured by ebur128 (summary on stderr); with its true peak when asked. */
+export function measureLoudnessArgs(input: string, o: { truePeak?: boolean } = {}): string[] {
+  return ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-af', o.truePeak ? 'ebur128=peak=true' : 'ebur128', '-f', 'null', '-'];
+}
+
+export interface LoudnessFigures {
+  /** Integrated loudness, LUFS (-Infinity for silence). */
+  I: number;
+  /** Loudness range, LU. */
+  LRA: number | null;
+  /** True peak, dBTP (when measured). */
+  TP: number | null;
+}
+
+/** Integrated loudness, loudness range and true peak from ebur128's summary (null when absent). */
+export function parseLoudness(stderr: string): LoudnessFigures | null {
+  const I = parseIntegratedLoudness(stderr);
+  if (I === null) return null;
+  const s = stderr.slice(stderr.lastIndexOf('Integrated loudness:'));
+  const lra = /LRA:\s*(-?\d+(?:\.\d+)?)\s*LU/.exec(s);
+  const tp = /True peak:\s*\n?\s*Peak:\s*(-?inf|-?\d+(?:\.\d+)?)\s*dBFS/i.exec(s);
+  return {
+    I,
+    LRA: lra ? Number(lra[1]) : null,
+    TP: tp ? (/inf/i.test(tp[1]!) ? -Infinity : Number(tp[1])) : null,
+  };
 }
 
 /** The integrated loudness from ebur128's summary (LUFS; -Infinity for silence), or null when absent. */
@@ -188,6 +223,7 @@ export function mixArgs(o: MixOptions, gainDb = 0): string[] {
     ...FFMPEG_BASE,
     '-i', o.voice,
     '-i', o.background,
+    ...(o.voiceGain ? ['-i', o.voiceGain] : []),
     '-filter_complex', mixGraph(o, tail),
     '-map', '[out]', '-ar', String(sr), '-ac', '2',
     ...audioCodecArgs(o.out, { fast: true }), ...BITEXACT,

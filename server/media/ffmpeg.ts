@@ -32,6 +32,8 @@ import {
   type StillVideoOptions,
   type TestVideoOptions,
   measureLoudnessArgs,
+  parseLoudness,
+  type LoudnessFigures,
 } from './args';
 import { CommandError, MediaError } from './errors';
 import { probe, type ProbeResult } from './probe';
@@ -127,20 +129,30 @@ export async function measureLoudness(input: string, o: OpOptions = {}): Promise
   return parseIntegratedLoudness(r.stderr);
 }
 
+/** Integrated loudness, loudness range and (when asked) true peak of a media file's audio; null when unmeasurable. */
+export async function measureLoudnessFigures(input: string, o: OpOptions & { truePeak?: boolean } = {}): Promise<LoudnessFigures | null> {
+  const r = await runToolOutput(FFMPEG, measureLoudnessArgs(input, { truePeak: o.truePeak }), o);
+  return parseLoudness(r.stderr);
+}
+
 /**
  * Voice track + background, loudness-normalised in two passes: the integrated loudness of the sum is
  * measured (ebur128, at the track's own rate), then the sum is written with the gain that reaches the
  * target and a look-ahead limiter for the peaks. Returns the measured loudness and the gain applied.
  */
-export async function mixVoiceAndBackground(opts: MixOptions, o: OpOptions = {}): Promise<{ measuredLufs: number | null; gainDb: number }> {
+export async function mixVoiceAndBackground(
+  opts: MixOptions,
+  o: OpOptions & { targetLufs?: Promise<number> } = {},
+): Promise<{ measuredLufs: number | null; gainDb: number }> {
   const target = opts.loudness === undefined ? undefined : opts.loudness;
   let measured: number | null = null;
   let gain = 0;
   if (target !== null) {
-    const r = await runToolOutput(FFMPEG, measureMixArgs(opts), o);
+    // the target may still be being measured (the source's loudness): both go side by side
+    const [r, I] = await Promise.all([runToolOutput(FFMPEG, measureMixArgs(opts), o), o.targetLufs ?? Promise.resolve((target ?? { I: -16 }).I)]);
     measured = parseIntegratedLoudness(r.stderr);
     if (measured === null) throw new MediaError('failed', 'the loudness of the mix could not be measured');
-    gain = loudnessGainDb(measured, (target ?? { I: -16 }).I);
+    gain = loudnessGainDb(measured, I);
   }
   await runTool(FFMPEG, mixArgs(opts, gain), o);
   nonEmpty(opts.out, 'mixing');
