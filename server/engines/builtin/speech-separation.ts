@@ -17,11 +17,11 @@ import { readWavInfo, toPcm16, wavHeader, type WavInfo } from '../../media/wav';
 import type { SpeechRegion } from '../types';
 
 export interface SpeechSeparationOptions {
-  /** Frame length in seconds (rounded to a power of two in samples). Default ~43 ms. */
+  /** Frame length in seconds (rounded to a power of two in samples). Default ~85 ms. */
   frameSec?: number;
-  /** Frames each side over which the background's minimum is taken. Default 14 (~150 ms at 48 kHz). */
+  /** Frames each side over which the background's minimum is taken. Default 32 (~0.7 s at 48 kHz). */
   minFrames?: number;
-  /** Scale of the minimum statistic (its bias: the minimum under-reads the mean). Default 2.5. */
+  /** Scale of the minimum statistic (its bias: the minimum under-reads the mean). Default 1.5. */
   minBias?: number;
   /** Background weight in the gain: below 1 removes more speech (less leakage) at some cost to the music. */
   backgroundWeight?: number;
@@ -33,7 +33,7 @@ export interface SpeechSeparationOptions {
   contextSec?: number;
 }
 
-const DEFAULTS = { frameSec: 0.0427, minFrames: 14, minBias: 2.5, backgroundWeight: 0.5, rampSec: 0.05, speechHz: [20, 16000] as [number, number] } as const;
+const DEFAULTS = { frameSec: 0.085, minFrames: 32, minBias: 1.5, backgroundWeight: 0.5, rampSec: 0.05, speechHz: [20, 16000] as [number, number] } as const;
 
 export interface SeparationPlan {
   n: number;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { findGlossary, findProject, speakersOf, updateProjectFields, type ProjectRow } from '../repository';
 import { applyPronunciations } from '../../glossaries/check';
-import { presetTts } from '../../voices/service';
+import { presetTts, presetVoicesFor } from '../../voices/service';
 import { voiceEngines } from '../../voices/engines';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { measureQuality, qualityKey } from '../quality';
@@ -317,7 +317,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   }
   // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
   try {
-    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey }));
+    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target }));
   } catch (e) {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
@@ -348,16 +348,26 @@ async function voiceGainCurve(ctx: ProjectStageContext, duration: number): Promi
   return path;
 }
 
-async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string }): Promise<void> {
+async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey }): Promise<void> {
   const { project, deps } = ctx;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const has = async (a: string) => ((await deps.storage.exists(key(ctx, a))) ? input(ctx, a) : null);
+  // each speaker's own voice against the gender of the voice that dubs them (stock voices and presets)
+  const genders = new Map<string, 'male' | 'female' | null>((await deps.engines.voices(project.dst_lang)).map((v) => [v.id, v.gender]));
+  for (const p of await presetVoicesFor(deps, project)) genders.set(p.id, (p.gender as 'male' | 'female' | null) ?? null);
+  const speakers = (await speakersOf(deps.db, project.id)).map((s) => ({
+    id: s.id, name: s.name, voice_id: s.voice_id, pitch_hz: s.pitch_hz, gender: s.gender,
+    dub_gender: s.voice_id ? (genders.get(s.voice_id) ?? null) : null,
+  }));
   const report = await measureQuality(
     {
       voice: await deps.storage.localFile(o.voiceKey),
       output: await deps.storage.localFile(o.audioKey),
       source16k: await has(A.audio16k),
       sourceFull: await has(A.audio48k),
+      background: await has(A.background),
+      speech16k: await has(A.speech16k),
+      sourceLoudness: await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS),
       tmp: ctx.tmp,
       signal: ctx.signal,
     },
@@ -367,6 +377,8 @@ async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: strin
       duration: project.duration!,
       segments: await segmentsOf(deps.db, project.id),
       glossary: glossary?.terms ?? [],
+      speakers,
+      loudnessTarget: o.target,
     },
   );
   await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });
