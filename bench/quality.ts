@@ -315,10 +315,8 @@ async function measureSeparation(sep: SeparationEngine, clip: Clip, regions: Spe
   const trueBg = readWav(clip.background).channelData;
   const speech = readWav(clip.speech).channelData[0]!;
   // the speech and music parts of the background
-  let speechPart: Float32Array[];
-  let musicPart: Float32Array[];
   let method: string;
-  let linearityErrorDb: number | undefined;
+  let linearityErrorDb = 0;
   const speechSt = join(dir, 'speech-st.wav');
   writeFloatWav(speechSt, [speech, speech]);
   const decompose = (sep as Partial<DspSeparationEngine>).decompose;
@@ -330,8 +328,8 @@ async function measureSeparation(sep: SeparationEngine, clip: Clip, regions: Spe
     await sep.separate(clip.background, regions, { background: join(dir, 'mu.wav') });
     method = 'linearity (separation of each stem)';
   }
-  speechPart = readWav(join(dir, 'sp.wav')).channelData;
-  musicPart = readWav(join(dir, 'mu.wav')).channelData;
+  const speechPart = readWav(join(dir, 'sp.wav')).channelData;
+  const musicPart = readWav(join(dir, 'mu.wav')).channelData;
   {
     let err = 0;
     let ref = 0;

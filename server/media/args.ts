@@ -403,68 +403,6 @@ export function trimFadeArgs(input: string, out: string, durationSec: number, fa
   ];
 }
 
-// ---------------------------------------------------------------- separation
-
-export interface SeparationArgsOptions {
-  input: string;
-  /** A mono WAV holding the region gate (see gateSamples): 1 inside speech regions, 0 outside. */
-  gate: string;
-  /** Sample rate of the input (the gate is resampled to it). */
-  sampleRate: number;
-  /** Samples per channel of the input (the voice output is cut to it). */
-  frames: number;
-  /** The voice estimate (optional: the pipeline keeps only the background). */
-  voiceOut?: string;
-  backgroundOut: string;
-  /** Speech band of the centre channel at full gain, Hz (ramps to 0 over 0.6×low..low and high..1.4×high). */
-  bandHz?: [number, number];
-  /** Share of the centre's speech band moved to the voice inside regions (0..1). */
-  voiceShare?: number;
-}
-
-/** Half length of the speech band FIR (firequalizer), seconds: ~12 Hz resolution, like a 4096-point FFT. */
-export const SEPARATION_FIR_DELAY_SEC = 0.04;
-
-/** Linear gain of the speech band at frequency `f` (firequalizer, linear scale): `share` inside [lo, hi], linear ramps outside. */
-export function speechBandGainExpr(lo: number, hi: number, share: number): string {
-  const lo0 = lo * 0.6;
-  const hi1 = hi * 1.4;
-  return `${num(share, 4)}*clip((f-${num(lo0, 2)})/${num(lo - lo0, 2)},0,1)*clip((${num(hi1, 2)}-f)/${num(hi1 - hi, 2)},0,1)`;
-}
-
-/**
- * DSP background separation. The centre C=(L+R)/2 carries dialogue: its speech band (a fixed linear-phase
- * FIR band filter designed once from speechBandGainExpr, its delay removed so it stays sample-aligned),
- * multiplied by the region gate (input 1), is the voice estimate V (mono). The background is the input
- * minus V on both channels: the side signal (L-R, much of the music and effects) is untouched and, inside
- * regions, the centre's speech band is attenuated to (1 - voiceShare). V + background reconstructs the
- * input; both have the input's length (`frames` samples). V is written only when `voiceOut` is given.
- */
-export function separationArgs(o: SeparationArgsOptions): string[] {
-  const [lo, hi] = o.bandHz ?? [150, 4500];
-  const gain = speechBandGainExpr(lo, hi, o.voiceShare ?? 0.92);
-  // firequalizer's delay is floor(delay * sr) samples: ask for the middle of the sample to get exactly d.
-  const d = Math.round(SEPARATION_FIR_DELAY_SEC * o.sampleRate);
-  const graph = [
-    `[0:a]aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[orig][forv]`,
-    `[1:a]aresample=${o.sampleRate},aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]`,
-    `[forv]pan=mono|c0=0.5*c0+0.5*c1,` +
-      `firequalizer=gain=${escapeFilterValue(gain)}:scale=linlin:delay=${num((d + 0.5) / o.sampleRate, 9)},` +
-      `atrim=start_sample=${d},asetpts=PTS-STARTPTS[band]`,
-    o.voiceOut ? `[band][gate]amultiply,asplit=2[v1][v2]` : `[band][gate]amultiply[v2]`,
-    `[orig][v2]amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]`,
-  ];
-  if (o.voiceOut) graph[3] += `;[v1]atrim=end_sample=${o.frames}[v]`;
-  return [
-    ...FFMPEG_BASE,
-    '-i', o.input,
-    '-i', o.gate,
-    '-filter_complex', graph.join(';'),
-    ...(o.voiceOut ? ['-map', '[v]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.voiceOut] : []),
-    '-map', '[bg]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.backgroundOut,
-  ];
-}
-
 // ---------------------------------------------------------------- demo video
 
 export interface DemoVideoOptions {

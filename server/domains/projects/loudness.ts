@@ -28,7 +28,7 @@ export interface PlacedSegment {
 }
 
 /** Spread of the per-segment gains kept around their median (dB): beyond, the estimate is not trusted. */
-const MAX_SPREAD_DB = 12;
+const MAX_SPREAD_DB = 20;
 /** Seconds over which the gain moves between segments (inside the pauses). */
 const RAMP_SEC = 0.05;
 

@@ -471,7 +471,7 @@ function csvCell(v: unknown): string {
 
 const SEGMENT_COLUMNS = [
   'id', 'start', 'end', 'speaker', 'speed_factor', 'dub_start', 'dub_end', 'ended_within_slot', 'overflow_sec', 'borrowed_gap_sec',
-  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'issues',
+  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues',
 ] as const;
 const PROJECT_COLUMNS = [
   'project_id', 'generation', 'created_at', 'stale', 'duration', 'max_drift_sec', 'loudness_lufs', 'source_loudness_lufs',

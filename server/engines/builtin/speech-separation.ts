@@ -33,7 +33,7 @@ export interface SpeechSeparationOptions {
   contextSec?: number;
 }
 
-const DEFAULTS = { frameSec: 0.085, minFrames: 32, minBias: 1.5, backgroundWeight: 0.5, rampSec: 0.05, speechHz: [20, 16000] as [number, number] } as const;
+const DEFAULTS = { frameSec: 0.085, minFrames: 32, minBias: 1.5, backgroundWeight: 0.5, rampSec: 0.05, speechHz: [20, 12000] as [number, number] } as const;
 
 export interface SeparationPlan {
   n: number;
@@ -94,6 +94,8 @@ export function separateBlock(
   also: Float32Array[][] = [],
 ): { voice: Float32Array; alsoVoice: Float32Array[] } {
   const { n, hop, bins, fft, window } = plan;
+  // bins above the speech band (plan.k1) are never speech: nothing there is computed (the background keeps them)
+  const kTop = plan.k1;
   const len = left.length;
   const half = n / 2;
   // frames with centres in [c0, c1) (global sample index = f * hop)
@@ -149,7 +151,7 @@ export function separateBlock(
     }
     fft.transform(out, input);
     const base = r * bins;
-    for (let k = 0; k < bins; k++) {
+    for (let k = 0; k <= kTop; k++) {
       const nk = (n - k) % n;
       const xr = out[2 * k]!;
       const xi = out[2 * k + 1]!;
@@ -171,14 +173,14 @@ export function separateBlock(
     const r = idx[j]!;
     if (r < 0 || gf[j]! > 0) continue;
     const base = r * bins;
-    for (let k = 0; k < bins; k++) {
+    for (let k = 0; k <= kTop; k++) {
       ratio.mid[k]! += Pm[base + k]!;
       ratio.side[k]! += Ps[base + k]!;
     }
   }
   let midSum = 0;
   let sideSum = 0;
-  for (let k = 0; k < bins; k++) {
+  for (let k = 0; k <= kTop; k++) {
     midSum += ratio.mid[k]!;
     sideSum += ratio.side[k]!;
   }
@@ -186,7 +188,7 @@ export function separateBlock(
   const rho = new Float32Array(bins);
   if (useSide) {
     // smoothed over +-4 bins; a floor keeps bins where the side is silent from dividing by nothing
-    for (let k = 0; k < bins; k++) {
+    for (let k = 0; k <= kTop; k++) {
       let a = 0;
       let b = 0;
       for (let q = Math.max(0, k - 4); q <= Math.min(bins - 1, k + 4); q++) {
@@ -206,7 +208,7 @@ export function separateBlock(
     const rn = (j + 1 < nf && idx[j + 1]! >= 0 ? idx[j + 1]! : r) * bins;
     const rc = r * bins;
     const o = j * bins;
-    for (let k = 0; k < bins; k++) sm[o + k] = 0.25 * (Pm[rp + k]! + 2 * Pm[rc + k]! + Pm[rn + k]!);
+    for (let k = 0; k <= kTop; k++) sm[o + k] = 0.25 * (Pm[rp + k]! + 2 * Pm[rc + k]! + Pm[rn + k]!);
   }
   // minimum over +-W frames, per bin (van Herk / Gil-Werman: prefix and suffix minima in blocks of 2W+1 frames,
   // row by row so memory is read in order)
@@ -216,12 +218,12 @@ export function separateBlock(
   for (let j = 0; j < nf; j++) {
     const o = j * bins;
     if (j % span === 0) pre.set(sm.subarray(o, o + bins), o);
-    else for (let k = 0; k < bins; k++) pre[o + k] = Math.min(pre[o - bins + k]!, sm[o + k]!);
+    else for (let k = 0; k <= kTop; k++) pre[o + k] = Math.min(pre[o - bins + k]!, sm[o + k]!);
   }
   for (let j = nf - 1; j >= 0; j--) {
     const o = j * bins;
     if (j % span === span - 1 || j === nf - 1) suf.set(sm.subarray(o, o + bins), o);
-    else for (let k = 0; k < bins; k++) suf[o + k] = Math.min(suf[o + bins + k]!, sm[o + k]!);
+    else for (let k = 0; k <= kTop; k++) suf[o + k] = Math.min(suf[o + bins + k]!, sm[o + k]!);
   }
   const minimum = new Float32Array(m * bins);
   for (let j = 0; j < nf; j++) {
@@ -230,7 +232,7 @@ export function separateBlock(
     const lo = Math.max(0, j - W) * bins;
     const hi = Math.min(nf - 1, j + W) * bins;
     const o = r * bins;
-    for (let k = 0; k < bins; k++) minimum[o + k] = Math.min(suf[lo + k]!, pre[hi + k]!);
+    for (let k = 0; k <= kTop; k++) minimum[o + k] = Math.min(suf[lo + k]!, pre[hi + k]!);
   }
   // gains and synthesis of the voice estimate (two frames per inverse transform)
   const bias = plan.minBias;
@@ -254,7 +256,7 @@ export function separateBlock(
       const gain = speech > 0 ? speech / (speech + beta * noise) : 0;
       gains[k] = gain * g;
     }
-    for (let k = 0; k < bins; k++) {
+    for (let k = 0; k <= kTop; k++) {
       G[base + k] = gains[k]!;
       Vre[base + k] = gains[k]! * Mre[base + k]!;
       Vim[base + k] = gains[k]! * Mim[base + k]!;
@@ -262,6 +264,8 @@ export function separateBlock(
   }
   // inverse transforms: the voice (from V) and, for `also`, the same gains on each signal's centre
   const norm = 1 / 1.5; // sum of hann^2 at a quarter-frame hop
+  const synthesis = new Float64Array(n);
+  for (let i = 0; i < n; i++) synthesis[i] = window[i]! * norm;
   const frameList: number[] = [];
   for (let j = 0; j < nf; j++) {
     const c = a0 + j;
@@ -294,7 +298,7 @@ export function separateBlock(
         const s = (a0 + j) * hop - offset - half;
         const i0 = Math.max(0, -s);
         const i1 = Math.min(n, len - s);
-        for (let i = i0; i < i1; i++) dest[s + i]! += out[2 * i + which]! * window[i]! * norm;
+        for (let i = i0; i < i1; i++) dest[s + i]! += out[2 * i + which]! * synthesis[i]!;
       }
     }
   };
@@ -312,7 +316,7 @@ export function separateBlock(
         input[2 * i + 1] = 0;
       }
       fft.transform(out, input);
-      for (let k = 0; k < bins; k++) {
+      for (let k = 0; k <= kTop; k++) {
         sre[r * bins + k] = G[r * bins + k]! * out[2 * k]!;
         sim[r * bins + k] = G[r * bins + k]! * out[2 * k + 1]!;
       }
@@ -341,6 +345,16 @@ function readBlock(fd: number, info: WavInfo, start: number, count: number): Flo
     got += r;
   }
   const whole = Math.floor(got / frameBytes);
+  if (bits === 16 && format !== 3 && buf.byteOffset % 2 === 0) {
+    const pcm = new Int16Array(buf.buffer, buf.byteOffset, whole * channels);
+    for (let c = 0; c < channels; c++) {
+      const o = out[c]!;
+      const base = s - start;
+      for (let i = 0, q = c; i < whole; i++, q += channels) o[base + i] = pcm[q]! / 32768;
+    }
+    if (channels === 1) out[1]!.set(out[0]!);
+    return out;
+  }
   let p = 0;
   for (let i = 0; i < whole; i++) {
     for (let c = 0; c < channels; c++) {
@@ -374,10 +388,10 @@ function gateBlock(regions: readonly SpeechRegion[], sampleRate: number, start: 
   return g;
 }
 
-/** Low-pass decimation by an integer factor (windowed sinc, 12 taps per side per factor); silence stays silence. Pure. */
+/** Low-pass decimation by an integer factor (windowed sinc, 6 taps per side per factor); silence stays silence. Pure. */
 export function decimate(x: Float32Array, factor: number, from: number, to: number): Float32Array {
   if (factor === 1) return x.slice(from, to);
-  const taps = 12 * factor;
+  const taps = 6 * factor;
   const h = new Float64Array(2 * taps + 1);
   const fc = 0.45 / factor;
   let sum = 0;
@@ -464,13 +478,13 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
       const others = alsoIn.map((a) => readBlock(a.fd, a.info, s, count));
       const res = separateBlock(plan, L, R, gate, s, b0, b1, ratio, others);
       const own = b1 - b0;
-      const pcm = Buffer.allocUnsafe(own * 4);
+      const pcm = new Int16Array(own * 2);
       const write = (fd: number, l: Float32Array, r: Float32Array, v: Float32Array) => {
         for (let i = 0; i < own; i++) {
-          pcm.writeInt16LE(toPcm16(l[pad + i]! - v[pad + i]!), 4 * i);
-          pcm.writeInt16LE(toPcm16(r[pad + i]! - v[pad + i]!), 4 * i + 2);
+          pcm[2 * i] = toPcm16(l[pad + i]! - v[pad + i]!);
+          pcm[2 * i + 1] = toPcm16(r[pad + i]! - v[pad + i]!);
         }
-        writeSync(fd, pcm, 0, own * 4);
+        writeSync(fd, new Uint8Array(pcm.buffer), 0, own * 4);
       };
       write(bgFd, L, R, res.voice);
       for (const [q, fd] of alsoOut.entries()) {
@@ -483,9 +497,9 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
         const to = Math.min(pad + own, count);
         const v = decimate(res.voice, vFactor, from, to);
         const keep = Math.min(v.length, vFrames - vWritten);
-        const vb = Buffer.allocUnsafe(keep * 2);
-        for (let i = 0; i < keep; i++) vb.writeInt16LE(toPcm16(v[i]!), 2 * i);
-        writeSync(vFd, vb, 0, keep * 2);
+        const vb = new Int16Array(keep);
+        for (let i = 0; i < keep; i++) vb[i] = toPcm16(v[i]!);
+        writeSync(vFd, new Uint8Array(vb.buffer), 0, keep * 2);
         vWritten += keep;
       }
       o.onProgress?.(b1 / frames);

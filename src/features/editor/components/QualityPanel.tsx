@@ -1,7 +1,7 @@
 // The quality report of the last dub (issue 15), measured from the output files: loudness of the dub and the
 // source, the largest drift, speech coverage, whether the background was kept, and each segment that needs
 // attention, a click away in the transcript. Exported as CSV.
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
 import type { QualityReport } from '../../../../contract/schemas/quality';
 import { errorMessage } from '../../../lib/http';
