@@ -19,7 +19,13 @@ const SHORT: Record<string, string> = {
 
 /** A short label for a flag (unknown kinds, added by other checks, show their reason's start). */
 export function flagLabel(item: AttentionItem): string {
-  return SHORT[item.kind] ?? (item.reason.length > 28 ? `${item.reason.slice(0, 27)}…` : item.reason);
+  const known = SHORT[item.kind];
+  if (known) return known;
+  if (item.reason.length <= 28) return item.reason;
+  // cut at a word
+  const cut = item.reason.slice(0, 28);
+  const space = cut.lastIndexOf(' ');
+  return `${cut.slice(0, space > 10 ? space : 27)}…`;
 }
 
 export function SegmentFlags({ items }: { items: readonly AttentionItem[] | undefined }) {
