@@ -8,7 +8,9 @@ set -euo pipefail
 pkgs=(ffmpeg espeak-ng pocketsphinx pocketsphinx-en-us pocketsphinx-testdata apertium apertium-eng-spa apertium-eng-cat
   rubberband-cli sox yt-dlp)
 if [[ " $* " == *" --with-tests "* ]]; then
-  pkgs+=(chromium openssl)
+  # drascula-music: real recorded music under the speech in the separation tests and `npm run bench:quality`;
+  # fb-music-high: a second kind of music (a tracker module) in the benchmark
+  pkgs+=(chromium openssl drascula-music fb-music-high)
 fi
 
 missing=()

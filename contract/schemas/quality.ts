@@ -1,7 +1,9 @@
 // GET /api/project/{id}/quality: the quality report of the last dub (issue 15), measured from the output files.
 import * as v from 'valibot';
 
-export const QUALITY_ISSUES = ['overflow', 'fast_speech', 'slow_speech', 'overlap', 'drift', 'missing_speech', 'glossary', 'low_asr_confidence'] as const;
+export const QUALITY_ISSUES = [
+  'overflow', 'fast_speech', 'slow_speech', 'overlap', 'drift', 'missing_speech', 'glossary', 'low_asr_confidence', 'speech_under_dub', 'background_dip',
+] as const;
 export type QualityIssue = (typeof QUALITY_ISSUES)[number];
 
 export const QualitySegment = v.object({
@@ -28,9 +30,51 @@ export const QualitySegment = v.object({
   glossary_found: v.array(v.string()),
   /** Mean word confidence of the recognised source (null: the engine gives none, or the text was uploaded). */
   asr_confidence: v.nullable(v.number()),
+  /** The original speech left in the background under this segment, dB under the speech (null: not measured). */
+  speech_under_dub_db: v.optional(v.nullable(v.number())),
+  /** How much quieter the background is during this segment than around it, beyond the source's own dip (dB). */
+  background_dip_db: v.optional(v.nullable(v.number())),
   issues: v.array(v.picklist(QUALITY_ISSUES)),
 });
 export type QualitySegment = v.InferOutput<typeof QualitySegment>;
+
+/** How much a flag matters: a warning is worth a listen; critical is heard by anyone. */
+export const ATTENTION_SEVERITIES = ['warning', 'critical'] as const;
+
+/**
+ * One thing that needs attention, with a reason a person understands and what to do. `kind` is open: other checks
+ * add their own kinds (the built-in ones are QUALITY_ISSUES, 'voice_pitch' and 'voice_gender'). `segment_id` is
+ * null for the whole dub or a speaker (`speaker`).
+ */
+export const AttentionItem = v.object({
+  kind: v.string(),
+  severity: v.picklist(ATTENTION_SEVERITIES),
+  segment_id: v.nullable(v.string()),
+  speaker: v.optional(v.nullable(v.string())),
+  /** Start of the segment (seconds), for ordering and jumping there. */
+  start: v.optional(v.nullable(v.number())),
+  reason: v.string(),
+  action: v.string(),
+  /** The measured figure behind the flag (semitones, dB, speed factor, confidence ...), when there is one. */
+  value: v.optional(v.nullable(v.number())),
+});
+export type AttentionItem = v.InferOutput<typeof AttentionItem>;
+
+/** A speaker's voice in the dub against their own (median pitch, gender). */
+export const QualitySpeaker = v.object({
+  id: v.string(),
+  name: v.string(),
+  voice_id: v.nullable(v.string()),
+  /** The speaker's own median pitch (Hz) and gender (null: unsure). */
+  pitch_hz: v.nullable(v.number()),
+  gender: v.nullable(v.picklist(['male', 'female'])),
+  /** The dubbed voice's median pitch (Hz), measured on the voice-only output, and its gender. */
+  dub_pitch_hz: v.nullable(v.number()),
+  dub_gender: v.nullable(v.picklist(['male', 'female'])),
+  /** Semitones from the speaker's pitch to the dub's (positive: the dub is higher). */
+  pitch_distance_st: v.nullable(v.number()),
+});
+export type QualitySpeaker = v.InferOutput<typeof QualitySpeaker>;
 
 export const QualityReport = v.object({
   project_id: v.string(),
@@ -42,6 +86,11 @@ export const QualityReport = v.object({
   max_drift_sec: v.number(),
   loudness_lufs: v.nullable(v.number()),
   source_loudness_lufs: v.nullable(v.number()),
+  /** Loudness range (LU) of the dub and of the source, the dub's true peak (dBTP), and the target it was made for. */
+  loudness_range_lu: v.optional(v.nullable(v.number())),
+  source_loudness_range_lu: v.optional(v.nullable(v.number())),
+  true_peak_dbtp: v.optional(v.nullable(v.number())),
+  loudness_target: v.optional(v.nullable(v.string())),
   /** Level of the output where the dub is silent, and of the source at the same moments (dBFS). */
   background_level_db: v.nullable(v.number()),
   source_background_level_db: v.nullable(v.number()),
@@ -49,7 +98,8 @@ export const QualityReport = v.object({
   /** Share of the source's speech time (segment slots) in which the dubbed voice is heard, 0..1. */
   speech_coverage: v.number(),
   segments: v.array(QualitySegment),
-  /** Ids of the segments that need attention (with at least one issue), in time order. */
-  attention: v.array(v.string()),
+  speakers: v.optional(v.array(QualitySpeaker)),
+  /** What needs attention: the dub's and speakers' flags first, then the segments' in time order. */
+  attention: v.array(AttentionItem),
 });
 export type QualityReport = v.InferOutput<typeof QualityReport>;

@@ -12,6 +12,13 @@ export const Credits = v.object({
 export type Credits = v.InferOutput<typeof Credits>;
 export const SpaceMember = v.object({ user_id: v.string(), email: v.string(), role: v.picklist(['owner', 'editor']) });
 export const SpaceInvite = v.object({ id: v.string(), email: v.string() });
+/**
+ * Loudness of a Teamspace's dubs: the source's own (integrated loudness and range kept), or a fixed target with the
+ * source's range kept: web -14 or -16 LUFS, broadcast -23 LUFS (EBU R128). True peak at most -1 dBTP always.
+ */
+export const LOUDNESS_TARGETS = ['source', 'web_-14', 'web_-16', 'broadcast_-23'] as const;
+export type LoudnessTargetKey = (typeof LOUDNESS_TARGETS)[number];
+
 export const Space = v.object({
   id: v.string(),
   name: v.string(),
@@ -22,6 +29,7 @@ export const Space = v.object({
   members: v.array(SpaceMember),
   invites: v.array(SpaceInvite),
   credits: Credits,
+  loudness_target: v.picklist(LOUDNESS_TARGETS),
 });
 export type Space = v.InferOutput<typeof Space>;
 /** After deleting or leaving a Teamspace: where the user goes. */
@@ -38,8 +46,8 @@ export const CreateSpaceRequest = v.object({
   emails: v.optional(v.pipe(v.array(Email), v.maxLength(100)), []),
 });
 export const UpdateSpaceRequest = v.pipe(
-  v.object({ name: v.optional(SpaceName), color: v.optional(SpaceColorSchema) }),
-  v.check((o) => o.name !== undefined || o.color !== undefined, 'Nothing to update'),
+  v.object({ name: v.optional(SpaceName), color: v.optional(SpaceColorSchema), loudness_target: v.optional(v.picklist(LOUDNESS_TARGETS)) }),
+  v.check((o) => o.name !== undefined || o.color !== undefined || o.loudness_target !== undefined, 'Nothing to update'),
 );
 export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });
 

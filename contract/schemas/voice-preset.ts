@@ -38,6 +38,10 @@ export const VoiceProfile = v.object({
   speech_rate: v.number(),
   speech_sec: v.number(),
   gender: v.picklist(['male', 'female']),
+  /** Formant scale (Hz: geometric mean of F1-F3; follows the vocal tract's length), when measured. */
+  formant_hz: v.optional(v.nullable(v.number())),
+  /** How sure the gender is, 0 (a guess) .. 1 (pitch and formants agree clearly). */
+  gender_confidence: v.optional(v.number()),
 });
 export type VoiceProfile = v.InferOutput<typeof VoiceProfile>;
 

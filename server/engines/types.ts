@@ -119,11 +119,15 @@ export interface SpeechStyle {
 }
 
 export interface SeparationEngine extends EngineBase {
-  /** Writes the background (music and effects) and, when `out.voice` is given, the voice estimate. */
+  /**
+   * Writes the background (music and effects: stereo WAV, the input's rate and length) and, when `out.voice` is
+   * given, the voice estimate (the speech the background lost: mono 16-bit WAV at `out.voiceSampleRate` when the
+   * engine can, else the input's rate). Input + nothing else: the background plus the voice rebuild the input.
+   */
   separate(
     inputWav: string,
     regions: SpeechRegion[],
-    out: { voice?: string; background: string },
+    out: { voice?: string; background: string; voiceSampleRate?: number },
     o?: EngineCallOptions,
   ): Promise<void>;
 }

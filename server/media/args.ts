@@ -108,6 +108,8 @@ export interface LoudnessTarget {
   TP: number;
 }
 export const DEFAULT_LOUDNESS: LoudnessTarget = { I: -16, TP: -1.5 };
+/** Sample-peak ceiling that keeps the true peak of the encoded output at or under -1 dBTP (AAC adds overshoot). */
+export const TRUE_PEAK_CEILING_DB = -2;
 
 export interface MixOptions {
   voice: string;
@@ -116,6 +118,8 @@ export interface MixOptions {
   /** Output length; the mix is padded/trimmed to it. Defaults to the background's length. */
   durationSec?: number;
   voiceGainDb?: number;
+  /** A gain curve for the voice (float WAV, linear amplitude, any rate): the dub follows the source's speech level. */
+  voiceGain?: string;
   backgroundGainDb?: number;
   /** Loudness target of the output (null: the plain sum). */
   loudness?: LoudnessTarget | null;
@@ -126,8 +130,15 @@ export interface MixOptions {
 function mixGraph(o: MixOptions, tail: string): string {
   const sr = o.sampleRate ?? 48000;
   const fmt = `aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=stereo`;
+  const voice = o.voiceGain
+    ? [
+        `[0:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=mono[v0]`,
+        `[2:a]aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=mono,apad[g]`,
+        `[v0][g]amultiply,${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`,
+      ]
+    : [`[0:a]${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`];
   return [
-    `[0:a]${fmt},volume=${num(o.voiceGainDb ?? 0, 2)}dB[v]`,
+    ...voice,
     `[1:a]${fmt},volume=${num(o.backgroundGainDb ?? 0, 2)}dB[b]`,
     `[v][b]amix=inputs=2:duration=${o.durationSec === undefined ? 'second' : 'longest'}:dropout_transition=0:normalize=0${tail}[out]`,
   ].join(';');
@@ -142,14 +153,38 @@ export function measureMixArgs(o: MixOptions): string[] {
     '-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y',
     '-i', o.voice,
     '-i', o.background,
+    ...(o.voiceGain ? ['-i', o.voiceGain] : []),
     '-filter_complex', mixGraph(o, ',ebur128=framelog=verbose'),
     '-map', '[out]', '-f', 'null', '-',
   ];
 }
 
-/** Integrated loudness (EBU R128) of a file's first audio stream, measured by ebur128 (summary on stderr). */
-export function measureLoudnessArgs(input: string): string[] {
-  return ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-af', 'ebur128', '-f', 'null', '-'];
+/** Loudness (EBU R128) of a file's first audio stream, measured by ebur128 (summary on stderr); with its true peak when asked. */
+export function measureLoudnessArgs(input: string, o: { truePeak?: boolean } = {}): string[] {
+  return ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-i', input, '-map', '0:a:0', '-af', o.truePeak ? 'ebur128=peak=true' : 'ebur128', '-f', 'null', '-'];
+}
+
+export interface LoudnessFigures {
+  /** Integrated loudness, LUFS (-Infinity for silence). */
+  I: number;
+  /** Loudness range, LU. */
+  LRA: number | null;
+  /** True peak, dBTP (when measured). */
+  TP: number | null;
+}
+
+/** Integrated loudness, loudness range and true peak from ebur128's summary (null when absent). */
+export function parseLoudness(stderr: string): LoudnessFigures | null {
+  const I = parseIntegratedLoudness(stderr);
+  if (I === null) return null;
+  const s = stderr.slice(stderr.lastIndexOf('Integrated loudness:'));
+  const lra = /LRA:\s*(-?\d+(?:\.\d+)?)\s*LU/.exec(s);
+  const tp = /True peak:\s*\n?\s*Peak:\s*(-?inf|-?\d+(?:\.\d+)?)\s*dBFS/i.exec(s);
+  return {
+    I,
+    LRA: lra ? Number(lra[1]) : null,
+    TP: tp ? (/inf/i.test(tp[1]!) ? -Infinity : Number(tp[1])) : null,
+  };
 }
 
 /** The integrated loudness from ebur128's summary (LUFS; -Infinity for silence), or null when absent. */
@@ -188,6 +223,7 @@ export function mixArgs(o: MixOptions, gainDb = 0): string[] {
     ...FFMPEG_BASE,
     '-i', o.voice,
     '-i', o.background,
+    ...(o.voiceGain ? ['-i', o.voiceGain] : []),
     '-filter_complex', mixGraph(o, tail),
     '-map', '[out]', '-ar', String(sr), '-ac', '2',
     ...audioCodecArgs(o.out, { fast: true }), ...BITEXACT,
@@ -364,68 +400,6 @@ export function trimFadeArgs(input: string, out: string, durationSec: number, fa
     '-af', `atrim=end=${num(durationSec)},afade=t=out:st=${num(Math.max(0, durationSec - fade))}:d=${num(fade)}`,
     ...audioCodecArgs(out), ...BITEXACT,
     out,
-  ];
-}
-
-// ---------------------------------------------------------------- separation
-
-export interface SeparationArgsOptions {
-  input: string;
-  /** A mono WAV holding the region gate (see gateSamples): 1 inside speech regions, 0 outside. */
-  gate: string;
-  /** Sample rate of the input (the gate is resampled to it). */
-  sampleRate: number;
-  /** Samples per channel of the input (the voice output is cut to it). */
-  frames: number;
-  /** The voice estimate (optional: the pipeline keeps only the background). */
-  voiceOut?: string;
-  backgroundOut: string;
-  /** Speech band of the centre channel at full gain, Hz (ramps to 0 over 0.6×low..low and high..1.4×high). */
-  bandHz?: [number, number];
-  /** Share of the centre's speech band moved to the voice inside regions (0..1). */
-  voiceShare?: number;
-}
-
-/** Half length of the speech band FIR (firequalizer), seconds: ~12 Hz resolution, like a 4096-point FFT. */
-export const SEPARATION_FIR_DELAY_SEC = 0.04;
-
-/** Linear gain of the speech band at frequency `f` (firequalizer, linear scale): `share` inside [lo, hi], linear ramps outside. */
-export function speechBandGainExpr(lo: number, hi: number, share: number): string {
-  const lo0 = lo * 0.6;
-  const hi1 = hi * 1.4;
-  return `${num(share, 4)}*clip((f-${num(lo0, 2)})/${num(lo - lo0, 2)},0,1)*clip((${num(hi1, 2)}-f)/${num(hi1 - hi, 2)},0,1)`;
-}
-
-/**
- * DSP background separation. The centre C=(L+R)/2 carries dialogue: its speech band (a fixed linear-phase
- * FIR band filter designed once from speechBandGainExpr, its delay removed so it stays sample-aligned),
- * multiplied by the region gate (input 1), is the voice estimate V (mono). The background is the input
- * minus V on both channels: the side signal (L-R, much of the music and effects) is untouched and, inside
- * regions, the centre's speech band is attenuated to (1 - voiceShare). V + background reconstructs the
- * input; both have the input's length (`frames` samples). V is written only when `voiceOut` is given.
- */
-export function separationArgs(o: SeparationArgsOptions): string[] {
-  const [lo, hi] = o.bandHz ?? [150, 4500];
-  const gain = speechBandGainExpr(lo, hi, o.voiceShare ?? 0.92);
-  // firequalizer's delay is floor(delay * sr) samples: ask for the middle of the sample to get exactly d.
-  const d = Math.round(SEPARATION_FIR_DELAY_SEC * o.sampleRate);
-  const graph = [
-    `[0:a]aformat=sample_fmts=fltp:channel_layouts=stereo,asplit=2[orig][forv]`,
-    `[1:a]aresample=${o.sampleRate},aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]`,
-    `[forv]pan=mono|c0=0.5*c0+0.5*c1,` +
-      `firequalizer=gain=${escapeFilterValue(gain)}:scale=linlin:delay=${num((d + 0.5) / o.sampleRate, 9)},` +
-      `atrim=start_sample=${d},asetpts=PTS-STARTPTS[band]`,
-    o.voiceOut ? `[band][gate]amultiply,asplit=2[v1][v2]` : `[band][gate]amultiply[v2]`,
-    `[orig][v2]amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]`,
-  ];
-  if (o.voiceOut) graph[3] += `;[v1]atrim=end_sample=${o.frames}[v]`;
-  return [
-    ...FFMPEG_BASE,
-    '-i', o.input,
-    '-i', o.gate,
-    '-filter_complex', graph.join(';'),
-    ...(o.voiceOut ? ['-map', '[v]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.voiceOut] : []),
-    '-map', '[bg]', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.backgroundOut,
   ];
 }
 

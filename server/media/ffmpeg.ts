@@ -20,7 +20,6 @@ import {
   resampleClipsArgs,
   rubberbandPitchArgs,
   rubberbandTempoArgs,
-  separationArgs,
   stillVideoArgs,
   synthAudioArgs,
   testVideoArgs,
@@ -32,12 +31,13 @@ import {
   type StillVideoOptions,
   type TestVideoOptions,
   measureLoudnessArgs,
+  parseLoudness,
+  type LoudnessFigures,
 } from './args';
 import { CommandError, MediaError } from './errors';
 import { probe, type ProbeResult } from './probe';
 import { run } from './run';
-import { GATE_SAMPLE_RATE, writeRegionGateWav } from './gate';
-import { readWavInfo, wavDurationSec, wavHeader } from './wav';
+import { wavDurationSec, wavHeader } from './wav';
 
 export interface OpOptions {
   signal?: AbortSignal;
@@ -121,10 +121,10 @@ export async function makeCover(input: string, out: string, o: OpOptions & { atS
   nonEmpty(out, 'cover extraction');
 }
 
-/** The integrated loudness (LUFS, EBU R128) of a media file's audio; -Infinity for silence, null when unmeasurable. */
-export async function measureLoudness(input: string, o: OpOptions = {}): Promise<number | null> {
-  const r = await runToolOutput(FFMPEG, measureLoudnessArgs(input), o);
-  return parseIntegratedLoudness(r.stderr);
+/** Integrated loudness, loudness range and (when asked) true peak of a media file's audio; null when unmeasurable. */
+export async function measureLoudnessFigures(input: string, o: OpOptions & { truePeak?: boolean } = {}): Promise<LoudnessFigures | null> {
+  const r = await runToolOutput(FFMPEG, measureLoudnessArgs(input, { truePeak: o.truePeak }), o);
+  return parseLoudness(r.stderr);
 }
 
 /**
@@ -132,15 +132,19 @@ export async function measureLoudness(input: string, o: OpOptions = {}): Promise
  * measured (ebur128, at the track's own rate), then the sum is written with the gain that reaches the
  * target and a look-ahead limiter for the peaks. Returns the measured loudness and the gain applied.
  */
-export async function mixVoiceAndBackground(opts: MixOptions, o: OpOptions = {}): Promise<{ measuredLufs: number | null; gainDb: number }> {
+export async function mixVoiceAndBackground(
+  opts: MixOptions,
+  o: OpOptions & { targetLufs?: Promise<number> } = {},
+): Promise<{ measuredLufs: number | null; gainDb: number }> {
   const target = opts.loudness === undefined ? undefined : opts.loudness;
   let measured: number | null = null;
   let gain = 0;
   if (target !== null) {
-    const r = await runToolOutput(FFMPEG, measureMixArgs(opts), o);
+    // the target may still be being measured (the source's loudness): both go side by side
+    const [r, I] = await Promise.all([runToolOutput(FFMPEG, measureMixArgs(opts), o), o.targetLufs ?? Promise.resolve((target ?? { I: -16 }).I)]);
     measured = parseIntegratedLoudness(r.stderr);
     if (measured === null) throw new MediaError('failed', 'the loudness of the mix could not be measured');
-    gain = loudnessGainDb(measured, (target ?? { I: -16 }).I);
+    gain = loudnessGainDb(measured, I);
   }
   await runTool(FFMPEG, mixArgs(opts, gain), o);
   nonEmpty(opts.out, 'mixing');
@@ -297,62 +301,6 @@ export async function sequenceClips(
 export async function trimWithFade(input: string, out: string, durationSec: number, o: OpOptions & { fadeSec?: number } = {}): Promise<number> {
   await runTool(FFMPEG, trimFadeArgs(input, out, durationSec, o.fadeSec), o);
   return wavDurationSec(out);
-}
-
-export interface SeparateVoiceOptions {
-  /** WAV input (stereo or mono). */
-  input: string;
-  /** The voice estimate, written only when given (the pipeline keeps the background only). */
-  voiceOut?: string;
-  backgroundOut: string;
-  /** Speech regions, seconds. */
-  regions: ReadonlyArray<{ start: number; end: number }>;
-  bandHz?: [number, number];
-  voiceShare?: number;
-  /** Gate ramp at region edges, seconds (default 0.04). */
-  rampSec?: number;
-}
-
-/** DSP voice/background split (see separationArgs). Outputs have the input's length. */
-export async function separateVoice(opts: SeparateVoiceOptions, o: OpOptions = {}): Promise<void> {
-  let sampleRate: number;
-  let durationSec: number;
-  let frames: number;
-  try {
-    const info = readWavInfo(opts.input);
-    sampleRate = info.sampleRate;
-    durationSec = info.durationSec;
-    frames = info.frames;
-  } catch {
-    const p = await probe(opts.input, o);
-    if (!p.hasAudio || !p.audioSampleRate) throw new MediaError('no_audio', 'the separation input has no audio');
-    sampleRate = p.audioSampleRate;
-    durationSec = p.durationSec;
-    frames = Math.round(durationSec * sampleRate);
-  }
-  const tmp = mkdtempSync(join(dirname(opts.backgroundOut), '.sep-'));
-  try {
-    const gate = join(tmp, 'gate.wav');
-    await writeRegionGateWav(gate, opts.regions, { durationSec, sampleRate: GATE_SAMPLE_RATE, rampSec: opts.rampSec });
-    await runTool(
-      FFMPEG,
-      separationArgs({
-        input: opts.input,
-        gate,
-        sampleRate,
-        frames,
-        voiceOut: opts.voiceOut,
-        backgroundOut: opts.backgroundOut,
-        bandHz: opts.bandHz,
-        voiceShare: opts.voiceShare,
-      }),
-      o,
-    );
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  if (opts.voiceOut) nonEmpty(opts.voiceOut, 'separation');
-  nonEmpty(opts.backgroundOut, 'separation');
 }
 
 /** Builds a synthetic test video (testsrc2 picture + the given soundtrack, silence, or none). */

@@ -230,7 +230,7 @@ export function writeWav(path: string, channelData: Float32Array[], sampleRate: 
 }
 
 /** Sums of squares per window, filled chunk by chunk (the reading, sync or async, is the caller's). */
-function rmsAccumulator(info: WavInfo, hopSec: number) {
+function rmsAccumulator(info: WavInfo, hopSec: number, weights?: readonly number[]) {
   const { sampleRate, channels, bitsPerSample: bits, format, frames } = info;
   const hop = Math.max(1, Math.round(hopSec * sampleRate));
   const n = Math.ceil(frames / hop);
@@ -250,14 +250,15 @@ function rmsAccumulator(info: WavInfo, hopSec: number) {
       for (let i = 0; i < whole; i++) {
         let v = 0;
         for (let c = 0; c < channels; c++) {
-          if (format === 3) v += bits === 64 ? buf.readDoubleLE(p) : buf.readFloatLE(p);
-          else if (bits === 16) v += buf.readInt16LE(p) / 32768;
-          else if (bits === 8) v += (buf[p]! - 128) / 128;
-          else if (bits === 24) v += buf.readIntLE(p, 3) / 8388608;
-          else v += buf.readInt32LE(p) / 2147483648;
+          let x: number;
+          if (format === 3) x = bits === 64 ? buf.readDoubleLE(p) : buf.readFloatLE(p);
+          else if (bits === 16) x = buf.readInt16LE(p) / 32768;
+          else if (bits === 8) x = (buf[p]! - 128) / 128;
+          else if (bits === 24) x = buf.readIntLE(p, 3) / 8388608;
+          else x = buf.readInt32LE(p) / 2147483648;
+          v += weights ? (weights[c] ?? 0) * x : x / channels;
           p += bps;
         }
-        v /= channels;
         sums[Math.floor((start + i) / hop)]! += v * v;
       }
       return whole >= count;
@@ -298,9 +299,14 @@ export function wavRmsEnvelope(path: string, hopSec: number): { hopSec: number; 
  * wavRmsEnvelope that gives the event loop back between chunks (about 1.4 s of 48 kHz audio each), so measuring
  * an hour of audio never stalls the requests served beside it.
  */
-export async function wavRmsEnvelopeAsync(path: string, hopSec: number): Promise<{ hopSec: number; rms: Float32Array }> {
+export async function wavRmsEnvelopeAsync(
+  path: string,
+  hopSec: number,
+  o: { weights?: readonly number[] } = {},
+): Promise<{ hopSec: number; rms: Float32Array }> {
   const info = readWavInfo(path);
-  const acc = rmsAccumulator(info, hopSec);
+  // channel weights: e.g. [0.5, -0.5] for the side channel (L-R)/2 of a stereo file; default the mean
+  const acc = rmsAccumulator(info, hopSec, o.weights);
   const fh = await open(path, 'r');
   try {
     for (let start = 0; start < acc.frames; start += acc.chunkFrames) {

@@ -19,15 +19,12 @@ import {
   resampleClipsArgs,
   rubberbandPitchArgs,
   rubberbandTempoArgs,
-  separationArgs,
-  speechBandGainExpr,
   testVideoArgs,
   trimFadeArgs,
   ytDlpFetchArgs,
   ytDlpProbeArgs,
 } from '../../server/media/args';
 import { MediaError } from '../../server/media/errors';
-import { regionGate } from '../../server/media/gate';
 import { parseProbe } from '../../server/media/probe';
 
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
@@ -201,54 +198,6 @@ describe('clip placement and trimming', () => {
   it('trim with fade', () => {
     const a = trimFadeArgs('/i.wav', '/o.wav', 2.5, 0.05);
     expect(after(a, '-af')).toBe('atrim=end=2.5,afade=t=out:st=2.45:d=0.05');
-  });
-});
-
-describe('separation', () => {
-  it('region gate: 1 inside regions, 0 outside, linear ramps at the edges', () => {
-    const g = regionGate([{ start: 1, end: 2 }, { start: 2.05, end: 3 }], { durationSec: 4, sampleRate: 1000, rampSec: 0.04 });
-    expect(g.length).toBe(4001);
-    expect(g[500]).toBe(0);
-    expect(g[1500]).toBe(1);
-    expect(g[980]).toBeCloseTo(0.5, 5);
-    expect(g[2025]).toBeGreaterThan(0.3); // overlapping ramps: the larger one
-    expect(g[3020]).toBeCloseTo(0.5, 5);
-    expect(g[3500]).toBe(0);
-    expect(Math.max(...g)).toBe(1);
-    expect(regionGate([], { durationSec: 1 }).every((x) => x === 0)).toBe(true);
-  });
-  it('speech band gain: full inside the band, ramps outside (a function of the frequency f)', () => {
-    const g = speechBandGainExpr(150, 4500, 0.9);
-    const at = (f: number) => 0.9 * Math.min(1, Math.max(0, (f - 90) / 60)) * Math.min(1, Math.max(0, (6300 - f) / 1800));
-    expect(g).toBe('0.9*clip((f-90)/60,0,1)*clip((6300-f)/1800,0,1)');
-    expect(at(1000)).toBeCloseTo(0.9);
-    expect(at(60)).toBe(0);
-    expect(at(8000)).toBe(0);
-  });
-  it('voice = gated speech band of the centre (fixed FIR, delay removed); background = input minus voice', () => {
-    const a = separationArgs({ input: '/in.wav', gate: '/gate.wav', sampleRate: 44100, frames: 441000, voiceOut: '/v.wav', backgroundOut: '/b.wav' });
-    expect(a.filter((x) => x === '-i')).toHaveLength(2);
-    expect(after(a, '-i')).toBe('/in.wav');
-    const fc = after(a, '-filter_complex')!;
-    expect(fc).toContain('pan=mono|c0=0.5*c0+0.5*c1');
-    expect(fc).toContain('[1:a]aresample=44100,aformat=sample_fmts=fltp:channel_layouts=mono,apad[gate]');
-    // 0.04 s at 44.1 kHz = 1764 samples; the delay asked is the middle of that sample (firequalizer floors)
-    expect(fc).toContain(':scale=linlin:delay=0.040011338,atrim=start_sample=1764,asetpts=PTS-STARTPTS[band]');
-    expect(fc).toContain('firequalizer=gain=');
-    expect(fc).not.toContain('afftfilt');
-    expect(fc).toContain('[band][gate]amultiply,asplit=2[v1][v2];[v1]atrim=end_sample=441000[v]');
-    expect(fc).toContain('amerge=inputs=2,pan=stereo|c0=c0-c2|c1=c1-c2[bg]');
-    expect(a.filter((x) => x === '-map')).toEqual(['-map', '-map']);
-    expect(a).toContain('/v.wav');
-    expect(a[a.length - 1]).toBe('/b.wav');
-  });
-  it('writes the background only when no voice output is asked for', () => {
-    const a = separationArgs({ input: '/in.wav', gate: '/gate.wav', sampleRate: 48000, frames: 48000, backgroundOut: '/b.wav' });
-    const fc = after(a, '-filter_complex')!;
-    expect(fc).toContain('[band][gate]amultiply[v2]');
-    expect(fc).not.toContain('asplit=2[v1]');
-    expect(a.filter((x) => x === '-map')).toEqual(['-map']);
-    expect(a[a.length - 1]).toBe('/b.wav');
   });
 });
 

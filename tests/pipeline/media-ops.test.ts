@@ -22,12 +22,11 @@ import {
   trimWithFade,
 } from '../../server/media/ffmpeg';
 import { FFMPEG, parseIntegratedLoudness } from '../../server/media/args';
-import { regionGate, writeRegionGateWav } from '../../server/media/gate';
 import { checkLinkUrl, fetchLink, probeLink, readableYtDlpError } from '../../server/media/link';
 import { probe } from '../../server/media/probe';
 import { run } from '../../server/media/run';
 import { toSrt } from '../../server/media/subtitles';
-import { readWav, readWavInfo, wavDurationSec, WavReader, writeWav } from '../../server/media/wav';
+import { readWav, readWavInfo, wavDurationSec, WavReader } from '../../server/media/wav';
 import {
   makeEmptyFile,
   makeSpeechTrack,
@@ -352,15 +351,6 @@ describe('sequenceClips (the voice track in linear time)', () => {
 });
 
 describe('WAV in pieces', () => {
-  it('the region gate written chunk by chunk equals the gate computed at once', async () => {
-    const d = tempDir();
-    const regions = [{ start: 0.5, end: 2 }, { start: 1.9, end: 3.2 }, { start: 0.01, end: 0.3 }, { start: 7.99, end: 9 }, { start: 4, end: 4 }];
-    const a = join(d, 'a.wav');
-    const b = join(d, 'b.wav');
-    writeWav(a, [regionGate(regions, { durationSec: 8.5, sampleRate: 1000 })], 1000);
-    await writeRegionGateWav(b, regions, { durationSec: 8.5, sampleRate: 1000, chunk: 777 });
-    expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
-  });
   it('reads any range of a WAV as the whole-file reader does', async () => {
     const d = tempDir();
     const st = join(d, 'st.wav');

@@ -219,6 +219,18 @@ describe('update', () => {
     expect(await ok(h, o, 'GET', `/api/space/${s.id}`)).toMatchObject({ name: 'New', color: 'coral' });
   });
 
+  it('the owner sets the dubs\' loudness target (default: the source\'s own); editors cannot; unknown targets are refused', async () => {
+    const o = await makeUser(h, email('loud'));
+    await grantPlan(h, o.id, 'business');
+    const ed = await makeUser(h, email('loud-ed'));
+    const s = await createSpace(h, o, 'Loud', 'ocean', [ed.email]);
+    expect(await ok(h, o, 'GET', `/api/space/${s.id}`)).toMatchObject({ loudness_target: 'source' });
+    expect(await ok(h, o, 'PATCH', `/api/space/${s.id}`, { loudness_target: 'broadcast_-23' })).toMatchObject({ loudness_target: 'broadcast_-23', name: 'Loud' });
+    expect(await call(h, ed, 'PATCH', `/api/space/${s.id}`, { loudness_target: 'web_-14' })).toEqual({ status: 403, json: { detail: 'Only the owner can do this' } });
+    expect((await call(h, o, 'PATCH', `/api/space/${s.id}`, { loudness_target: 'max' })).status).toBe(422);
+    expect(await ok(h, o, 'GET', `/api/space/${s.id}`)).toMatchObject({ loudness_target: 'broadcast_-23' });
+  });
+
   it('accepts every palette colour', async () => {
     const o = await makeUser(h, email('palette'));
     for (const color of SPACE_COLORS) {

@@ -45,7 +45,10 @@ describe('analyseQuality (measured envelopes)', () => {
     expect(by.get('c')!.issues).toEqual(expect.arrayContaining(['drift', 'overlap']));
     expect(by.get('c')!.overlap_sec).toBeCloseTo(0.5, 2);
     expect(r.max_drift_sec).toBe(0.5);
-    expect(r.attention).toEqual(['a', 'b', 'c', 'd']);
+    expect(r.attention.map((a) => `${a.segment_id}:${a.kind}`)).toEqual([
+      'a:overflow', 'b:fast_speech', 'b:missing_speech', 'c:overlap', 'c:drift', 'd:overlap',
+    ]);
+    expect(r.attention.every((a) => a.reason.length > 10 && a.action.length > 10)).toBe(true);
     // Slots: 1-2, 3-4, 5-7 (4 s); voice heard in 1-2 and 5.5-7 (2.5 s).
     expect(r.speech_coverage).toBeCloseTo(0.625, 2);
     expect(r).toMatchObject({ loudness_lufs: -16, source_loudness_lufs: -23.2, background_kept: true, background_level_db: -40, source_background_level_db: -40 });
@@ -82,8 +85,8 @@ describe('analyseQuality (measured envelopes)', () => {
     expect(lines[0]).toMatch(/^project_id,generation,created_at,stale,duration,max_drift_sec,loudness_lufs,/);
     expect(lines[1]).toMatch(/^p,1,/);
     expect(lines[2]).toBe('');
-    expect(lines[3]).toBe('id,start,end,speaker,speed_factor,dub_start,dub_end,ended_within_slot,overflow_sec,borrowed_gap_sec,overlap_sec,drift_sec,glossary_expected,glossary_found,asr_confidence,issues');
-    expect(lines[4]).toBe(`a,0.5,2,"'=HYPERLINK(""x"")",1,0.5,2,true,0,0,0,0,,,,`);
+    expect(lines[3]).toBe('id,start,end,speaker,speed_factor,dub_start,dub_end,ended_within_slot,overflow_sec,borrowed_gap_sec,overlap_sec,drift_sec,glossary_expected,glossary_found,asr_confidence,speech_under_dub_db,background_dip_db,issues');
+    expect(lines[4]).toBe(`a,0.5,2,"'=HYPERLINK(""x"")",1,0.5,2,true,0,0,0,0,,,,,,`);
   });
 });
 

@@ -82,6 +82,7 @@ export function spaceFixture(id: string, o: Partial<Space> = {}): Space {
     members: [{ user_id: 'u1', email: 'ana@example.com', role: 'owner' }],
     invites: [],
     credits: { minutes: { total: 3, used: 0 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
+    loudness_target: 'source',
     ...o,
   };
 }

@@ -66,6 +66,7 @@ export function space(over: Partial<Space> = {}): Space {
     ],
     invites: [{ id: 'inv-1', email: 'pending@example.com' }],
     credits: { minutes: { total: 100, used: 12 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
+    loudness_target: 'source',
     ...over,
   };
 }

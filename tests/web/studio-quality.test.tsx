@@ -20,7 +20,14 @@ const REPORT: QualityReport = {
     seg('s1', 1, []),
     seg('s2', 65.5, ['overflow', 'glossary'], { overflow_sec: 0.42, ended_within_slot: false, glossary_expected: ['Acme'], glossary_found: [] }),
   ],
-  attention: ['s2'],
+  attention: [
+    {
+      kind: 'voice_gender', severity: 'critical', segment_id: null, speaker: 'SPEAKER_1', start: null,
+      reason: 'Speaker 2 sounds female, but is dubbed with a male voice.', action: 'Choose a female voice for Speaker 2 in the speakers panel.',
+    },
+    { kind: 'overflow', severity: 'warning', segment_id: 's2', speaker: 'SPEAKER_0', start: 65.5, reason: 'The dubbed voice runs 0.42 s past the end of its segment.', action: 'Shorten the translation.' },
+    { kind: 'glossary', severity: 'warning', segment_id: 's2', speaker: 'SPEAKER_0', start: 65.5, reason: 'Dictionary term missing from the translation: Acme.', action: 'Edit the translation to use the dictionary’s term.' },
+  ],
 };
 
 function setup(report: QualityReport | null) {
@@ -49,10 +56,16 @@ describe('quality panel', () => {
     expect(within(panel).getByText('-22.4 LUFS')).toBeTruthy();
     expect(within(panel).getByText('93%')).toBeTruthy();
     expect(within(panel).getByText('kept (-38.5 dB)')).toBeTruthy();
-    expect(within(panel).getByText('1 segment needs attention')).toBeTruthy();
-    const list = within(panel).getByRole('list', { name: 'Segments that need attention' });
-    const item = within(list).getByRole('button');
-    expect(item.textContent).toBe('1:05the voice runs 0.42 s past its slot; dictionary term missing: Acme');
+    expect(within(panel).getByText('1 segment and 1 voice check need attention')).toBeTruthy();
+    expect(within(panel).getByText('1 critical')).toBeTruthy();
+    const list = within(panel).getByRole('list', { name: 'What needs attention' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((li) => li.getAttribute('data-attention'))).toEqual(['voice_gender', 'overflow', 'glossary']);
+    // a speaker's flag is not a link; a segment's opens the segment
+    expect(within(items[0]!).queryByRole('button')).toBeNull();
+    expect(items[0]!.textContent).toBe('Speaker 2 sounds female, but is dubbed with a male voice.Choose a female voice for Speaker 2 in the speakers panel.');
+    const item = within(items[1]!).getByRole('button');
+    expect(item.textContent).toBe('1:05 The dubbed voice runs 0.42 s past the end of its segment.Shorten the translation.');
     await userEvent.click(item);
     expect(onOpen).toHaveBeenCalledWith('s2');
   });

@@ -5,8 +5,10 @@
 // output and the source, whether the background was kept, speech coverage, and what needs attention.
 import { checkSegmentTerms, type TermEntry } from '../glossaries/check';
 import { join } from 'node:path';
-import type { QualityIssue, QualityReport, QualitySegment } from '../../../contract/schemas/quality';
-import { extractMonoWav, measureLoudness } from '../../media/ffmpeg';
+import { QUALITY_ISSUES, type AttentionItem, type QualityIssue, type QualityReport, type QualitySegment, type QualitySpeaker } from '../../../contract/schemas/quality';
+import { extractMonoWav, measureLoudnessFigures } from '../../media/ffmpeg';
+import type { LoudnessFigures } from '../../media/args';
+import { speechSample } from '../../engines/builtin/voice-sample';
 import { wavRmsEnvelopeAsync } from '../../media/wav';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
@@ -20,13 +22,20 @@ const HOP = 0.02;
 /** Thresholds of "needs attention". */
 export const LIMITS = {
   overflowSec: 0.25,
-  fastSpeech: 1.35,
-  slowSpeech: 0.8,
+  /** Speed factors outside 0.9-1.15 are audible (issue 28). */
+  fastSpeech: 1.15,
+  slowSpeech: 0.9,
   overlapSec: 0.2,
   driftSec: 0.3,
   asrConfidence: 0.6,
   /** The output's background may be this much quieter than the source's and still count as kept (dB). */
   backgroundDropDb: 15,
+  /** Original speech left in the background above this (dB under the speech) is audible under the dub. */
+  speechUnderDubDb: -20,
+  /** The background quieter during a segment than around it by more than this (dB), beyond the source's own dip. */
+  backgroundDipDb: 6,
+  /** A dubbed voice further than this from its speaker's median pitch (semitones). */
+  voicePitchSt: 4,
 } as const;
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -79,8 +88,68 @@ export interface QualityInputs {
   source: Envelope | null;
   loudnessLufs: number | null;
   sourceLoudnessLufs: number | null;
+  /** The background stem, the separation's speech estimate and the source's side channel (L-R)/2, same hop. */
+  background?: Envelope | null;
+  speech?: Envelope | null;
+  sourceSide?: Envelope | null;
+  /** Speakers with their own and their dubbed voice's pitch and gender (measured by measureQuality). */
+  speakers?: QualitySpeaker[];
+  loudnessRangeLu?: number | null;
+  sourceLoudnessRangeLu?: number | null;
+  truePeakDbtp?: number | null;
+  loudnessTarget?: string | null;
   now?: Date;
 }
+
+const dbOf = (x: number) => 10 * Math.log10(Math.max(x, 1e-12));
+
+/**
+ * Original speech left in the background over frames [f0, f1): the least-squares slope of the background's power
+ * on the speech estimate's power (leaked speech rises and falls with the speech, the music does not), in dB under the
+ * speech. Null when there is too little speech to tell or nothing correlates.
+ */
+export function speechUnderDub(bg: Envelope, speech: Envelope, f0: number, f1: number): number | null {
+  const n = Math.min(f1, bg.rms.length, speech.rms.length) - f0;
+  if (n < 20) return null;
+  let sx = 0;
+  let sy = 0;
+  for (let f = f0; f < f0 + n; f++) {
+    sx += speech.rms[f]! ** 2;
+    sy += bg.rms[f]! ** 2;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let cxy = 0;
+  let cxx = 0;
+  let cyy = 0;
+  for (let f = f0; f < f0 + n; f++) {
+    const x = speech.rms[f]! ** 2 - mx;
+    const y = bg.rms[f]! ** 2 - my;
+    cxy += x * y;
+    cxx += x * x;
+    cyy += y * y;
+  }
+  if (cxx <= 0 || mx < 1e-8) return null;
+  const slope = cxy / cxx;
+  const r = cyy > 0 ? cxy / Math.sqrt(cxx * cyy) : 0;
+  if (slope <= 0 || r < 0.3) return null;
+  return Math.round(dbOf(slope) * 10) / 10;
+}
+
+/** Mean power of an envelope over frames where `keep` holds, within [f0, f1). */
+function meanPower(env: Envelope, f0: number, f1: number, keep: (f: number) => boolean): number | null {
+  let s = 0;
+  let n = 0;
+  for (let f = Math.max(0, f0); f < Math.min(f1, env.rms.length); f++) {
+    if (!keep(f)) continue;
+    s += env.rms[f]! ** 2;
+    n++;
+  }
+  return n >= 10 ? s / n : null;
+}
+
+/** Seconds each side of a segment where its background is compared (outside any segment). */
+const CONTEXT_SEC = 4;
 
 /** Pure: the report from the measured envelopes and loudness. */
 export function analyseQuality(i: QualityInputs): QualityReport {
@@ -122,6 +191,27 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     if (heard) for (let f = first; f <= last; f++) if (voiced(f) && cover[f]! > (f < frame(s.end_sec) && f >= frame(s.start_sec) ? 1 : 0)) overlapFrames++;
     const overlap = r3(overlapFrames * hop);
     const drift = dubStart === null ? null : r3(dubStart - s.start_sec);
+    // the background under the segment: original speech left in it, and how much it dips against its surroundings
+    let leak: number | null = null;
+    let dip: number | null = null;
+    if (i.background) {
+      const a = frame(s.start_sec);
+      const b = frame(s.end_sec);
+      if (i.speech) leak = speechUnderDub(i.background, i.speech, a, b);
+      const ctx = frame(CONTEXT_SEC);
+      const around = (f: number) => !cover[f] && (f < a || f >= b);
+      const inside = () => true;
+      const bgIn = meanPower(i.background, a, b, inside);
+      const bgOut = meanPower(i.background, a - ctx, b + ctx, around);
+      if (bgIn !== null && bgOut !== null && bgOut > 1e-7) {
+        let d = dbOf(bgOut) - dbOf(bgIn);
+        // the source's own dip (music ducked under the voice): its side channel holds no centred speech
+        const sIn = i.sourceSide ? meanPower(i.sourceSide, a, b, inside) : null;
+        const sOut = i.sourceSide ? meanPower(i.sourceSide, a - ctx, b + ctx, around) : null;
+        if (sIn !== null && sOut !== null && sOut > 1e-7) d -= dbOf(sOut) - dbOf(sIn);
+        dip = Math.round(d * 10) / 10;
+      }
+    }
     const g = matchGlossary(s.src_text, s.dst_text, i.glossary);
     const conf = asrConfidence(s.words);
     const speed = s.speed_factor === null || s.speed_factor === undefined ? null : r3(s.speed_factor);
@@ -135,10 +225,12 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     if (!heard && s.dst_text.trim() !== '') issues.push('missing_speech');
     if (g.found.length < g.expected.length) issues.push('glossary');
     if (conf !== null && conf < LIMITS.asrConfidence) issues.push('low_asr_confidence');
+    if (leak !== null && leak > LIMITS.speechUnderDubDb) issues.push('speech_under_dub');
+    if (dip !== null && dip > LIMITS.backgroundDipDb) issues.push('background_dip');
     return {
       id: s.id, start: r3(s.start_sec), end: r3(s.end_sec), speaker: s.speaker, speed_factor: speed, dub_start: dubStart, dub_end: dubEnd,
       ended_within_slot: ended, overflow_sec: overflow, borrowed_gap_sec: borrowed, overlap_sec: overlap, drift_sec: drift,
-      glossary_expected: g.expected, glossary_found: g.found, asr_confidence: conf, issues,
+      glossary_expected: g.expected, glossary_found: g.found, asr_confidence: conf, speech_under_dub_db: leak, background_dip_db: dip, issues,
     };
   });
 
@@ -181,9 +273,99 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     source_background_level_db: bgSrc,
     background_kept: kept,
     speech_coverage: slotFrames ? r3(heardFrames / slotFrames) : 0,
+    loudness_range_lu: finite(i.loudnessRangeLu ?? null),
+    source_loudness_range_lu: finite(i.sourceLoudnessRangeLu ?? null),
+    true_peak_dbtp: finite(i.truePeakDbtp ?? null),
+    loudness_target: i.loudnessTarget ?? null,
     segments: out,
-    attention: out.filter((s) => s.issues.length > 0).map((s) => s.id),
+    speakers: i.speakers ?? [],
+    attention: [...speakerAttention(i.speakers ?? []), ...out.flatMap(segmentAttention)],
   };
+}
+
+const st = (x: number) => `${Math.abs(x).toFixed(1)} semitone${Math.abs(x) >= 0.95 && Math.abs(x) < 1.05 ? '' : 's'}`;
+
+/** The speakers' flags: a dubbed voice far from the speaker's pitch, or of the other gender. */
+export function speakerAttention(speakers: readonly QualitySpeaker[]): AttentionItem[] {
+  const items: AttentionItem[] = [];
+  for (const s of speakers) {
+    if (s.gender && s.dub_gender && s.gender !== s.dub_gender) {
+      items.push({
+        kind: 'voice_gender', severity: 'critical', segment_id: null, speaker: s.id, start: null,
+        reason: `${s.name} sounds ${s.gender}, but is dubbed with a ${s.dub_gender} voice.`,
+        action: `Choose a ${s.gender} voice for ${s.name} in the speakers panel (or an instant clone of ${s.name}), then generate again.`,
+        value: s.pitch_distance_st,
+      });
+    }
+    if (s.pitch_distance_st !== null && Math.abs(s.pitch_distance_st) > LIMITS.voicePitchSt) {
+      items.push({
+        kind: 'voice_pitch', severity: Math.abs(s.pitch_distance_st) > 2 * LIMITS.voicePitchSt ? 'critical' : 'warning', segment_id: null, speaker: s.id, start: null,
+        reason: `${s.name}'s dubbed voice is ${st(s.pitch_distance_st)} ${s.pitch_distance_st > 0 ? 'higher' : 'lower'} than ${s.name} (${Math.round(s.dub_pitch_hz ?? 0)} Hz against ${Math.round(s.pitch_hz ?? 0)} Hz).`,
+        action: `Choose a voice closer to ${s.name}'s pitch in the speakers panel, or make an instant clone of ${s.name}.`,
+        value: s.pitch_distance_st,
+      });
+    }
+  }
+  return items;
+}
+
+/** A segment's flags, each with a reason and what to do. */
+export function segmentAttention(s: QualitySegment): AttentionItem[] {
+  const at = { segment_id: s.id, speaker: s.speaker || null, start: s.start };
+  const speed = s.speed_factor ?? 1;
+  const texts: Record<QualityIssue, () => Omit<AttentionItem, 'kind' | 'segment_id' | 'speaker' | 'start'>> = {
+    overflow: () => ({
+      severity: 'warning', value: s.overflow_sec,
+      reason: `The dubbed voice runs ${s.overflow_sec.toFixed(2)} s past the end of its segment.`,
+      action: 'Shorten the translation (or use Rewrite: shorten), or make the segment longer.',
+    }),
+    fast_speech: () => ({
+      severity: speed > 1.3 ? 'critical' : 'warning', value: s.speed_factor,
+      reason: `The voice is sped up to ×${speed.toFixed(2)} to fit: listeners hear it rushed (natural is 0.9-1.15).`,
+      action: 'Shorten the translation (Rewrite: shorten), or give the segment more time.',
+    }),
+    slow_speech: () => ({
+      severity: 'warning', value: s.speed_factor,
+      reason: `The voice is slowed to ×${speed.toFixed(2)} to fill its slot: it sounds dragged (natural is 0.9-1.15).`,
+      action: 'Lengthen the translation a little, or shorten the segment.',
+    }),
+    overlap: () => ({
+      severity: 'warning', value: s.overlap_sec,
+      reason: `The voice overlaps another segment for ${s.overlap_sec.toFixed(2)} s.`,
+      action: 'Shorten this translation or move the segments apart.',
+    }),
+    drift: () => ({
+      severity: 'warning', value: s.drift_sec,
+      reason: `The voice starts ${Math.abs(s.drift_sec ?? 0).toFixed(2)} s ${(s.drift_sec ?? 0) > 0 ? 'after' : 'before'} the original speech.`,
+      action: 'Shorten the segment before it, or adjust this segment’s start.',
+    }),
+    missing_speech: () => ({
+      severity: 'critical', value: null,
+      reason: 'No dubbed voice is heard in this segment although it has a translation.',
+      action: 'Check the translation text and the speaker’s voice, then generate again.',
+    }),
+    glossary: () => ({
+      severity: 'warning', value: null,
+      reason: `Dictionary term missing from the translation: ${s.glossary_expected.filter((t) => !s.glossary_found.includes(t)).join(', ')}.`,
+      action: 'Edit the translation to use the dictionary’s term.',
+    }),
+    low_asr_confidence: () => ({
+      severity: 'warning', value: s.asr_confidence,
+      reason: `The original speech was recognised with low confidence (${Math.round((s.asr_confidence ?? 0) * 100)}%): the transcript may be wrong.`,
+      action: 'Listen to the original and correct the transcript, then translate the segment again.',
+    }),
+    speech_under_dub: () => ({
+      severity: (s.speech_under_dub_db ?? -99) > -12 ? 'critical' : 'warning', value: s.speech_under_dub_db ?? null,
+      reason: `The original speech can still be heard under the dub here (about ${Math.abs(s.speech_under_dub_db ?? 0).toFixed(0)} dB under the voice).`,
+      action: 'Listen to the segment; if the original voice distracts, lower the background or choose a stronger separation engine.',
+    }),
+    background_dip: () => ({
+      severity: (s.background_dip_db ?? 0) > 12 ? 'critical' : 'warning', value: s.background_dip_db ?? null,
+      reason: `The music and sounds drop by about ${(s.background_dip_db ?? 0).toFixed(0)} dB while this segment is spoken.`,
+      action: 'Listen to the segment; if the drop is audible, keep the original audio here or choose a stronger separation engine.',
+    }),
+  };
+  return s.issues.map((k) => ({ kind: k, ...at, ...texts[k]() }));
 }
 
 export interface QualityFiles {
@@ -193,14 +375,29 @@ export interface QualityFiles {
   /** The source audio as extracted at ingest (mono 16 kHz WAV) and at full quality (for loudness). */
   source16k: string | null;
   sourceFull: string | null;
+  /** The separation's background stem and speech estimate (null: not kept). */
+  background?: string | null;
+  speech16k?: string | null;
+  /** The source's loudness when already measured (the merge measures it for its target). */
+  sourceLoudness?: LoudnessFigures | null;
   tmp: string;
   signal?: AbortSignal;
+}
+
+/** A speaker as the report needs it: their profile and the dub voice's gender. */
+export interface SpeakerForQuality {
+  id: string;
+  name: string;
+  voice_id: string | null;
+  pitch_hz: number | null;
+  gender: 'male' | 'female' | null;
+  dub_gender: 'male' | 'female' | null;
 }
 
 /** Measures the files (levels, loudness) and analyses them. */
 export async function measureQuality(
   files: QualityFiles,
-  meta: Omit<QualityInputs, 'voice' | 'output' | 'source' | 'loudnessLufs' | 'sourceLoudnessLufs'>,
+  meta: Omit<QualityInputs, 'voice' | 'output' | 'source' | 'loudnessLufs' | 'sourceLoudnessLufs' | 'speakers'> & { speakers?: SpeakerForQuality[] },
 ): Promise<QualityReport> {
   const o = { signal: files.signal };
   const voiceWav = join(files.tmp, 'quality_voice.wav');
@@ -208,24 +405,61 @@ export async function measureQuality(
   await extractMonoWav(files.voice, voiceWav, o);
   await extractMonoWav(files.output, outWav, o);
   const [loud, srcLoud] = await Promise.all([
-    measureLoudness(files.output, o),
-    files.sourceFull ? measureLoudness(files.sourceFull, o) : Promise.resolve(null),
+    measureLoudnessFigures(files.output, { ...o, truePeak: true }),
+    files.sourceLoudness !== undefined && files.sourceLoudness !== null
+      ? Promise.resolve(files.sourceLoudness)
+      : files.sourceFull
+        ? measureLoudnessFigures(files.sourceFull, o)
+        : Promise.resolve(null),
   ]);
+  // The dubbed voice of each speaker: its median pitch over the speaker's segments (in a worker thread).
+  const speakers: QualitySpeaker[] = [];
+  const sorted = [...meta.segments].filter((s) => s.end_sec > s.start_sec).sort((a, b) => a.start_sec - b.start_sec);
+  for (const sp of meta.speakers ?? []) {
+    const ranges = sorted
+      .map((s, k) => ({ s, next: sorted[k + 1]?.start_sec ?? meta.duration }))
+      .filter((x) => x.s.speaker === sp.id)
+      .map((x) => ({ start: x.s.start_sec, end: Math.max(x.s.end_sec, x.next) }));
+    let dubHz: number | null = null;
+    if (ranges.length > 0) {
+      const sample = await speechSample(
+        { wav: voiceWav, ranges, keepSec: 40, trimToKeep: true, gapSec: 0, out: join(files.tmp, `quality_speaker_${speakers.length}.wav`), profileSec: 40 },
+        o,
+      ).catch(() => null);
+      dubHz = sample?.profile?.median_hz ?? null;
+    }
+    speakers.push({
+      id: sp.id, name: sp.name, voice_id: sp.voice_id, pitch_hz: sp.pitch_hz, gender: sp.gender, dub_pitch_hz: dubHz, dub_gender: sp.dub_gender,
+      pitch_distance_st: dubHz !== null && sp.pitch_hz ? Math.round(12 * Math.log2(dubHz / sp.pitch_hz) * 10) / 10 : null,
+    });
+  }
   // Read with pauses for the event loop: the stage runs beside the API (an hour of audio took seconds in one go).
   return analyseQuality({
     ...meta,
+    speakers,
     voice: await wavRmsEnvelopeAsync(voiceWav, HOP),
     output: await wavRmsEnvelopeAsync(outWav, HOP),
     source: files.source16k ? await wavRmsEnvelopeAsync(files.source16k, HOP) : null,
-    loudnessLufs: loud,
-    sourceLoudnessLufs: srcLoud,
+    background: files.background ? await wavRmsEnvelopeAsync(files.background, HOP) : null,
+    speech: files.speech16k ? await wavRmsEnvelopeAsync(files.speech16k, HOP) : null,
+    sourceSide: files.sourceFull ? await wavRmsEnvelopeAsync(files.sourceFull, HOP, { weights: [0.5, -0.5] }) : null,
+    loudnessLufs: loud?.I ?? null,
+    sourceLoudnessLufs: srcLoud?.I ?? null,
+    loudnessRangeLu: loud?.LRA ?? null,
+    sourceLoudnessRangeLu: srcLoud?.LRA ?? null,
+    truePeakDbtp: loud?.TP ?? null,
   });
 }
 
 export async function loadQuality(storage: Storage, projectId: string): Promise<QualityReport | null> {
   const k = qualityKey(projectId);
   if (!(await storage.exists(k))) return null;
-  return JSON.parse((await storage.getBuffer(k)).toString('utf8')) as QualityReport;
+  const r = JSON.parse((await storage.getBuffer(k)).toString('utf8')) as QualityReport;
+  // reports made before the attention items (a list of segment ids): the items are made from the segments' issues
+  if (r.attention.some((a) => typeof a === 'string')) {
+    r.attention = r.segments.flatMap((s) => segmentAttention({ ...s, issues: s.issues.filter((i) => (QUALITY_ISSUES as readonly string[]).includes(i)) }));
+  }
+  return r;
 }
 
 function csvCell(v: unknown): string {
@@ -237,7 +471,7 @@ function csvCell(v: unknown): string {
 
 const SEGMENT_COLUMNS = [
   'id', 'start', 'end', 'speaker', 'speed_factor', 'dub_start', 'dub_end', 'ended_within_slot', 'overflow_sec', 'borrowed_gap_sec',
-  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'issues',
+  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues',
 ] as const;
 const PROJECT_COLUMNS = [
   'project_id', 'generation', 'created_at', 'stale', 'duration', 'max_drift_sec', 'loudness_lufs', 'source_loudness_lufs',

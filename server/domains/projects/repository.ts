@@ -1,4 +1,5 @@
 // All SQL of the projects domain: projects, speakers, feedback, glossary look-ups.
+import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
 import type { TermEntry } from '../glossaries/check';
 import type { ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
@@ -284,11 +285,13 @@ export interface SpeakerRow {
   voice_id: string | null;
   voice_locked: boolean;
   position: number;
+  /** The measured voice profile (issue 28), null before it is measured. */
+  profile: VoiceProfile | null;
 }
 
 export function speakersOf(db: Db, projectId: string): Promise<SpeakerRow[]> {
   return db.query<SpeakerRow>(
-    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position FROM speakers
+    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position, profile FROM speakers
      WHERE project_id = $1 ORDER BY position, id`,
     [projectId],
   );
@@ -296,7 +299,7 @@ export function speakersOf(db: Db, projectId: string): Promise<SpeakerRow[]> {
 export function speakersOfMany(db: Db, ids: string[]): Promise<SpeakerRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db.query<SpeakerRow>(
-    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position FROM speakers
+    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position, profile FROM speakers
      WHERE project_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY project_id, position, id`,
     [ids],
   );
@@ -306,7 +309,7 @@ export function speakersOfMany(db: Db, ids: string[]): Promise<SpeakerRow[]> {
 export async function replaceSpeakers(
   db: Db,
   projectId: string,
-  speakers: Array<{ id: string; name: string; gender: string | null; pitch_hz: number | null }>,
+  speakers: Array<{ id: string; name: string; gender: string | null; pitch_hz: number | null; profile?: VoiceProfile | null }>,
 ): Promise<void> {
   await db.query(
     `DELETE FROM speakers WHERE project_id = $1 AND NOT voice_locked
@@ -316,10 +319,10 @@ export async function replaceSpeakers(
   let pos = 0;
   for (const s of speakers) {
     await db.query(
-      `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position) VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position, profile) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (project_id, id) DO UPDATE SET gender = EXCLUDED.gender, pitch_hz = EXCLUDED.pitch_hz,
-         position = EXCLUDED.position`,
-      [projectId, s.id, s.name, s.gender, s.pitch_hz, pos++],
+         position = EXCLUDED.position, profile = EXCLUDED.profile`,
+      [projectId, s.id, s.name, s.gender, s.pitch_hz, pos++, s.profile ? JSON.stringify(s.profile) : null],
     );
   }
 }
@@ -345,8 +348,8 @@ export async function ensureSpeaker(db: Db, projectId: string, speakerId: string
 }
 export async function copySpeakers(db: Db, fromId: string, toId: string): Promise<void> {
   await db.query(
-    `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position)
-     SELECT $2, id, name, gender, pitch_hz, position FROM speakers WHERE project_id = $1`,
+    `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position, profile)
+     SELECT $2, id, name, gender, pitch_hz, position, profile FROM speakers WHERE project_id = $1`,
     [fromId, toId],
   );
 }

@@ -11,6 +11,7 @@ export interface SpaceRow {
   video_total: number;
   video_used: number;
   created_at: Date | string;
+  loudness_target: string;
 }
 export interface MemberRow {
   space_id: string;
@@ -24,7 +25,7 @@ export interface InviteRow {
   email: string;
 }
 
-const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default, s.video_total, s.video_used, s.created_at`;
+const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default, s.video_total, s.video_used, s.created_at, s.loudness_target`;
 
 export function findSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1`, [id]);
@@ -109,11 +110,12 @@ export function insertDefaultSpaceIfMissing(
     [s.name, s.color, s.ownerId],
   );
 }
-export function updateSpace(db: Db, id: string, patch: { name?: string; color?: string }): Promise<SpaceRow> {
+export function updateSpace(db: Db, id: string, patch: { name?: string; color?: string; loudness_target?: string }): Promise<SpaceRow> {
   return db.one<SpaceRow>(
-    `UPDATE spaces AS s SET name = COALESCE($2, s.name), color = COALESCE($3, s.color) WHERE s.id = $1
+    `UPDATE spaces AS s SET name = COALESCE($2, s.name), color = COALESCE($3, s.color),
+       loudness_target = COALESCE($4, s.loudness_target) WHERE s.id = $1
      RETURNING ${SPACE_COLS}`,
-    [id, patch.name ?? null, patch.color ?? null],
+    [id, patch.name ?? null, patch.color ?? null, patch.loudness_target ?? null],
   );
 }
 export async function deleteSpace(db: Db, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 // Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
-import type { Credits, Space, SpaceLimits } from '../../../contract/schemas/space';
+import { LOUDNESS_TARGETS, type Credits, type LoudnessTargetKey, type Space, type SpaceLimits } from '../../../contract/schemas/space';
 import type { SpaceColor } from '../../../contract/constants';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
@@ -80,6 +80,7 @@ async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
       members: own.map((m) => ({ user_id: m.user_id, email: m.email, role: m.user_id === s.owner_id ? 'owner' : 'editor' })),
       invites: invites.filter((i) => i.space_id === s.id).map((i) => ({ id: i.id, email: i.email })),
       credits: ledger.creditsView(balances.get(s.id)!, { total: Number(s.video_total), used: Number(s.video_used) }),
+      loudness_target: (LOUDNESS_TARGETS as readonly string[]).includes(s.loudness_target) ? (s.loudness_target as LoudnessTargetKey) : 'source',
     };
   });
 }
@@ -258,7 +259,7 @@ export async function createSpace(
   return { space: await spaceJson(db, spaceId), invites };
 }
 
-export async function updateSpace(db: Db, spaceId: string, patch: { name?: string; color?: string }): Promise<SpaceJson> {
+export async function updateSpace(db: Db, spaceId: string, patch: { name?: string; color?: string; loudness_target?: LoudnessTargetKey }): Promise<SpaceJson> {
   await repo.updateSpace(db, spaceId, patch);
   return spaceJson(db, spaceId);
 }

@@ -12,7 +12,7 @@ export interface SegmentRow {
   src_text: string;
   dst_text: string;
   status: SegmentStatus;
-  words: Array<{ text: string; start: number; end: number }> | null;
+  words: Array<{ text: string; start: number; end: number; confidence?: number }> | null;
   speed_factor: number | null;
   overflow_sec: number | null;
   audio_hash: string | null;
@@ -41,7 +41,7 @@ export interface NewSegment {
   src: string;
   dst: string;
   status: SegmentStatus;
-  words?: Array<{ text: string; start: number; end: number }> | null;
+  words?: Array<{ text: string; start: number; end: number; confidence?: number }> | null;
 }
 
 export async function insertSegments(db: Db, projectId: string, segs: NewSegment[]): Promise<SegmentRow[]> {

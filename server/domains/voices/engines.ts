@@ -86,7 +86,21 @@ export function baseVoiceFor(voices: readonly Voice[], profile: VoiceProfile): V
   return best;
 }
 
-export function createBuiltinVoiceMatching(engines: EngineRegistry): VoiceCloneEngine {
+/** Pitch differences under this (semitones) are left as they are: the stock voice is close enough. */
+export const MATCH_MIN_ST = 0.75;
+
+/** The built-in voice matching, plus the default matching of stock voices toward their speaker. */
+export interface BuiltinVoiceMatching extends VoiceCloneEngine {
+  /**
+   * A stock voice moved toward a speaker's measured pitch (issue 28: every default voice is matched, as a preset's
+   * voice is): the voice's own median pitch is measured once per process, and each synthesis is pitch-shifted
+   * (formants kept) by the difference when it is at least MATCH_MIN_ST. Its id carries the shift (the clip cache
+   * makes segments again when it changes). The plain engine when no shift is needed.
+   */
+  matchStock(tts: TtsEngine, voiceId: string, lang: string, profile: VoiceProfile, o?: EngineCallOptions): Promise<{ tts: TtsEngine; shiftSt: number }>;
+}
+
+export function createBuiltinVoiceMatching(engines: EngineRegistry): BuiltinVoiceMatching {
   // What a built-in voice sounds like at a prosody range: measured once per process.
   const measured = new Map<string, Promise<{ medianHz: number; centroid: number }>>();
   const measure = (tts: TtsEngine, voiceId: string, lang: string, style: SpeechStyle) => {
@@ -151,6 +165,30 @@ export function createBuiltinVoiceMatching(engines: EngineRegistry): VoiceCloneE
       return { durationSec: wavDurationSec(req.outPath) };
     },
     async remove() {},
+    async matchStock(tts, voiceId, lang, profile) {
+      const m = await measure(tts, voiceId, lang, {});
+      const shift = Math.round(clamp(semitones(m.medianHz, profile.median_hz), -12, 12) * 10) / 10;
+      if (Math.abs(shift) < MATCH_MIN_ST) return { tts, shiftSt: 0 };
+      return {
+        shiftSt: shift,
+        tts: {
+          id: `${tts.id}~pitch${shift > 0 ? '+' : ''}${shift.toFixed(1)}`,
+          label: `${tts.label ?? tts.id} (matched to the speaker)`,
+          languages: () => tts.languages(),
+          voices: (l) => tts.voices(l),
+          async synthesize(req, o = {}) {
+            const raw = `${req.outPath}.stock.wav`;
+            try {
+              await tts.synthesize({ ...req, outPath: raw }, o);
+              await pitchShift(raw, req.outPath, shift, { preserveFormants: true, signal: o.signal });
+            } finally {
+              rmSync(raw, { force: true });
+            }
+            return { durationSec: wavDurationSec(req.outPath) };
+          },
+        },
+      };
+    },
   };
 }
 
@@ -193,6 +231,8 @@ export function createElevenLabsCloning(cloner: ElevenLabsEngine): VoiceCloneEng
 export interface VoiceEngines {
   current: VoiceCloneEngine;
   byId(id: string): VoiceCloneEngine | null;
+  /** The built-in matching (default voices are moved toward their speaker with it). */
+  builtin: BuiltinVoiceMatching;
 }
 
 const cache = new WeakMap<object, VoiceEngines>();
@@ -203,7 +243,7 @@ export function voiceEngines(deps: { engines: EngineRegistry }): VoiceEngines {
     const builtin = createBuiltinVoiceMatching(deps.engines);
     const tts = deps.engines.get('tts', 'elevenlabs') as Partial<ElevenLabsEngine> | undefined;
     const eleven = tts && typeof tts.cloneVoice === 'function' ? createElevenLabsCloning(tts as ElevenLabsEngine) : null;
-    e = { current: eleven ?? builtin, byId: (id) => (id === 'builtin' ? builtin : id === 'elevenlabs' ? eleven : null) };
+    e = { current: eleven ?? builtin, byId: (id) => (id === 'builtin' ? builtin : id === 'elevenlabs' ? eleven : null), builtin };
     cache.set(deps.engines, e);
   }
   return e;

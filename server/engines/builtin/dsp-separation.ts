@@ -1,44 +1,53 @@
-// Built-in background separation (DSP): centre/side split with the centre's speech band (a fixed FIR band
-// filter) gated to the speech regions. See server/media/args.ts separationArgs for the filter graph.
-// Deterministic; outputs have exactly the input's length; works on mono input (side is then silent).
-import { separateVoice } from '../../media/ffmpeg';
-import { EngineError, type SeparationEngine } from '../types';
-import { which } from './util';
+// Built-in background separation (DSP) that follows the speech: a per-cell gain over the centre channel's
+// short-time spectrum (./speech-separation.ts) moves the speech to the voice estimate; the background is the input
+// minus it on both channels (stereo kept, no band cut). Runs in a worker thread (seconds of CPU for an hour of
+// audio must not stall the API). Deterministic; the background has exactly the input's length; works on mono input.
+import { EngineError, type SeparationEngine, type SpeechRegion } from '../types';
+import type { SeparateFileRequest, SpeechSeparationOptions } from './speech-separation';
+import { runInThread } from './threads';
 
-export interface DspSeparationOptions {
-  bandHz?: [number, number];
-  voiceShare?: number;
-  rampSec?: number;
+export type DspSeparationOptions = SpeechSeparationOptions;
+
+/** The built-in engine, plus what a benchmark needs: the same gains applied to other signals (true stems). */
+export interface DspSeparationEngine extends SeparationEngine {
+  /**
+   * Separates `input` and writes, for each of `stems` (WAV files of the input's length and rate), the part of it
+   * that stays in the background (`stemsOut`): the decomposition of the background into the stems' parts.
+   */
+  decompose(input: string, regions: SpeechRegion[], stems: string[], stemsOut: string[], background: string): Promise<void>;
 }
 
-export function createDspSeparation(opts: DspSeparationOptions = {}): SeparationEngine {
+function cleanRegions(regions: readonly SpeechRegion[]): SpeechRegion[] {
+  return regions
+    .filter((r) => Number.isFinite(r.start) && Number.isFinite(r.end) && r.end > r.start)
+    .map((r) => ({ start: Math.max(0, r.start), end: r.end }))
+    .sort((a, b) => a.start - b.start);
+}
+
+export function createDspSeparation(opts: DspSeparationOptions = {}): DspSeparationEngine {
+  const run = async (req: SeparateFileRequest, o: { signal?: AbortSignal; onProgress?: (f: number) => void } = {}) => {
+    try {
+      await runInThread<void>('separate', req, o);
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      if (err.name === 'AbortError') throw e;
+      if (err.name === 'MediaError') throw new EngineError('bad_input', `separation failed: ${err.message}`, { cause: e });
+      throw new EngineError('failed', `separation failed: ${err.message}`, { cause: e });
+    }
+  };
   return {
     id: 'dsp-separation',
-    label: 'Built-in centre/side separation',
-    available: () => !!which('ffmpeg'),
+    label: 'Built-in speech-following separation',
+    available: () => true,
     async init() {},
     async separate(inputWav, regions, out, o = {}) {
-      const clean = regions
-        .filter((r) => Number.isFinite(r.start) && Number.isFinite(r.end) && r.end > r.start)
-        .map((r) => ({ start: Math.max(0, r.start), end: r.end }))
-        .sort((a, b) => a.start - b.start);
-      try {
-        await separateVoice(
-          {
-            input: inputWav,
-            voiceOut: out.voice,
-            backgroundOut: out.background,
-            regions: clean,
-            bandHz: opts.bandHz,
-            voiceShare: opts.voiceShare,
-            rampSec: opts.rampSec,
-          },
-          { signal: o.signal },
-        );
-      } catch (e) {
-        if ((e as Error).name === 'MediaError') throw new EngineError('failed', `separation failed: ${(e as Error).message}`, { cause: e });
-        throw e;
-      }
+      await run(
+        { input: inputWav, regions: cleanRegions(regions), background: out.background, voice: out.voice, voiceSampleRate: out.voiceSampleRate, options: opts },
+        { signal: o.signal, onProgress: o.onProgress },
+      );
+    },
+    async decompose(input, regions, stems, stemsOut, background) {
+      await run({ input, regions: cleanRegions(regions), background, options: opts, also: stems, alsoOut: stemsOut });
     },
   };
 }

@@ -64,6 +64,25 @@ export function parseHypsegLine(line: string): HypsegUtterance | null {
   return { uttId, words };
 }
 
+/**
+ * Word posteriors from a -ctm file (`uttid 1 start dur word posterior`, times relative to the utterance): by
+ * utterance id and start frame. pocketsphinx computes them from its word lattice (bestpath).
+ */
+export function parseCtm(text: string): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  for (const line of text.split('\n')) {
+    const t = line.trim().split(/\s+/);
+    if (t.length < 6) continue;
+    const p = Number(t[5]);
+    const sf = Math.round(Number(t[2]) * FRAME_RATE);
+    if (!Number.isFinite(p) || !Number.isFinite(sf)) continue;
+    let m = out.get(t[0]!);
+    if (!m) out.set(t[0]!, (m = new Map()));
+    m.set(sf, Math.max(0, Math.min(1, p)));
+  }
+  return out;
+}
+
 /** Sentence-cases recogniser output: first letter upper case, the pronoun "i" as "I". */
 export function formatTranscript(words: readonly string[]): string {
   const t = words.join(' ').replace(/\bi\b/g, 'I').replace(/\bi'(m|ll|d|ve)\b/g, "I'$1");
@@ -84,6 +103,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
   ): Promise<Map<number, Word[]>> {
     const ctl = join(dir, `part${n}.ctl`);
     const hyp = join(dir, `part${n}.hypseg`);
+    const ctm = join(dir, `part${n}.ctm`);
     const log = join(dir, `part${n}.log`);
     writeFileSync(
       ctl,
@@ -95,7 +115,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
       '-hmm', files.hmm, '-lm', files.lm, '-dict', files.dict,
       '-adcin', 'yes', '-adchdr', String(hdr), '-samprate', '16000',
       '-cepdir', dir, '-cepext', '.wav',
-      '-ctl', ctl, '-hypseg', hyp, '-logfn', log,
+      '-ctl', ctl, '-hypseg', hyp, '-ctm', ctm, '-logfn', log,
     ];
     try {
       await run(POCKETSPHINX_BIN, args, { signal: o.signal, timeoutMs: opts.timeoutMs ?? 30 * 60_000, cpuSlot: true });
@@ -108,10 +128,19 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
     }
     const res = new Map<number, Word[]>();
     const text = existsSync(hyp) ? readFileSync(hyp, 'utf8') : '';
+    // each word's posterior probability (its confidence), matched by start frame
+    const post = parseCtm(existsSync(ctm) ? readFileSync(ctm, 'utf8') : '');
     for (const line of text.split('\n')) {
       const u = parseHypsegLine(line);
       if (!u) continue;
-      res.set(Number(u.uttId.slice(1)), u.words);
+      const pu = post.get(u.uttId);
+      res.set(
+        Number(u.uttId.slice(1)),
+        u.words.map((w) => {
+          const c = pu?.get(Math.round(w.start * FRAME_RATE));
+          return c === undefined ? w : { ...w, confidence: c };
+        }),
+      );
     }
     return res;
   }
@@ -168,6 +197,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
             text: w.text,
             start: round3(Math.min(frameStart + w.start, region.end)),
             end: round3(Math.min(frameStart + w.end, region.end)),
+            ...(w.confidence !== undefined ? { confidence: round3(w.confidence) } : {}),
           }));
           out.push({ start: region.start, end: region.end, text: formatTranscript(words.map((w) => w.text)), words });
         }

@@ -5,6 +5,7 @@ import type { SpeechRegion } from '../types';
 import { diarizeFile, type DspDiarizationOptions } from './dsp-diarization';
 import { detectFile, releaseSileroSessions, type SileroVadOptions } from './silero-vad';
 import { buildSpeechSample, measureVoiceFile, type SpeechSampleRequest } from './voice-sample';
+import { separateFile, type SeparateFileRequest } from './speech-separation';
 
 /** Messages to the parent thread. */
 export type ThreadMessage =
@@ -25,6 +26,9 @@ const TASKS = {
   },
   async measureVoice(p: { wav: string }) {
     return measureVoiceFile(p.wav);
+  },
+  async separate(p: SeparateFileRequest, onProgress: (f: number) => void, signal: AbortSignal) {
+    await separateFile(p, { onProgress, signal });
   },
 } as const;
 

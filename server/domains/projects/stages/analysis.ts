@@ -3,6 +3,11 @@
 // Transcription works in chunks of speech: they run side by side (one CPU slot each), each finished chunk
 // is kept as a checkpoint (a restart goes on from there) and moves the project's progress.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { VoiceProfile } from '../../../../contract/schemas/voice-preset';
+import { speechSample } from '../../../engines/builtin/voice-sample';
+import { GENDER_SURE } from '../../../engines/builtin/voice-profile';
 import type { AsrSegment, SpeechRegion } from '../../../engines/types';
 import { mapLimit } from '../../../engines/builtin/util';
 import { cpuSlots } from '../../../media/run';
@@ -14,7 +19,7 @@ import {
 import { ready } from '../../../pipeline/engines';
 import { clearCheckpoints, findCheckpoints, saveCheckpoint } from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';
-import { A, checkAborted, input, loadJson, save, saveJson, scratch, speechRegions, srtCues, timed, type ProjectStageContext } from './common';
+import { A, checkAborted, input, key, loadJson, save, saveJson, scratch, speechRegions, srtCues, timed, type ProjectStageContext } from './common';
 import { chooseVoices } from './voices';
 import { clonedEngineVoiceIds } from '../../voices/service';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
@@ -27,10 +32,15 @@ export async function separateBackground(ctx: ProjectStageContext): Promise<void
   const regions = await speechRegions(ctx, (f) => ctx.progress?.(0.8 * f));
   const sep = await ready(ctx.deps.engines.separation);
   const background = scratch(ctx, A.background);
+  const speech = scratch(ctx, A.speech16k);
   const audio = await input(ctx, A.audio48k);
-  // Only the background is kept: no stage reads a voice estimate.
-  await timed(ctx, 'separation', () => sep.separate(audio, regions, { background }, { signal: ctx.signal }));
+  // The background (the dub's bed) and the speech estimate (the voice stem: the speakers' voice profiles, the
+  // quality report's leakage check, and recognition may read it) are both kept.
+  await timed(ctx, 'separation', () =>
+    sep.separate(audio, regions, { background, voice: speech, voiceSampleRate: 16000 }, { signal: ctx.signal, onProgress: (f) => ctx.progress?.(0.8 + 0.2 * f) }),
+  );
   await save(ctx, A.background, background);
+  if (existsSync(speech)) await save(ctx, A.speech16k, speech, 'audio/wav');
 }
 
 // ------------------------------------------------------------------ transcribe_segments
@@ -164,6 +174,9 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
 
 // ------------------------------------------------------------------ determine_speakers
 
+/** Seconds of each speaker's speech measured for their voice profile. */
+const PROFILE_SEC = 60;
+
 export async function determineSpeakers(ctx: ProjectStageContext): Promise<void> {
   const { project, deps } = ctx;
   const segs = await segmentsOf(deps.db, project.id);
@@ -184,17 +197,34 @@ export async function determineSpeakers(ctx: ProjectStageContext): Promise<void>
   const order: string[] = [];
   for (const l of res.labels) if (!order.includes(l)) order.push(l);
   const profiles = new Map(res.profiles.map((p) => [p.speaker, p]));
+  // Each speaker's voice profile, measured on the separation's speech estimate where there is one (the music
+  // under the voice disturbs pitch and formants): gender from pitch and formants, unsure under GENDER_SURE.
+  const voiceWav = (await ctx.deps.storage.exists(key(ctx, A.speech16k))) ? await input(ctx, A.speech16k) : wav;
+  const measured = new Map<string, VoiceProfile>();
+  for (const id of order) {
+    checkAborted(ctx);
+    const ranges = segs.filter((_, i) => res.labels[i] === id).map((s) => ({ start: s.start_sec, end: s.end_sec }));
+    const sample = await speechSample(
+      { wav: voiceWav, ranges, keepSec: PROFILE_SEC, trimToKeep: true, gapSec: 0, out: join(ctx.tmp, `profile-${order.indexOf(id)}.wav`), profileSec: PROFILE_SEC },
+      { signal: ctx.signal },
+    ).catch(() => null);
+    if (sample?.profile) measured.set(id, sample.profile);
+  }
   await deps.db.tx(async (t) => {
     await setSegmentSpeakers(t, project.id, segs.map((s, i) => ({ id: s.id, speaker: res.labels[i]! })));
     await replaceSpeakers(
       t,
       project.id,
-      order.map((id, i) => ({
-        id,
-        name: `Speaker ${i + 1}`,
-        gender: profiles.get(id)?.gender ?? null,
-        pitch_hz: profiles.get(id)?.meanPitchHz ?? null,
-      })),
+      order.map((id, i) => {
+        const m = measured.get(id);
+        return {
+          id,
+          name: `Speaker ${i + 1}`,
+          gender: m ? ((m.gender_confidence ?? 1) >= GENDER_SURE ? m.gender : null) : (profiles.get(id)?.gender ?? null),
+          pitch_hz: m?.median_hz ?? profiles.get(id)?.meanPitchHz ?? null,
+          profile: m ?? null,
+        };
+      }),
     );
   });
   // The other languages of a multi-language create: their projects start from this analysis.

@@ -18,6 +18,8 @@ export const A = {
   vad: 'vad.json',
   regions: 'regions.json',
   background: 'background.wav',
+  /** The separation's speech estimate (the voice stem): mono 16 kHz WAV, the length of the audio. */
+  speech16k: 'speech_16k.wav',
   voiceTrack: 'voice_track.wav',
   voiceover: 'voiceover.m4a',
   translatedAudio: 'translated_audio.m4a',

@@ -7,19 +7,26 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { findGlossary, findProject, speakersOf, updateProjectFields, type ProjectRow } from '../repository';
 import { applyPronunciations } from '../../glossaries/check';
-import { presetTts } from '../../voices/service';
+import { presetTts, presetVoicesFor } from '../../voices/service';
+import { voiceEngines } from '../../voices/engines';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { measureQuality, qualityKey } from '../quality';
 import { segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
-import { burnSubtitles, encodeAudio, makeCover, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
+import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
 import { toSrt, toVtt, type Cue } from '../../../media/subtitles';
 import { LocalStorage } from '../../../storage/local';
 import { projectKey } from '../../../storage/index';
 import { buildVoiceTrack, fitSegments, type FitSegmentInput, type FittedSegment } from '../../../pipeline/fit';
 import * as jobsRepo from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';
-import { A, allOrAbort, checkAborted, input, key, save, saveJson, scratch, timed, type ProjectStageContext } from './common';
+import { A, allOrAbort, checkAborted, input, key, loadJson, save, saveJson, scratch, timed, type ProjectStageContext } from './common';
+import { findSpace } from '../../spaces/repository';
+import { LOUDNESS_TARGETS, type LoudnessTargetKey } from '../../../../contract/schemas/space';
+import { targetLufs, voiceGainPoints } from '../loudness';
+import { TRUE_PEAK_CEILING_DB, type LoudnessFigures } from '../../../media/args';
+import { writeGainCurveWav } from '../../../media/gate';
+import { wavRmsEnvelopeAsync } from '../../../media/wav';
 
 export interface VoiceoverStats {
   segments: number;
@@ -96,7 +103,11 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   // One fitting run per TTS engine (a project may mix engines when voices were chosen from several).
   const groups = new Map<TtsEngine, FitSegmentInput[]>();
   const presets = new Map<string, TtsEngine | null>();
-  for (const inp of inputs) {
+  // Default voices (suggested, not chosen by a person) of the built-in engine are moved toward their speaker's
+  // measured pitch, as a preset's voice is (issue 28); one engine per speaker.
+  const speakerRows = new Map(speakers.map((s) => [s.id, s]));
+  const matched = new Map<string, TtsEngine>();
+  for (const [i, inp] of inputs.entries()) {
     let tts: TtsEngine | null | undefined;
     if (presetIdOfVoice(inp.voiceId)) {
       // a voice preset of the space (clone or voice matching), spoken by its own engine
@@ -105,6 +116,12 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
       if (!tts) throw new StageFailure('voiceover_failed', 'A speaker\'s voice preset is not available any more (deleted or not ready): choose another voice');
     } else {
       tts = await deps.engines.ttsForVoice(inp.voiceId, project.dst_lang);
+      const sp = speakerRows.get(sorted[i]!.speaker);
+      if (tts && tts.id === 'espeak' && sp && !sp.voice_locked && sp.profile && sp.voice_id === inp.voiceId) {
+        const k = `${sp.id}|${inp.voiceId}`;
+        if (!matched.has(k)) matched.set(k, (await voiceEngines(deps).builtin.matchStock(tts, inp.voiceId, project.dst_lang, sp.profile)).tts);
+        tts = matched.get(k)!;
+      }
     }
     if (!tts) throw new StageFailure('voiceover_failed', `The voice "${inp.voiceId}" is not available any more: choose another voice`);
     const g = groups.get(tts);
@@ -246,10 +263,21 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const cover = scratch(ctx, A.cover);
   const source = project.original_video ? await deps.storage.localFile(project.original_video) : null;
   const cues = translationCues(await segmentsOf(deps.db, project.id));
+  // Loudness (issue 28): the dub's voice follows the original speech's level segment by segment, and the mix goes
+  // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
+  const space = await findSpace(deps.db, project.space_id);
+  const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
+  const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
   // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
   await allOrAbort(ctx.signal, [
     async (signal) => {
-      await timed(ctx, 'mix+loudness', () => mixVoiceAndBackground({ voice: voiceTrack, background, out: audio, durationSec: duration }, { signal }));
+      await timed(ctx, 'mix+loudness', () =>
+        mixVoiceAndBackground(
+          { voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: gainCurve ?? undefined, loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB } },
+          // the source's loudness is measured (once: it is kept) while the mix is
+          { signal, targetLufs: target === 'source' ? sourceLoudness(ctx, signal).then((l) => targetLufs('source', l?.I ?? null)) : Promise.resolve(targetLufs(target, null)) },
+        ),
+      );
       ctx.progress?.(source ? 0.8 : 0.95);
       if (source) await timed(ctx, 'mux', () => muxVideo({ video: source, audio, out: video }, { signal }));
     },
@@ -289,23 +317,57 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   }
   // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
   try {
-    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey }));
+    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target }));
   } catch (e) {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
   }
 }
 
-async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string }): Promise<void> {
+/** The source's loudness figures, measured once and kept (source_loudness.json). */
+export async function sourceLoudness(ctx: ProjectStageContext, signal?: AbortSignal): Promise<LoudnessFigures | null> {
+  const kept = await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS);
+  if (kept) return kept;
+  const figures = await measureLoudnessFigures(await input(ctx, A.audio48k), { signal: signal ?? ctx.signal });
+  if (figures) await saveJson(ctx, SOURCE_LOUDNESS, { ...figures, I: Number.isFinite(figures.I) ? figures.I : -100 });
+  return figures;
+}
+const SOURCE_LOUDNESS = 'source_loudness.json';
+
+/** The voice's gain curve from the speech estimate and the voice track (null: no speech estimate, nothing measured). */
+async function voiceGainCurve(ctx: ProjectStageContext, duration: number): Promise<string | null> {
+  if (!(await ctx.deps.storage.exists(key(ctx, A.speech16k)))) return null;
+  const stats = await loadJson<VoiceoverStats>(ctx, 'voiceover_stats.json');
+  if (!stats) return null;
+  const speech = await wavRmsEnvelopeAsync(await input(ctx, A.speech16k), 0.02);
+  const dub = await wavRmsEnvelopeAsync(await input(ctx, A.voiceTrack), 0.02);
+  const points = voiceGainPoints(stats.fitted, speech, dub);
+  if (!points) return null;
+  const path = scratch(ctx, 'voice_gain.wav');
+  await writeGainCurveWav(path, points, duration);
+  return path;
+}
+
+async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey }): Promise<void> {
   const { project, deps } = ctx;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const has = async (a: string) => ((await deps.storage.exists(key(ctx, a))) ? input(ctx, a) : null);
+  // each speaker's own voice against the gender of the voice that dubs them (stock voices and presets)
+  const genders = new Map<string, 'male' | 'female' | null>((await deps.engines.voices(project.dst_lang)).map((v) => [v.id, v.gender]));
+  for (const p of await presetVoicesFor(deps, project)) genders.set(p.id, (p.gender as 'male' | 'female' | null) ?? null);
+  const speakers = (await speakersOf(deps.db, project.id)).map((s) => ({
+    id: s.id, name: s.name, voice_id: s.voice_id, pitch_hz: s.pitch_hz, gender: s.gender,
+    dub_gender: s.voice_id ? (genders.get(s.voice_id) ?? null) : null,
+  }));
   const report = await measureQuality(
     {
       voice: await deps.storage.localFile(o.voiceKey),
       output: await deps.storage.localFile(o.audioKey),
       source16k: await has(A.audio16k),
       sourceFull: await has(A.audio48k),
+      background: await has(A.background),
+      speech16k: await has(A.speech16k),
+      sourceLoudness: await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS),
       tmp: ctx.tmp,
       signal: ctx.signal,
     },
@@ -315,6 +377,8 @@ async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: strin
       duration: project.duration!,
       segments: await segmentsOf(deps.db, project.id),
       glossary: glossary?.terms ?? [],
+      speakers,
+      loudnessTarget: o.target,
     },
   );
   await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });

@@ -22,6 +22,7 @@ import { DownloadsMenu } from './DownloadsMenu';
 import { FeedbackModal } from '../../../ui/feedback-modal';
 import { LipsyncPanel } from './LipsyncPanel';
 import { QualityPanel } from './QualityPanel';
+import { useSegmentFlags } from './SegmentFlags';
 import { RewritePanel, type RewriteAccess } from './RewritePanel';
 import { Player, type PlayerHandle, type PlayerTab } from './Player';
 import { SegmentList, type SegmentListHandle } from './SegmentList';
@@ -41,6 +42,7 @@ export interface EditorViewProps {
 
 export function EditorView({ project, spaceId, mutateProject }: EditorViewProps) {
   const pid = project.id;
+  const segmentFlags = useSegmentFlags(pid, project.translated_audio && isFinished(project.status) ? project.translated_audio : null);
   const [store] = useState(() => new TranscriptStore());
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const segments = snap.segments;
@@ -448,6 +450,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 onSplit={onSplit}
                 onMergeNext={onMergeNext}
                 onDelete={onDelete}
+                flags={segmentFlags}
               />
             )}
           </div>

@@ -1,23 +1,12 @@
 // The quality report of the last dub (issue 15), measured from the output files: loudness of the dub and the
 // source, the largest drift, speech coverage, whether the background was kept, and each segment that needs
 // attention, a click away in the transcript. Exported as CSV.
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, InlineStack, Text } from '@shopify/polaris';
 import { useEffect, useRef, useState } from 'react';
-import type { QualityIssue, QualityReport, QualitySegment } from '../../../../contract/schemas/quality';
+import type { QualityReport } from '../../../../contract/schemas/quality';
 import { errorMessage } from '../../../lib/http';
 import { qualityCsv, useQuality } from '../api';
-import { formatClock } from '../lib/time';
-
-export const ISSUE_TEXT: Record<QualityIssue, (s: QualitySegment) => string> = {
-  overflow: (s) => `the voice runs ${s.overflow_sec.toFixed(2)} s past its slot`,
-  fast_speech: (s) => `spoken fast (×${(s.speed_factor ?? 1).toFixed(2)})`,
-  slow_speech: (s) => `spoken slowly (×${(s.speed_factor ?? 1).toFixed(2)})`,
-  overlap: (s) => `overlaps another segment for ${s.overlap_sec.toFixed(2)} s`,
-  drift: (s) => `starts ${Math.abs(s.drift_sec ?? 0).toFixed(2)} s ${(s.drift_sec ?? 0) > 0 ? 'late' : 'early'}`,
-  missing_speech: () => 'no dubbed voice is heard',
-  glossary: (s) => `dictionary term missing: ${s.glossary_expected.filter((t) => !s.glossary_found.includes(t)).join(', ')}`,
-  low_asr_confidence: (s) => `the source was recognised with low confidence (${Math.round((s.asr_confidence ?? 0) * 100)}%)`,
-};
+import { AttentionSummary } from './AttentionSummary';
 
 const lufs = (x: number | null) => (x === null ? '—' : `${x.toFixed(1)} LUFS`);
 
@@ -87,10 +76,14 @@ export function QualityPanel({ projectId, projectName, version, onOpenSegment }:
 }
 
 function ReportBody({ report, onOpenSegment }: { report: QualityReport; onOpenSegment: (id: string) => void }) {
-  const flagged = report.segments.filter((s) => s.issues.length > 0);
+  const lu = (x: number | null | undefined) => (x === null || x === undefined ? null : `${x.toFixed(1)} LU`);
   const figures: Array<[string, string]> = [
     ['Loudness of the dub', lufs(report.loudness_lufs)],
     ['Loudness of the source', lufs(report.source_loudness_lufs)],
+    ...(report.loudness_range_lu !== undefined && report.loudness_range_lu !== null
+      ? [['Loudness range', `${lu(report.loudness_range_lu)} (source ${lu(report.source_loudness_range_lu) ?? '—'})`] as [string, string]]
+      : []),
+    ...(report.true_peak_dbtp !== undefined && report.true_peak_dbtp !== null ? [['True peak', `${report.true_peak_dbtp.toFixed(1)} dBTP`] as [string, string]] : []),
     ['Largest drift', `${report.max_drift_sec.toFixed(2)} s`],
     ['Speech covered', `${Math.round(report.speech_coverage * 100)}%`],
     ['Background', report.background_kept ? `kept${report.background_level_db !== null ? ` (${report.background_level_db} dB)` : ''}` : `lost (${report.background_level_db ?? '—'} dB, source ${report.source_background_level_db ?? '—'} dB)`],
@@ -110,23 +103,7 @@ function ReportBody({ report, onOpenSegment }: { report: QualityReport; onOpenSe
           </div>
         ))}
       </dl>
-      <InlineStack gap="200" blockAlign="center">
-        <Badge tone={flagged.length ? 'attention' : 'success'}>
-          {flagged.length ? `${flagged.length} ${flagged.length === 1 ? 'segment needs' : 'segments need'} attention` : 'No segment needs attention'}
-        </Badge>
-      </InlineStack>
-      {flagged.length > 0 && (
-        <ul className="ed-quality-list" aria-label="Segments that need attention">
-          {flagged.map((s) => (
-            <li key={s.id}>
-              <button type="button" className="ed-quality-item" onClick={() => onOpenSegment(s.id)} data-quality-segment={s.id}>
-                <span className="ed-quality-time">{formatClock(s.start)}</span>
-                <span>{s.issues.map((i) => ISSUE_TEXT[i](s)).join('; ')}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <AttentionSummary items={report.attention} onOpenSegment={onOpenSegment} />
     </BlockStack>
   );
 }

@@ -4,6 +4,7 @@ import type { EditorSegment } from '../lib/segments';
 import { canMergeWithNext } from '../lib/segments';
 import { ROW_HEIGHT, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
+import type { AttentionItem } from '../../../../contract/schemas/quality';
 
 export interface SegmentListHandle {
   scrollTo(id: string, align?: 'auto' | 'start' | 'center'): void;
@@ -27,6 +28,8 @@ export interface SegmentListProps {
   onSplit: SegmentRowProps['onSplit'];
   onMergeNext: SegmentRowProps['onMergeNext'];
   onDelete: SegmentRowProps['onDelete'];
+  /** The quality report's flags by segment id. */
+  flags?: ReadonlyMap<string, AttentionItem[]>;
 }
 
 export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(function SegmentList(p, ref) {
@@ -92,6 +95,7 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
         onMergeNext={p.onMergeNext}
         onDelete={p.onDelete}
         onMove={onMove}
+        flags={p.flags?.get(s.id)}
       />
     );
   };

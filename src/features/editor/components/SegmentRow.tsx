@@ -6,6 +6,8 @@ import type { EditorSegment, SegmentPatch } from '../lib/segments';
 import { formatSrtTime as formatTimestamp } from '../../../../contract/timecodes';
 import { checkSegmentTimes } from '../lib/time';
 import { missingTerms } from '../lib/terms';
+import type { AttentionItem } from '../../../../contract/schemas/quality';
+import { SegmentFlags } from './SegmentFlags';
 
 export const ROW_HEIGHT = 156;
 const NO_TIME_ERROR: { start: string | null; end: string | null } = { start: null, end: null };
@@ -33,6 +35,8 @@ export interface SegmentRowProps {
   onMergeNext: (id: string) => void;
   onDelete: (id: string) => void;
   onMove: (id: string, delta: 1 | -1) => void;
+  /** The quality report's flags of this segment. */
+  flags?: readonly AttentionItem[];
 }
 
 function overlapText(edges: readonly string[] | undefined): string | null {
@@ -221,6 +225,7 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
             Missing term: {missing.map((t) => t.target).join(', ')}
           </span>
         )}
+        <SegmentFlags items={p.flags} />
       </div>
     </div>
   );

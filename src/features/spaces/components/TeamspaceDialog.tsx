@@ -15,6 +15,7 @@ import { DeleteTeamspaceModal, DiscardChangesModal, LeaveSpaceModal, RemoveMembe
 import { InviteForm } from './InviteForm';
 import { MemberList, type MemberItem } from './MemberList';
 import { WebhooksTab } from './WebhooksTab';
+import { LoudnessSetting } from './LoudnessSetting';
 
 export interface TeamspaceDialogProps {
   spaceId: string;
@@ -261,6 +262,7 @@ function SettingsTab(p: {
         error={owner && p.nameError ? p.nameError : undefined}
       />
       <ColorPicker value={p.color} onChange={p.onColor} disabled={!owner} />
+      <LoudnessSetting space={space} owner={owner} />
       <Divider />
       <Text as="h3" variant="headingSm">{L.membersTitle}</Text>
       {owner ? (
