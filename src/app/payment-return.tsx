@@ -9,6 +9,15 @@ import { CURRENT_USER_KEY } from '../lib/api/use-current-user';
 import { analytics } from '../lib/analytics';
 import { useLoadingOverlay } from '../ui/loading-overlay';
 import { SPACE_LIST_KEY } from '../lib/api/use-spaces';
+import type { User } from '../../contract/schemas/user';
+import { showToast } from '../ui/toasts';
+
+/** What the user is told once the account is refreshed after a successful payment. */
+export function paymentConfirmation(before: User | undefined, after: User | undefined): string {
+  const plan = after?.subscription?.plan;
+  if (plan && plan.id !== before?.subscription?.plan.id) return `You are now on the ${plan.name} plan. Its minutes are in your Teamspace.`;
+  return 'Payment received: your minutes are updated.';
+}
 
 export const PAYMENT_MARKERS = ['payment-successful', 'payment-subscription-canceled', 'payment-credits-canceled'] as const;
 export type PaymentMarker = (typeof PAYMENT_MARKERS)[number];
@@ -25,7 +34,7 @@ export function PaymentReturn() {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const overlay = useLoadingOverlay();
-  const { mutate } = useSWRConfig();
+  const { mutate, cache } = useSWRConfig();
   const pending = useRef<{ timer: ReturnType<typeof setTimeout>; release: () => void } | null>(null);
 
   // Unmount only: the loader must survive the URL change this component itself makes.
@@ -47,11 +56,13 @@ export function PaymentReturn() {
     if (!found.includes('payment-successful')) return;
     if (pending.current) return;
     const release = overlay.show();
+    const before = cache.get(CURRENT_USER_KEY)?.data as User | undefined;
     const timer = setTimeout(() => {
       pending.current = null;
       release();
-      void mutate(CURRENT_USER_KEY);
+      void mutate(CURRENT_USER_KEY).then((after) => showToast(paymentConfirmation(before, after as User | undefined), { durationMs: 10_000 }));
       void mutate(SPACE_LIST_KEY);
+      void mutate((key) => typeof key === 'string' && key.startsWith('/api/space/') && key.endsWith('/credits'));
       void mutate('/api/payments/latest_payment_info');
     }, PAYMENT_RETURN_LOADER_MS);
     pending.current = { timer, release };

@@ -4,6 +4,7 @@
 //   /spaces/:spaceId                           home: translation list (?page, ?searchText)
 //   /spaces/:spaceId/voices | glossaries | folders/:folderId | project/:projectId
 //   /project/:id, /voices, /glossaries, /folders/:id  -> the same page in the first space
+//   /join/:token                               an invite link (joins the space, opens it)
 //   /pricing, /checkout, /account, /admin (customers default; feedback; survey; hidden homepage)
 //   anything else                              not-found page
 // A space the user may not access redirects home; superusers may enter any space.
@@ -32,6 +33,7 @@ const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ de
 const DemoView = lazy(() => import('../features/onboarding/DemoView').then((m) => ({ default: m.DemoView })));
 const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
 const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
+const JoinPage = lazy(() => import('../features/spaces').then((m) => ({ default: m.JoinPage })));
 
 export function AppRoutes() {
   return (
@@ -92,6 +94,7 @@ function ShellRoutes() {
       <Route path="/glossaries">
         <ToFirstSpace sub="/glossaries" />
       </Route>
+      <Route path="/join/:token" component={JoinPage} />
       <Route path="/pricing" component={PricingPage} />
       <Route path="/checkout" component={CheckoutPage} />
       <Route path="/account">
@@ -143,7 +146,11 @@ export function canAccessSpace(
   return space.is_active || space.owner_id === user?.id;
 }
 
-/** Makes the route's space current (space_id of API calls, settings) and sends others home. */
+/**
+ * Makes the route's space current (settings, the switcher) and sends others home. The page renders at once: the
+ * API client reads the space of a /spaces/:id URL itself (src/app/providers.tsx), so nothing waits for the atom
+ * (waiting for it left the page blank when the update raced the first render).
+ */
 function SpaceScope({ children }: { children: ReactNode }) {
   const { spaceId } = useParams<{ spaceId: string }>();
   const { data: spaces } = useSpaces();
@@ -154,7 +161,5 @@ function SpaceScope({ children }: { children: ReactNode }) {
     if (allowed && current !== spaceId) setCurrent(spaceId);
   }, [allowed, current, spaceId, setCurrent]);
   if (!allowed) return <Redirect to="/" replace />;
-  // Children mount once the space is current, so their first requests already carry it.
-  if (current !== spaceId) return null;
   return <>{children}</>;
 }

@@ -333,7 +333,7 @@ describe('editor', { timeout: 60_000 }, () => {
     ]);
     open();
     await screen.findByLabelText('Translation of segment 1');
-    const name = screen.getByLabelText('Name of speaker S1');
+    const name = screen.getByLabelText('Name of speaker Speaker 1');
     await userEvent.clear(name);
     await userEvent.type(name, 'Anna');
     await userEvent.tab();

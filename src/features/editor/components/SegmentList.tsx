@@ -2,7 +2,7 @@
 import { forwardRef, useCallback, useImperativeHandle, useRef } from 'react';
 import type { EditorSegment } from '../lib/segments';
 import { canMergeWithNext } from '../lib/segments';
-import { ROW_HEIGHT, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
+import { ROW_HEIGHT, ROW_HEIGHT_NARROW, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 
 export interface SegmentListHandle {
@@ -27,6 +27,8 @@ export interface SegmentListProps {
   onSplit: SegmentRowProps['onSplit'];
   onMergeNext: SegmentRowProps['onMergeNext'];
   onDelete: SegmentRowProps['onDelete'];
+  /** Narrow rows (phones): times on a second line, actions in a menu. */
+  narrow?: boolean;
 }
 
 export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(function SegmentList(p, ref) {
@@ -92,6 +94,7 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
         onMergeNext={p.onMergeNext}
         onDelete={p.onDelete}
         onMove={onMove}
+        narrow={p.narrow}
       />
     );
   };
@@ -100,7 +103,7 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
     <VirtualList
       ref={list}
       count={p.segments.length}
-      rowHeight={ROW_HEIGHT}
+      rowHeight={p.narrow ? ROW_HEIGHT_NARROW : ROW_HEIGHT}
       height={p.height}
       renderRow={renderRow}
       rowKey={(i) => p.segments[i].id}
