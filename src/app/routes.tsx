@@ -9,8 +9,8 @@
 //   anything else                              not-found page
 // A space the user may not access redirects home; superusers may enter any space.
 import { useAtom } from 'jotai';
-import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
+import { lazy, Suspense, useEffect, useLayoutEffect, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 import { useCurrentUser } from '../lib/api/use-current-user';
 import { SpinnerPage } from '../ui/spinner-page';
 import { AppShell } from './shell';
@@ -125,13 +125,22 @@ function ShellRoutes() {
   );
 }
 
-/** Redirects to the first space (the default one), keeping a sub-path and the query. */
+/**
+ * Redirects to the first space (the default one), keeping a sub-path and the query. It navigates whenever it is
+ * shown (not once per mount): another navigation in the same moment (the payment return cleaning its flag) can
+ * never leave the page on "/" with nothing in it; meanwhile a spinner shows.
+ */
 export function ToFirstSpace({ sub = '' }: { sub?: string }) {
   const { data: spaces } = useSpaces();
   const search = useSearch();
+  const [location, navigate] = useLocation();
   const first = firstSpace(spaces);
+  const target = first ? `/spaces/${encodeURIComponent(first.id)}${sub}${search ? `?${search}` : ''}` : null;
+  useEffect(() => {
+    if (target) navigate(target, { replace: true });
+  }, [target, location, navigate]);
   if (!first) return <NotFoundPage />;
-  return <Redirect to={`/spaces/${encodeURIComponent(first.id)}${sub}${search ? `?${search}` : ''}`} replace />;
+  return <SpinnerPage />;
 }
 
 /** Whether the user may open a space: a member of an active space (owners also of an inactive one), or a superuser. */
@@ -161,5 +170,6 @@ function SpaceScope({ children }: { children: ReactNode }) {
     if (allowed && current !== spaceId) setCurrent(spaceId);
   }, [allowed, current, spaceId, setCurrent]);
   if (!allowed) return <Redirect to="/" replace />;
-  return <>{children}</>;
+  // Its own boundary: a lazy page suspending must not hold back this component's commit (and the effect above).
+  return <Suspense fallback={<SpinnerPage />}>{children}</Suspense>;
 }

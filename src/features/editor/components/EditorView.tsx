@@ -1,5 +1,5 @@
 // The editor: player, speakers, segment list, generate, downloads, feedback. Edits save themselves shortly after
-// typing stops (AUTOSAVE_MS; the spec's save-failure behaviour when a save fails); the minutes left are in the
+// typing stops (autosaveTiming; the spec's save-failure behaviour when a save fails); the minutes left are in the
 // header, Generate says what it will spend and, without enough minutes, why it cannot run (with a way to get
 // more, in place).
 import { Badge, Banner, BlockStack, Button, Modal, Text } from '@shopify/polaris';
@@ -40,8 +40,8 @@ import { DictionaryPanel } from './DictionaryPanel';
 import { Timeline, type TimelineHandle } from '../timeline/Timeline';
 
 export const TRANSCRIPT_POLL_MS = 2000;
-/** Edits are saved this long after the last keystroke. */
-export const AUTOSAVE_MS = 1200;
+/** Edits are saved this long after the last keystroke (tests that drive saving by hand lengthen it). */
+export const autosaveTiming = { delayMs: 1200 };
 
 /** Minutes a Generate spends: the whole video the first time, then the changed segments (rounded up). */
 export function generateCost(project: Pick<Project, 'duration' | 'translated_video'>, segments: { start: number; end: number; status?: string }[], dirty: ReadonlySet<string> & { has(id: string): boolean }, ids: (i: number) => string): number {
@@ -174,12 +174,12 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     () => save(),
   );
 
-  // Autosave: AUTOSAVE_MS after the last edit (each edit restarts the wait), segment by segment (only the
+  // Autosave: autosaveTiming.delayMs after the last edit (each edit restarts the wait), segment by segment (only the
   // changed ones are sent). A failed save shows the spec's message and restores the server copy.
   const dirtyKey = useMemo(() => [...snap.dirty].sort().join(','), [snap.dirty]);
   useEffect(() => {
     if (!dirtyKey || invalid.size > 0 || snap.saving) return;
-    const t = setTimeout(() => void save({ auto: true }), AUTOSAVE_MS);
+    const t = setTimeout(() => void save({ auto: true }), autosaveTiming.delayMs);
     return () => clearTimeout(t);
   }, [dirtyKey, segments, invalid, snap.saving, save]);
 
@@ -374,7 +374,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               {saveState}
             </span>
             {unsaved && !snap.saving ? (
-              <Button onClick={() => void save()} disabled={readOnly} accessibilityLabel="Save now (Ctrl+S)">
+              <Button onClick={() => void save()} disabled={readOnly} accessibilityLabel="Save changes (Ctrl+S)">
                 Save now
               </Button>
             ) : null}
