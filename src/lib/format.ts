@@ -57,12 +57,6 @@ export function formatDateTime(d: DateInput): string {
   return valid(x) ? dateFormat({ year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(x) : '';
 }
 
-/** A time of day. */
-export function formatTime(d: DateInput): string {
-  const x = toDate(d);
-  return valid(x) ? dateFormat({ hour: 'numeric', minute: '2-digit' }).format(x) : '';
-}
-
 /** An amount of money in a currency (ISO code, any case); whole amounts without decimals. */
 export function formatMoney(amount: number, currency = 'usd'): string {
   try {

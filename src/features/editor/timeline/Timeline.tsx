@@ -26,13 +26,6 @@ const LANE_H = 26;
 export const MAX_DOM_BLOCKS = 400;
 /** Lanes shown before the lane area scrolls. */
 const MAX_LANES_SHOWN = 4;
-const TOOLBAR_H = 36;
-
-/** Height of the timeline panel with `speakers` lanes (the editor sizes the list beside it). */
-export function timelineHeight(speakers: number, collapsed = false): number {
-  if (collapsed) return TOOLBAR_H + 2;
-  return TOOLBAR_H + RULER_H + 2 * WAVE_H + Math.min(MAX_LANES_SHOWN, Math.max(1, speakers)) * LANE_H + 18 + 4;
-}
 
 const sharedCache = new PeaksCache();
 
