@@ -15,8 +15,7 @@ afterAll(async () => {
 
 describe('feature groups', () => {
   it('joins a group, replaces its option, lists the groups and shows them on the user', async () => {
-    // A new account starts in the demo group (DEMO_FOR_NEW_USERS, on by default): its first screen offers the demo.
-    expect(await ok(h, u, 'GET', '/api/users/feature_groups')).toEqual([{ name: 'demo_project', option: { id: 'demo' } }]);
+    expect(await ok(h, u, 'GET', '/api/users/feature_groups')).toEqual([]);
     expect(await ok(h, u, 'POST', '/api/users/feature_group', { name: 'demo_project', option: { id: 'control' } })).toEqual([
       { name: 'demo_project', option: { id: 'control' } },
     ]);
