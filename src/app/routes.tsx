@@ -16,6 +16,7 @@ import { SpinnerPage } from '../ui/spinner-page';
 import { AppShell } from './shell';
 import { NotFoundPage } from './not-found';
 import { RequireSession } from './session-gate';
+import { takePaymentMarkers } from './payment-return';
 import { firstSpace, useSpaces } from '../lib/api/use-spaces';
 import { currentSpaceIdAtom } from '../lib/state';
 
@@ -135,7 +136,10 @@ export function ToFirstSpace({ sub = '' }: { sub?: string }) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const first = firstSpace(spaces);
-  const target = first ? `/spaces/${encodeURIComponent(first.id)}${sub}${search ? `?${search}` : ''}` : null;
+  // Payment return flags are the app's (src/app/payment-return.tsx reads them once): not carried along, so the
+  // two navigations can never put one back after it was taken away.
+  const query = takePaymentMarkers(search).rest;
+  const target = first ? `/spaces/${encodeURIComponent(first.id)}${sub}${query ? `?${query}` : ''}` : null;
   useEffect(() => {
     if (target) navigate(target, { replace: true });
   }, [target, location, navigate]);

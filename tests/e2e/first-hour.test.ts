@@ -264,6 +264,10 @@ describe('a paying user\'s first hour', () => {
       throw e;
     });
     await page.getByText(/You are now on the Creator Pro plan/).waitFor({ timeout: 15_000 });
+    // The return flag is gone from the address.
+    await page.waitForFunction(() => !location.search.includes('payment-successful'), undefined, { timeout: 10_000 }).catch((e: unknown) => {
+      throw new Error(`payment flag kept: ${page.url()} ${String(e)}`);
+    });
     await screenshot(page, 'first-hour-3-paid');
     // /?payment-successful while signed in shows the list too [1].
     await page.goto(`${server.url}/?payment-successful`);
