@@ -56,7 +56,7 @@ describe('payments in the browser', () => {
     await page.getByText('Plan and billing').waitFor();
     await page.getByText('Creator', { exact: true }).waitFor();
     await page.getByTestId('latest-payment').waitFor();
-    await page.locator('.Polaris-Card').getByText('103 minutes left').waitFor();
+    await page.getByTestId('account-minutes').filter({ hasText: '103 minutes left' }).waitFor();
     await page.getByText('Creator Monthly × 1').waitFor();
     await page.getByRole('button', { name: 'Manage subscription' }).waitFor();
     await screenshot(page, 'account-plan');
@@ -96,7 +96,7 @@ describe('payments in the browser', () => {
     await screenshot(page, 'paid-dub-generated');
 
     await page.goto(`${server.url}/account`);
-    await page.locator('.Polaris-Card').getByText('102 minutes left').waitFor({ timeout: 15_000 });
+    await page.getByTestId('account-minutes').filter({ hasText: '102 minutes left' }).waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
   });
 });

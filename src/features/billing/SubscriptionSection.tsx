@@ -101,7 +101,9 @@ export function SubscriptionSection() {
               Minutes
             </Text>
             <BlockStack gap="050" inlineAlign="end">
-              <Text as="span" fontWeight="semibold">{`${formatMinutes(left)} left`}</Text>
+              <span data-testid="account-minutes">
+                <Text as="span" fontWeight="semibold">{`${formatMinutes(left)} left`}</Text>
+              </span>
               <Text as="span" tone="subdued" variant="bodySm">{`${formatMinutes(own!.credits.minutes.used)} used of ${formatMinutes(own!.credits.minutes.total)} received`}</Text>
             </BlockStack>
           </InlineStack>
