@@ -39,6 +39,15 @@ export const QUERY_BACKOFF_CAP_MS = 30000;
 /** @public Spec section 9; no screen of this build uses it yet (billing, support chat). */
 export const COOKIE_DAYS = 365;
 export const DEFAULT_TEAMSPACE_NAME = 'My Teamspace';
+/**
+ * A user's first Teamspace is named after them ("Alex's Teamspace"): two people sharing spaces never see two
+ * identical "My Teamspace" entries. The e-mail's name part (before any +tag); DEFAULT_TEAMSPACE_NAME without one.
+ */
+export function defaultTeamspaceName(email: string | null | undefined): string {
+  const local = (email ?? '').split('@')[0]?.split('+')[0]?.trim().slice(0, 60) ?? '';
+  if (!local) return DEFAULT_TEAMSPACE_NAME;
+  return `${local[0].toUpperCase()}${local.slice(1)}'s Teamspace`;
+}
 export const DEFAULT_TEAMSPACE_COLOR = 'midnight';
 export const SPACE_NAME_MAX = 100;
 export const SUPPORT_EMAIL = 'support@dubbing.studio';

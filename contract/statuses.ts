@@ -99,7 +99,7 @@ const BASE_LABELS: Record<ProjectStatus, string> = {
   separate_background_failed: 'Audio separation failed',
   transcribe_segments_started: 'Analyzing video', transcribe_segments_done: 'Analyzing video',
   transcribe_segments_failed: 'Segmentation failed',
-  transcription_started: 'Transcripting video', transcription_done: 'Analyzing speakers',
+  transcription_started: 'Transcribing video', transcription_done: 'Analyzing speakers',
   transcription_failed: 'Transcription failed',
   determine_speakers_started: 'Analyzing speakers', determine_speakers_done: 'Analyzing voices',
   determine_speakers_failed: 'Speaker detection failed',

@@ -49,6 +49,7 @@ const EnvSchema = v.object({
   MAINTENANCE: Bool,
   SUPPORT_EMAIL: Opt,
   HELP_CENTER_URL: Opt,
+  DEMO_FOR_NEW_USERS: v.pipe(v.optional(v.string(), '1'), v.transform((s) => !/^(0|false|no|off)$/i.test(s))),
   SISTER_APP_URL: Opt,
   SISTER_APP_PUBLIC_KEY: Opt,
   MAX_VIDEO_SIZE: Int(2 * 1024 * 1024 * 1024),
@@ -279,7 +280,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     whiteLabel: e.WHITE_LABEL,
     maintenance: e.MAINTENANCE,
     /** Where Get help and Help Center go (the support chat works without them). */
-    support: { email: e.SUPPORT_EMAIL ?? SUPPORT_EMAIL, helpCenterUrl: e.HELP_CENTER_URL },
+    support: {
+      email: e.SUPPORT_EMAIL ?? SUPPORT_EMAIL,
+      /** The address customers see: only one the operator set (unset: no mail link is shown). */
+      publicEmail: e.SUPPORT_EMAIL || null,
+      helpCenterUrl: e.HELP_CENTER_URL || null,
+    },
+    /** New trial accounts start in the demo_project group (their first screen offers the demo project). */
+    demoForNewUsers: e.DEMO_FOR_NEW_USERS,
     /** Single sign-on to the sister video-ad product: its URL and its X25519 public key (base64). */
     sisterApp: sisterAppConfig(e.SISTER_APP_URL, e.SISTER_APP_PUBLIC_KEY),
     limits: {

@@ -52,7 +52,9 @@ export const Settings = v.object({
   surveys: v.array(Survey),
   white_label: v.boolean(),
   /** Where Get help (mail) and Help Center go; the in-app support chat needs a signed-in user. */
-  support: v.optional(v.object({ email: v.string(), help_center_url: v.nullable(v.string()) })),
+  support: v.optional(v.object({ email: v.nullable(v.string()), help_center_url: v.nullable(v.string()) })),
+  /** E-mail goes out from this server (SMTP configured): invites without it offer a link instead. */
+  mail_enabled: v.optional(v.boolean()),
   /** Single sign-on to the sister video-ad product is configured (SISTER_APP_URL + SISTER_APP_PUBLIC_KEY). */
   sister_app: v.optional(v.boolean()),
 });

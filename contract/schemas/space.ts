@@ -62,3 +62,23 @@ export const SpaceLimits = v.object({
   can_create: v.boolean(),
 });
 export type SpaceLimits = v.InferOutput<typeof SpaceLimits>;
+
+/** GET /api/space/{id}/usage?page=: the space's minute history (the ledger), newest first, a page at a time. */
+export const UsageEntry = v.object({
+  id: v.string(),
+  /** grant (trial, plan), purchase, refill, debit (a dub), refund, expire. */
+  kind: v.picklist(['grant', 'purchase', 'refill', 'debit', 'refund', 'expire']),
+  /** Signed: spent minutes are negative. */
+  minutes: v.number(),
+  project_id: v.nullable(v.string()),
+  project_name: v.nullable(v.string()),
+  note: v.nullable(v.string()),
+  created_at: v.string(),
+});
+export const UsagePage = v.object({
+  entries: v.array(UsageEntry),
+  page: v.number(),
+  pages: v.number(),
+  total: v.number(),
+});
+export type UsagePage = v.InferOutput<typeof UsagePage>;

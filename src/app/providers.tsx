@@ -73,6 +73,15 @@ function ErrorEffects() {
   return null;
 }
 
+/** The space of the page's URL (/spaces/:id/...), so a page's first requests carry it before any state catches up. */
+function spaceOfLocation(): string | null {
+  if (typeof window === 'undefined') return null;
+  const base = routerBase();
+  const path = base && window.location.pathname.startsWith(base) ? window.location.pathname.slice(base.length) : window.location.pathname;
+  const m = /^\/spaces\/([^/?#]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
 export interface RouterOverrides {
   hook?: BaseLocationHook;
   searchHook?: BaseSearchHook;
@@ -93,7 +102,7 @@ export function AppProviders({ provider, store, router, swrProvider, children }:
   // Before the first child renders: the http client reads the provider and the space of this store.
   useState(() => {
     setAuthProvider(provider);
-    setSpaceIdSource(() => appStore.get(currentSpaceIdAtom));
+    setSpaceIdSource(() => spaceOfLocation() ?? appStore.get(currentSpaceIdAtom));
     return true;
   });
   return (

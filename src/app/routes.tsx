@@ -4,17 +4,19 @@
 //   /spaces/:spaceId                           home: translation list (?page, ?searchText)
 //   /spaces/:spaceId/voices | glossaries | folders/:folderId | project/:projectId
 //   /project/:id, /voices, /glossaries, /folders/:id  -> the same page in the first space
+//   /join/:token                               an invite link (joins the space, opens it)
 //   /pricing, /checkout, /account, /admin (customers default; feedback; survey; hidden homepage)
 //   anything else                              not-found page
 // A space the user may not access redirects home; superusers may enter any space.
 import { useAtom } from 'jotai';
-import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useParams, useSearch } from 'wouter';
+import { lazy, Suspense, useEffect, useLayoutEffect, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useParams, useSearch } from 'wouter';
 import { useCurrentUser } from '../lib/api/use-current-user';
 import { SpinnerPage } from '../ui/spinner-page';
 import { AppShell } from './shell';
 import { NotFoundPage } from './not-found';
 import { RequireSession } from './session-gate';
+import { takePaymentMarkers } from './payment-return';
 import { firstSpace, useSpaces } from '../lib/api/use-spaces';
 import { currentSpaceIdAtom } from '../lib/state';
 
@@ -32,6 +34,7 @@ const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ de
 const DemoView = lazy(() => import('../features/onboarding/DemoView').then((m) => ({ default: m.DemoView })));
 const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
 const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
+const JoinPage = lazy(() => import('../features/spaces').then((m) => ({ default: m.JoinPage })));
 
 export function AppRoutes() {
   return (
@@ -92,6 +95,7 @@ function ShellRoutes() {
       <Route path="/glossaries">
         <ToFirstSpace sub="/glossaries" />
       </Route>
+      <Route path="/join/:token" component={JoinPage} />
       <Route path="/pricing" component={PricingPage} />
       <Route path="/checkout" component={CheckoutPage} />
       <Route path="/account">
@@ -122,13 +126,25 @@ function ShellRoutes() {
   );
 }
 
-/** Redirects to the first space (the default one), keeping a sub-path and the query. */
+/**
+ * Redirects to the first space (the default one), keeping a sub-path and the query. It navigates whenever it is
+ * shown (not once per mount): another navigation in the same moment (the payment return cleaning its flag) can
+ * never leave the page on "/" with nothing in it; meanwhile a spinner shows.
+ */
 export function ToFirstSpace({ sub = '' }: { sub?: string }) {
   const { data: spaces } = useSpaces();
   const search = useSearch();
+  const [location, navigate] = useLocation();
   const first = firstSpace(spaces);
+  // Payment return flags are the app's (src/app/payment-return.tsx reads them once): not carried along, so the
+  // two navigations can never put one back after it was taken away.
+  const query = takePaymentMarkers(search).rest;
+  const target = first ? `/spaces/${encodeURIComponent(first.id)}${sub}${query ? `?${query}` : ''}` : null;
+  useEffect(() => {
+    if (target) navigate(target, { replace: true });
+  }, [target, location, navigate]);
   if (!first) return <NotFoundPage />;
-  return <Redirect to={`/spaces/${encodeURIComponent(first.id)}${sub}${search ? `?${search}` : ''}`} replace />;
+  return <SpinnerPage />;
 }
 
 /** Whether the user may open a space: a member of an active space (owners also of an inactive one), or a superuser. */
@@ -143,7 +159,11 @@ export function canAccessSpace(
   return space.is_active || space.owner_id === user?.id;
 }
 
-/** Makes the route's space current (space_id of API calls, settings) and sends others home. */
+/**
+ * Makes the route's space current (settings, the switcher) and sends others home. The page renders at once: the
+ * API client reads the space of a /spaces/:id URL itself (src/app/providers.tsx), so nothing waits for the atom
+ * (waiting for it left the page blank when the update raced the first render).
+ */
 function SpaceScope({ children }: { children: ReactNode }) {
   const { spaceId } = useParams<{ spaceId: string }>();
   const { data: spaces } = useSpaces();
@@ -154,7 +174,6 @@ function SpaceScope({ children }: { children: ReactNode }) {
     if (allowed && current !== spaceId) setCurrent(spaceId);
   }, [allowed, current, spaceId, setCurrent]);
   if (!allowed) return <Redirect to="/" replace />;
-  // Children mount once the space is current, so their first requests already carry it.
-  if (current !== spaceId) return null;
-  return <>{children}</>;
+  // Its own boundary: a lazy page suspending must not hold back this component's commit (and the effect above).
+  return <Suspense fallback={<SpinnerPage />}>{children}</Suspense>;
 }

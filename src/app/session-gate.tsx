@@ -29,17 +29,11 @@ import { SPACE_LIST_KEY, useSpaces } from '../lib/api/use-spaces';
 /** Referral id from the affiliate script (window.Rewardful / window.rewardful), when present. */
 export function readReferralId(): string | null {
   const w = window as unknown as { Rewardful?: { referral?: unknown }; rewardful?: unknown };
-  if (!w.Rewardful && !w.rewardful) {
-    if (!loggedMissingAffiliate) {
-      loggedMissingAffiliate = true;
-      console.error('Affiliate script is missing: no referral id');
-    }
-    return null;
-  }
+  // No affiliate script is the normal case on an install without one: no referral id, and nothing to report.
+  if (!w.Rewardful && !w.rewardful) return null;
   const ref = w.Rewardful?.referral;
   return typeof ref === 'string' && ref !== '' ? ref : null;
 }
-let loggedMissingAffiliate = false;
 
 export function RequireSession({ children }: { children: ReactNode }) {
   const authed = useIsAuthenticated();

@@ -1,8 +1,10 @@
-// The signed-in layout: sidebar (desktop) or top menu (tablet/mobile), the maintenance/warning banner, the page,
-// and the Teamspace dialogs of the spaces feature.
+// The signed-in layout: sidebar (desktop width) or top menu (tablet/phone width), the maintenance/warning banner,
+// the page, and the Teamspace dialogs of the spaces feature. Inside the platform's admin the admin's own
+// navigation carries the app's pages (App Bridge navigation menu) and its URL follows the app's (history), so
+// the app shows only a slim bar with the Teamspace switcher and the minutes left.
 import { useAtomValue } from 'jotai';
-import type { ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { useEffect, type ReactNode } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { request } from '../lib/http';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../../contract/constants';
 import { userPlanTier as planTierOf } from '../../contract/plans';
@@ -12,11 +14,13 @@ import { BillingHost } from '../features/billing';
 import { SupportWidget } from '../features/support';
 import { SurveyPrompt, Tour } from '../features/onboarding';
 import { useAuth } from '../lib/auth/context';
+import type { HostNavigation } from '../lib/auth/types';
+import { MinutesBalance } from './minutes-balance';
 import { currentEnvironment, isWhiteLabelBuild } from '../lib/environments';
 import { MaintenanceBanner } from './maintenance';
 import { useSettings } from '../lib/api/use-settings';
 import { MobileNav, Sidebar } from './sidebar';
-import { sidebarBanners, sidebarItems } from './sidebar-items';
+import { sidebarBanners, sidebarItems, type SidebarItem } from './sidebar-items';
 import { firstSpace, useSpaces } from '../lib/api/use-spaces';
 import { currentSpaceIdAtom, deviceTypeAtom, dismissedBannersAtom, sidebarLockedAtom } from '../lib/state';
 
@@ -43,8 +47,12 @@ export function AppShell({ children }: { children: ReactNode }) {
   const plan = planTierOf(user);
   const features = settings?.scope_settings.available_features;
   const email = user?.email ?? auth.getEmail();
-  // The server's SUPPORT_EMAIL / HELP_CENTER_URL when it says; the build's defaults otherwise.
-  const supportEmail = settings?.support?.email ?? env.supportEmail;
+  const embedded = auth.kind === 'embedded';
+  const host = embedded ? (auth as { host?: HostNavigation }).host : undefined;
+  // The server's SUPPORT_EMAIL / HELP_CENTER_URL when it says (unset: no link); the build's defaults otherwise.
+  const supportEmail = (settings?.support ? settings.support.email : env.supportEmail) ?? '';
+  const helpCenterUrl = (settings?.support ? settings.support.help_center_url : env.helpCenterUrl) ?? '';
+  const languageCount = settings?.languages.translation.length;
 
   const items = sidebarItems({
     spaceId,
@@ -54,12 +62,16 @@ export function AppShell({ children }: { children: ReactNode }) {
     whiteLabel,
     hasTeamspaceDialog: true,
     supportEmail,
-    helpCenterUrl: settings?.support?.help_center_url ?? env.helpCenterUrl,
+    helpCenterUrl,
     videoAdsUrl: env.videoAdsUrl,
     email,
     sisterSso: settings ? settings.sister_app === true : undefined,
+    superuser: user?.is_superuser === true,
+    embedded,
+    languageCount,
   });
-  const banners = sidebarBanners({ features, plan, whiteLabel, dismissed, videoAdsUrl: env.videoAdsUrl, sisterSso: settings?.sister_app === true });
+  const banners = sidebarBanners({ features, plan, whiteLabel, dismissed, videoAdsUrl: env.videoAdsUrl, sisterSso: settings?.sister_app === true, languageCount });
+  useHostNavigation(host, items);
   const renderTop = whiteLabel ? undefined : (collapsed: boolean) => <TeamspaceSwitcher collapsed={collapsed} />;
   // Try video Ad: the server seals the ID token, name and picture for the sister product; a failure is reported
   // and sends the user to sign in again (spec section 8).
@@ -76,6 +88,26 @@ export function AppShell({ children }: { children: ReactNode }) {
     if (spaceId) openDialog(spaceId);
   };
 
+  if (host) {
+    return (
+      <div className="ds-shell ds-shell--embedded" data-device={device}>
+        <main className="ds-main">
+          <header className="ds-embed-bar">
+            {!whiteLabel ? <TeamspaceSwitcher collapsed={false} /> : <span />}
+            <MinutesBalance spaceId={spaceId} />
+          </header>
+          <MaintenanceBanner />
+          {children}
+        </main>
+        <TeamspaceModals />
+        <BillingHost />
+        {user && !whiteLabel ? <SupportWidget supportEmail={supportEmail} /> : null}
+        {user ? <Tour key={user.id} user={user} /> : null}
+        {user && settings?.surveys.length ? <SurveyPrompt surveys={settings.surveys} /> : null}
+      </div>
+    );
+  }
+
   return (
     <div className="ds-shell" data-device={device}>
       {device === 'desktop' ? (
@@ -87,10 +119,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           onOpenTeamspaceDialog={openSettings}
           renderTop={renderTop}
           onSisterSso={() => void goToSister()}
+          balance={<MinutesBalance spaceId={spaceId} />}
         />
       ) : null}
       <main className="ds-main" style={{ marginLeft: mainOffset(device, locked) }}>
-        {device !== 'desktop' ? <MobileNav items={items} whiteLabel={whiteLabel} onOpenTeamspaceDialog={openSettings} renderTop={renderTop} /> : null}
+        {device !== 'desktop' ? <MobileNav items={items} whiteLabel={whiteLabel} onOpenTeamspaceDialog={openSettings} renderTop={renderTop} balance={<MinutesBalance spaceId={spaceId} compact />} /> : null}
         <MaintenanceBanner />
         {children}
       </main>
@@ -101,4 +134,26 @@ export function AppShell({ children }: { children: ReactNode }) {
       {user && settings?.surveys.length ? <SurveyPrompt surveys={settings.surveys} /> : null}
     </div>
   );
+}
+
+/**
+ * Inside the platform's admin: the app's in-app pages go to the admin's navigation menu, the admin's URL follows
+ * the app's page, and the admin's menu clicks navigate the app.
+ */
+function useHostNavigation(host: HostNavigation | undefined, items: SidebarItem[]) {
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const entries = items.filter((i) => !i.external && !i.disabled && !i.opensTeamspaceDialog && i.href && i.href.startsWith('/'));
+  const menu = entries.map((i) => ({ label: i.label, path: i.href! }));
+  const active = entries.find((i) => location === i.href || location.startsWith(`${i.href}/`))?.href ?? null;
+  const menuKey = JSON.stringify([menu, active]);
+  useEffect(() => {
+    host?.setMenu(JSON.parse(menuKey)[0] as { label: string; path: string }[], active);
+    // menuKey carries menu and active.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [host, menuKey]);
+  useEffect(() => {
+    host?.syncPath(`${location}${search ? `?${search}` : ''}`);
+  }, [host, location, search]);
+  useEffect(() => (host ? host.onNavigate((path) => navigate(path)) : undefined), [host, navigate]);
 }

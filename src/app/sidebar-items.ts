@@ -1,5 +1,6 @@
 // The sidebar's items and banners as data (spec section 2), decided from features, plan, device and build.
 import type { AvailableFeature, FeatureKey, PlanTier } from '../../contract/features';
+import { languagesClaim } from '../lib/claims';
 import type { DeviceType } from '../lib/device';
 
 export type SidebarGroup = 'top' | 'main' | 'promo' | 'bottom';
@@ -12,7 +13,8 @@ export type SidebarItemId =
   | 'help_center'
   | 'get_help'
   | 'profile'
-  | 'video_ads';
+  | 'video_ads'
+  | 'admin';
 
 export interface SidebarItem {
   id: SidebarItemId;
@@ -49,6 +51,12 @@ export interface SidebarInput {
   email: string | null;
   /** The server has the sister product's SSO configured (settings.sister_app); false hides Try video Ad. */
   sisterSso?: boolean;
+  /** A superuser: the admin area is linked. */
+  superuser?: boolean;
+  /** Inside the platform's admin: mail links do nothing in the frame, so Get help is left out. */
+  embedded?: boolean;
+  /** How many target languages this install offers (the trial banner's claim). */
+  languageCount?: number;
 }
 
 export const DESKTOP_ONLY = 'Desktop only';
@@ -58,14 +66,11 @@ export function mailto(email: string, subject?: string): string {
 }
 
 export function sidebarItems(input: SidebarInput): SidebarItem[] {
-  const getHelp: SidebarItem = {
-    id: 'get_help',
-    label: 'Get help',
-    group: 'bottom',
-    href: mailto(input.supportEmail),
-    external: true,
-  };
-  if (input.whiteLabel) return [getHelp];
+  // Get help and Help Center only where an address is configured (and a mail link can open: not in the frame).
+  const getHelp: SidebarItem[] = input.supportEmail && !input.embedded
+    ? [{ id: 'get_help', label: 'Get help', group: 'bottom', href: mailto(input.supportEmail), external: true }]
+    : [];
+  if (input.whiteLabel) return getHelp;
 
   const space = input.spaceId ? `/spaces/${encodeURIComponent(input.spaceId)}` : '';
   const items: SidebarItem[] = [{ id: 'translation', label: 'Translation', group: 'main', href: space || '/' }];
@@ -90,7 +95,7 @@ export function sidebarItems(input: SidebarInput): SidebarItem[] {
   if (input.plan !== 'trial' && input.plan !== 'free' && input.sisterSso === true) {
     items.push({ id: 'video_ads', label: 'Try video Ad', group: 'promo', href: input.videoAdsUrl, external: true, badge: 'New', sisterSso: true });
   }
-  if (input.plan === 'business' || input.plan === 'enterprise') {
+  if ((input.plan === 'business' || input.plan === 'enterprise') && input.supportEmail && !input.embedded) {
     items.push({
       id: 'book_call',
       label: 'Book a call with CS',
@@ -104,9 +109,10 @@ export function sidebarItems(input: SidebarInput): SidebarItem[] {
       ? { id: 'settings_members', label: 'Settings & members', group: 'bottom', opensTeamspaceDialog: true }
       : { id: 'settings_members', label: 'Settings & members', group: 'bottom', href: '/account' },
   );
-  items.push({ id: 'help_center', label: 'Help Center', group: 'bottom', href: input.helpCenterUrl, external: true });
-  items.push(getHelp);
-  items.push({ id: 'profile', label: input.email ?? 'Account', group: 'bottom', href: '/account' });
+  if (input.superuser) items.push({ id: 'admin', label: 'Admin', group: 'bottom', href: '/admin' });
+  if (input.helpCenterUrl) items.push({ id: 'help_center', label: 'Help Center', group: 'bottom', href: input.helpCenterUrl, external: true });
+  items.push(...getHelp);
+  items.push({ id: 'profile', label: input.embedded ? 'Account' : (input.email ?? 'Account'), group: 'bottom', href: '/account' });
   return items;
 }
 
@@ -126,6 +132,8 @@ export function sidebarBanners(input: {
   videoAdsUrl: string;
   /** The sister product's SSO is configured (settings.sister_app): the video-ads banner needs it. */
   sisterSso?: boolean;
+  /** How many target languages this install offers (unknown: the claim names none). */
+  languageCount?: number;
 }): SidebarBanner[] {
   if (input.whiteLabel) return [];
   const out: SidebarBanner[] = [];
@@ -134,7 +142,7 @@ export function sidebarBanners(input: {
     out.push({
       id: 'trial',
       title: 'Free trial',
-      text: 'Translate any video length into 129 languages. Upgrade for more minutes.',
+      text: `${languagesClaim(input.languageCount)} Upgrade for more minutes.`,
       action: { label: 'Upgrade', href: '/pricing' },
     });
   }

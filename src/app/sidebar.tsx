@@ -35,6 +35,7 @@ const ICONS: Record<SidebarItemId, IconSource> = {
   get_help: ChatIcon,
   profile: PersonIcon,
   video_ads: MegaphoneIcon,
+  admin: SettingsIcon,
 };
 
 export interface SidebarProps {
@@ -48,6 +49,8 @@ export interface SidebarProps {
   whiteLabel: boolean;
   /** Try video Ad with single sign-on: seals the user's token and goes to the sister product. */
   onSisterSso?: () => void;
+  /** The minutes left (shown under the Teamspace switcher; the top bar's end on narrow windows). */
+  balance?: ReactNode;
 }
 
 export function sidebarWidth(locked: boolean, hovered: boolean): number {
@@ -210,7 +213,7 @@ function BannerCard({ banner, onClose, onSisterSso }: { banner: SidebarBanner; o
   );
 }
 
-export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, email, whiteLabel, onSisterSso }: SidebarProps) {
+export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, email, whiteLabel, onSisterSso, balance }: SidebarProps) {
   const [locked, setLocked] = useAtom(sidebarLockedAtom);
   const [dismissed, setDismissed] = useAtom(dismissedBannersAtom);
   const [hovered, setHovered] = useState(false);
@@ -249,6 +252,7 @@ export function Sidebar({ items, banners, renderTop, onOpenTeamspaceDialog, emai
           </button>
         </div>
         {renderTop ? renderTop(!expanded) : null}
+        {expanded && balance ? balance : null}
       </div>
       <ul className="ds-sidebar__group" data-group="main">
         {group('main').map(entry)}
@@ -295,7 +299,8 @@ export function MobileNav({
   onOpenTeamspaceDialog,
   whiteLabel,
   renderTop,
-}: Pick<SidebarProps, 'items' | 'onOpenTeamspaceDialog' | 'whiteLabel' | 'renderTop'>) {
+  balance,
+}: Pick<SidebarProps, 'items' | 'onOpenTeamspaceDialog' | 'whiteLabel' | 'renderTop' | 'balance'>) {
   const [open, setOpen] = useState(false);
   const [, navigate] = useLocation();
   const openUpgrade = useSetAtom(upgradeModalAtom);
@@ -305,6 +310,7 @@ export function MobileNav({
         {!whiteLabel ? <Logo compact /> : null}
         {renderTop ? renderTop(true) : null}
       </div>
+      {balance}
       <Popover
         active={open}
         onClose={() => setOpen(false)}

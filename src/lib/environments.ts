@@ -74,8 +74,10 @@ export function resolveEnvironment(name: string | undefined, origin: string = pa
     name: key,
     baseUrl,
     activeApiUrl: green ? def.greenApiUrl : def.apiUrl,
-    supportEmail: SUPPORT_EMAIL,
-    helpCenterUrl: `https://help.${domain}`,
+    // A self-hosted install has no support address or help centre of its own unless its server says so
+    // (SUPPORT_EMAIL, HELP_CENTER_URL): the links stay hidden instead of pointing at the project's domain.
+    supportEmail: key === 'local' ? '' : SUPPORT_EMAIL,
+    helpCenterUrl: key === 'local' ? '' : `https://help.${domain}`,
     videoAdsUrl: `https://ads.${domain}`,
   };
 }

@@ -2,7 +2,7 @@
 import { atom } from 'jotai';
 import type { FeatureKey } from '../../contract/features';
 import { atomWithStorage } from 'jotai/utils';
-import { getDeviceType, type DeviceType } from './device';
+import { getDeviceType, watchDeviceType, type DeviceType } from './device';
 import { STORAGE_KEYS } from './storage';
 
 /** The space of the current route (/spaces/:spaceId/...), null outside a space. Added as space_id to API calls. */
@@ -18,8 +18,15 @@ export const unknownErrorOpenAtom = atom(false);
 /** Request to open the Buy additional minutes modal (a 402 for a subscriber who can buy minutes). */
 export const buyMinutesOpenAtom = atom(false);
 
-/** Device class from the user agent. */
+/**
+ * "Get more minutes" asked from a balance or a disabled action: opens, in place, the buy-minutes modal for a
+ * subscriber who can buy them, or the plans (and "Ask my administrator" where plans are granted) otherwise.
+ */
+export const getMoreMinutesAtom = atom(false);
+
+/** Device class from the window's width (src/lib/device.ts), followed on resize while the app reads it. */
 export const deviceTypeAtom = atom<DeviceType>(getDeviceType());
+deviceTypeAtom.onMount = (set) => watchDeviceType(set);
 
 /** Sidebar locked open (208 px) or collapsed (60 px, expands on hover). Remembered. */
 export const sidebarLockedAtom = atomWithStorage<boolean>(

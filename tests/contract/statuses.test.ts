@@ -77,7 +77,8 @@ describe('labels', () => {
   it('uses the spec labels', () => {
     expect(statusLabel('uploading')).toBe('Uploading');
     expect(statusLabel('uploaded')).toBe('Analyzing video');
-    expect(statusLabel('transcription_started')).toBe('Transcripting video');
+    // The spec's 'Transcripting video' reads as a typo to users; issue 34 asked for the word people use.
+    expect(statusLabel('transcription_started')).toBe('Transcribing video');
     expect(statusLabel('determine_speakers_started')).toBe('Analyzing speakers');
     expect(statusLabel('voice_suggest_started')).toBe('Analyzing voices');
     expect(statusLabel('translation_started')).toBe('Translating text');

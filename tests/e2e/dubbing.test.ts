@@ -95,16 +95,17 @@ describe('dubbing in the browser', () => {
     expect(await page.getByLabel(/^Source text of segment 1$/).inputValue()).not.toBe('');
     await screenshot(page, 'editor');
 
-    // Edit one translated segment and save.
+    // Edit one translated segment: it saves itself (Ctrl+S saves at once).
     await firstTranslation.fill('Hola a todos, esta es una prueba del doblaje.');
-    await page.getByRole('button', { name: 'Save changes (Ctrl+S)' }).click();
-    await page.getByRole('button', { name: 'Save changes (Ctrl+S)' }).filter({ hasText: 'Saved' }).waitFor();
+    await page.keyboard.press('Control+s');
+    await page.getByTestId('save-state').filter({ hasText: /^Saved$/ }).waitFor();
     await page.reload();
     await page.getByLabel('Translation of segment 1').waitFor();
     expect(await page.getByLabel('Translation of segment 1').inputValue()).toBe('Hola a todos, esta es una prueba del doblaje.');
 
     // Generate and wait for the video.
     await page.getByRole('button', { name: 'Generate video' }).click();
+    await page.getByRole('dialog', { name: 'Generate the dubbed video?' }).getByRole('button', { name: 'Generate' }).click();
     await page.getByText('Video is generated', { exact: true }).first().waitFor({ timeout: 240_000 });
     await screenshot(page, 'editor-generated');
 

@@ -3,7 +3,7 @@
 // (tests/e2e/parent.html, the platform's side of App Bridge) gets a session token and shows the same home.
 // More of the embedded build: tests/e2e/embedded.test.ts.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEAMSPACE_NAME } from '../../contract/constants';
+import { defaultTeamspaceName } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
 import { browserSuite, screenshot, signUpThroughUi, startParentServer, uniqueEmail, type ParentServer } from './support';
 
@@ -35,14 +35,14 @@ describe('foundation in the browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('signs up in the standalone build and lands in My Teamspace', async () => {
+  it('signs up in the standalone build and lands in the first Teamspace, named after the user', async () => {
     const { server } = suite;
     const { page, errors } = await newPage();
     const email = uniqueEmail('standalone');
     await signUpThroughUi(page, server.url, { email, password: 'secret-pass-1' });
     expect(new URL(page.url()).pathname).toMatch(/^\/spaces\/[^/]+$/);
     const sidebar = page.getByTestId('sidebar');
-    await sidebar.getByText(DEFAULT_TEAMSPACE_NAME).first().waitFor();
+    await sidebar.getByText(defaultTeamspaceName(email)).first().waitFor();
     await sidebar.getByText(email).waitFor();
     await page.getByRole('heading', { name: 'Translation' }).waitFor();
     await screenshot(page, 'standalone-home');
@@ -89,7 +89,7 @@ describe('foundation in the browser', () => {
       }),
     );
     const frame = page.frameLocator('iframe#app');
-    await frame.getByTestId('sidebar').getByText(DEFAULT_TEAMSPACE_NAME).first().waitFor({ timeout: 30_000 });
+    await frame.getByRole('button', { name: /^Teamspace: / }).first().waitFor({ timeout: 30_000 });
     await frame.getByRole('heading', { name: 'Translation' }).waitFor();
     const platform = await page.evaluate(() => (window as unknown as { __platform: { tokenRequests: number; apiKeys: string[] } }).__platform);
     expect(platform.tokenRequests).toBeGreaterThanOrEqual(1);

@@ -55,7 +55,8 @@ describe('payments in the browser', () => {
     await page.goto(`${server.url}/account`);
     await page.getByText('Plan and billing').waitFor();
     await page.getByText('Creator', { exact: true }).waitFor();
-    await page.getByText('103 of 103').waitFor();
+    await page.getByTestId('latest-payment').waitFor();
+    await page.getByTestId('account-minutes').filter({ hasText: '103 minutes left' }).waitFor();
     await page.getByText('Creator Monthly × 1').waitFor();
     await page.getByRole('button', { name: 'Manage subscription' }).waitFor();
     await screenshot(page, 'account-plan');
@@ -90,11 +91,12 @@ describe('payments in the browser', () => {
     await page.waitForURL(/\/project\/[0-9a-f-]{36}$/, { timeout: 30_000 });
     await page.getByLabel('Translation of segment 1').waitFor({ timeout: 180_000 });
     await page.getByRole('button', { name: 'Generate video' }).click();
+    await page.getByRole('dialog', { name: 'Generate the dubbed video?' }).getByRole('button', { name: 'Generate' }).click();
     await page.getByText('Video is generated', { exact: true }).first().waitFor({ timeout: 240_000 });
     await screenshot(page, 'paid-dub-generated');
 
     await page.goto(`${server.url}/account`);
-    await page.getByText(/^102 of 103$/).waitFor({ timeout: 15_000 });
+    await page.getByTestId('account-minutes').filter({ hasText: '102 minutes left' }).waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
   });
 });

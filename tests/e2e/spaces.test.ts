@@ -2,6 +2,7 @@
 // Teamspace and invites an e-mail; a second person signs up with it, sees the welcome modal and the shared
 // space; the owner removes them; they lose access.
 import { describe, expect, it } from 'vitest';
+import { defaultTeamspaceName } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
 import { browserSuite, screenshot, signUpThroughUi, uniqueEmail, type RunningServer } from './support';
 
@@ -47,7 +48,7 @@ describe('Teamspaces in the browser', () => {
     const friendEmail = uniqueEmail('friend');
     const { page: ownerPage, errors: ownerErrors } = await newPage();
     await signUpThroughUi(ownerPage, server.url, { email: ownerEmail, password: PASSWORD });
-    const switcher = ownerPage.getByRole('button', { name: 'Teamspace: My Teamspace' });
+    const switcher = ownerPage.getByRole('button', { name: `Teamspace: ${defaultTeamspaceName(ownerEmail)}` });
     await switcher.click();
     const menu = ownerPage.getByTestId('space-switcher-menu');
     await menu.getByText('Upgrade your plan to create Teamspaces and invite your team.').waitFor();
@@ -62,7 +63,7 @@ describe('Teamspaces in the browser', () => {
     await ownerPage.reload();
 
     // Create Teamspace: name required, default colour, an editor invited locally, then created.
-    await ownerPage.getByRole('button', { name: 'Teamspace: My Teamspace' }).click();
+    await ownerPage.getByRole('button', { name: `Teamspace: ${defaultTeamspaceName(ownerEmail)}` }).click();
     await ownerPage.getByTestId('space-switcher-menu').getByText('Create Teamspace').click();
     const create = ownerPage.getByRole('dialog', { name: 'Create Teamspace' });
     await create.waitFor();
@@ -148,9 +149,9 @@ describe('Teamspaces in the browser', () => {
     expect(denied).toEqual({ status: 403, json: { detail: TEXT.noAccess } });
     await friendPage.goto(`${server.url}/spaces/${studioId}`);
     await friendPage.waitForURL((u) => /^\/spaces\/[^/]+$/.test(u.pathname) && !u.pathname.includes(studioId));
-    await friendPage.getByRole('button', { name: 'Teamspace: My Teamspace' }).click();
+    await friendPage.getByRole('button', { name: `Teamspace: ${defaultTeamspaceName(friendEmail)}` }).click();
     const friendMenu = friendPage.getByTestId('space-switcher-menu');
-    await friendMenu.getByText('My Teamspace').first().waitFor();
+    await friendMenu.getByText(defaultTeamspaceName(friendEmail)).first().waitFor();
     expect(await friendMenu.getByText('Studio Berlin').count()).toBe(0);
     await screenshot(friendPage, 'spaces-08-access-lost');
 

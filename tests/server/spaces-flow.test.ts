@@ -44,7 +44,7 @@ describe('invite, sign up, welcome, remove', () => {
     const friend = await signUpAndCreate(h, 'friend@example.com');
     const asFriend = typedClient(h, friend.token);
     expect(friend.user.pending_welcome_spaces).toEqual([studio.id]);
-    expect((await asFriend.GET('/api/space/list')).data!.map((s) => s.name)).toEqual(['My Teamspace', 'Studio']);
+    expect((await asFriend.GET('/api/space/list')).data!.map((s) => s.name)).toEqual(["Friend's Teamspace", 'Studio']);
     const seenByOwner = (await asOwner.GET('/api/space/{id}', inStudio)).data!;
     expect(seenByOwner.invites).toEqual([]);
     expect(seenByOwner.members.map((m) => `${m.role}:${m.email}`)).toEqual(['owner:owner@example.com', 'editor:friend@example.com']);
@@ -75,7 +75,7 @@ describe('invite, sign up, welcome, remove', () => {
     const removed = await asOwner.DELETE('/api/space/{id}/members/remove', { params: { path: { id: studio.id }, query: { member_id: friend.user.id } } });
     expect(removed.response.status).toBe(200);
     expect((await list(asFriend)).error).toEqual({ detail: TEXT.noAccess });
-    expect((await asFriend.GET('/api/space/list')).data!.map((s) => s.name)).toEqual(['My Teamspace']);
+    expect((await asFriend.GET('/api/space/list')).data!.map((s) => s.name)).toEqual(["Friend's Teamspace"]);
 
     // The stranger leaves by themselves and goes to their default space; the welcome flag goes too.
     const left = await asStranger.GET('/api/space/{id}/leave', inStudio);

@@ -1,6 +1,6 @@
 // Teamspaces: every rule of spec sections 4-6 through the HTTP API, with several users.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPACE_COLORS } from '../../contract/constants';
+import { defaultTeamspaceName, SPACE_COLORS } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
 import * as ledger from '../../server/domains/billing/ledger';
 import { TEXTS } from '../../server/domains/spaces/service';
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('default space and sign-up', () => {
-  it('creates My Teamspace (midnight, default, owner member, trial minutes) once', async () => {
+  it('creates the first Teamspace, named after the user (midnight, default, owner member, trial minutes), once', async () => {
     const u = await makeUser(h, email('first'));
     const again = await ensureDefaultSpace(h.deps.db, { id: u.id, email: u.email });
     expect(again.id).toBe(u.defaultSpaceId);
@@ -30,7 +30,7 @@ describe('default space and sign-up', () => {
     expect(list).toEqual([
       {
         id: u.defaultSpaceId,
-        name: 'My Teamspace',
+        name: defaultTeamspaceName(u.email),
         color: 'midnight',
         owner_id: u.id,
         is_active: true,
@@ -89,7 +89,7 @@ describe('list', () => {
     const foreign = await createSpace(h, other, 'Aardvark', 'sand', [a.email]);
     await createSpace(h, other, 'Hidden', 'sand');
     const list = await ok(h, a, 'GET', '/api/space/list');
-    expect(list.map((s: { name: string }) => s.name)).toEqual(['My Teamspace', 'Aardvark', 'Alpha', 'beta', 'zeta']);
+    expect(list.map((s: { name: string }) => s.name)).toEqual([defaultTeamspaceName(a.email), 'Aardvark', 'Alpha', 'beta', 'zeta']);
     expect(list[1].id).toBe(foreign.id);
     expect(list[0].is_default).toBe(true);
   });

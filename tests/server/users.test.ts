@@ -1,7 +1,7 @@
 // Product accounts: POST/GET/PATCH/DELETE /api/users..., first superuser, default Teamspace, invites.
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../contract/constants';
+import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
 import { User } from '../../contract/schemas/user';
 import { createHmac } from 'node:crypto';
@@ -49,7 +49,7 @@ describe('POST /api/users', () => {
       churnkey_hmac: null,
       onboarding: [],
       email_consent: false,
-      feature_groups: [],
+      feature_groups: [{ name: 'demo_project', option: { id: 'demo' } }],
       subscription: null,
       pending_welcome_spaces: [],
     });
@@ -60,7 +60,7 @@ describe('POST /api/users', () => {
       [r.json.id],
     );
     expect(spaces).toEqual([
-      { name: DEFAULT_TEAMSPACE_NAME, color: DEFAULT_TEAMSPACE_COLOR, is_default: true, minutes_total: DEFAULT_TEAMSPACE_MINUTES, owner_id: r.json.id },
+      { name: "Lea's Teamspace", color: DEFAULT_TEAMSPACE_COLOR, is_default: true, minutes_total: DEFAULT_TEAMSPACE_MINUTES, owner_id: r.json.id },
     ]);
     const ref = await h.deps.db.one<{ referral_id: string }>('SELECT referral_id FROM users WHERE id = $1', [r.json.id]);
     expect(ref.referral_id).toBe('ref-42');

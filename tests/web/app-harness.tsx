@@ -175,6 +175,13 @@ export function useApi(state: ApiState) {
     http.get('*/api/support/thread', () => HttpResponse.json({ thread: null, messages: [] })),
     // The account page: no e-mail change waiting.
     http.get('*/api/users/current/email', () => HttpResponse.json({ pending_email: null, expires_at: null, sent: false })),
+    // The minutes left in view (sidebar, editor) and the minute history: the space's own figures.
+    http.get('*/api/space/:id/credits', ({ params }) => {
+      const spaces = state.spaces ?? [spaceFixture('sp-default'), spaceFixture('sp-team')];
+      const sp = spaces.find((x) => x.id === params.id) ?? spaceFixture(String(params.id));
+      return HttpResponse.json(sp.credits);
+    }),
+    http.get('*/api/space/:id/usage', () => HttpResponse.json({ entries: [], page: 1, pages: 1, total: 0 })),
   );
   return seen;
 }

@@ -222,7 +222,7 @@ describe('pricing and checkout', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Choose Creator' }));
     await waitFor(() => expect(app.path()).toBe('/checkout?price_id=price_creator_year'));
     await screen.findByText('Order summary');
-    expect(screen.getByText('1,200 per year')).toBeTruthy();
+    expect(screen.getByText('1,200 minutes per year')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Continue to payment' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/cs_plan'));
     expect(asked).toHaveLength(1);

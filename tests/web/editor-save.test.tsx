@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { autosaveTiming } from '../../src/features/editor/components/EditorView';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, beforeEach } from 'vitest';
 import { SEGMENT_SAVE_ERROR_MS } from '../../contract/constants';
 import { TEXT } from '../../contract/errors';
 import type { Project, Segment } from '../../contract/schemas/project';
@@ -52,6 +53,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+// Saving is driven by hand here: autosave waits longer than any of these tests.
+beforeEach(() => {
+  autosaveTiming.delayMs = 600_000;
+});
+afterEach(() => {
+  autosaveTiming.delayMs = 1200;
+});
+
 describe('editor: saving segments', { timeout: 60_000 }, () => {
   it('sends 51 changed segments as 2 parallel requests (50 + 1)', async () => {
     const segs = Array.from({ length: 60 }, (_, i) => segment(i));
@@ -65,14 +74,15 @@ describe('editor: saving segments', { timeout: 60_000 }, () => {
       fireEvent.change(ta, { target: { value: `edited ${i}` } });
     }
     const save = screen.getByRole('button', { name: 'Save changes (Ctrl+S)' });
-    expect(save.textContent).toContain('Save changes (51)');
+    expect(screen.getByTestId('save-state').textContent).toBe('Unsaved changes');
     await userEvent.click(save);
     await waitFor(() => expect(patches).toHaveLength(2));
     expect(patches.map((p) => p.length).sort((a, b) => b - a)).toEqual([50, 1]);
     const sent = patches.flat();
     expect(new Set(sent.map((s) => s.id)).size).toBe(51);
     expect(sent.find((s) => s.id === segment(7).id)?.dst.text).toBe('edited 7');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Save changes (Ctrl+S)' }).textContent).toBe('Saved'));
+    await waitFor(() => expect(screen.getByTestId('save-state').textContent).toBe('Saved'));
+    expect(screen.queryByRole('button', { name: 'Save changes (Ctrl+S)' })).toBeNull();
   });
 
   it('TranscriptStore.flush over the http client: chunks of 50 in parallel', async () => {
@@ -119,7 +129,8 @@ describe('editor: saving segments', { timeout: 60_000 }, () => {
     expect((within(row(1)).getByLabelText('Translation of segment 2') as HTMLTextAreaElement).value).toBe('translation 1');
     expect(within(row(1)).queryByText('Unsaved')).toBeNull();
     expect(within(row(1)).getByText(TEXT.segmentSaveFailed)).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Save changes (Ctrl+S)' }).textContent).toBe('Saved');
+    // Not hidden behind "Saved": the header says the edit was not saved.
+    expect(screen.getByTestId('save-state').textContent).toBe('Not saved');
 
     act(() => void vi.advanceTimersByTime(SEGMENT_SAVE_ERROR_MS - 300));
     expect(screen.queryByTestId('segment-save-error')).not.toBeNull();

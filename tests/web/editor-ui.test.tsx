@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { autosaveTiming } from '../../src/features/editor/components/EditorView';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeEach, afterEach } from 'vitest';
 import { Link } from 'wouter';
 import { TEXT } from '../../contract/errors';
 import type { Project, Segment } from '../../contract/schemas/project';
@@ -28,6 +29,14 @@ const open = () => renderRoute(PATTERN, `/spaces/${SPACE}/project/p1`, <ProjectE
 /** Polaris buttons are disabled through aria-disabled. */
 const disabled = (el: HTMLElement) => el.getAttribute('aria-disabled') === 'true' || (el as HTMLButtonElement).disabled;
 const row = (i: number) => document.querySelector(`[data-segment-id="${segment(i).id}"]`) as HTMLElement;
+
+// Saving is driven by hand here: autosave waits longer than any of these tests.
+beforeEach(() => {
+  autosaveTiming.delayMs = 600_000;
+});
+afterEach(() => {
+  autosaveTiming.delayMs = 1200;
+});
 
 describe('editor', { timeout: 60_000 }, () => {
   it('renders only the visible rows of 1,000 segments', async () => {
@@ -172,10 +181,15 @@ describe('editor', { timeout: 60_000 }, () => {
     ]);
     open();
     fireEvent.change(await screen.findByLabelText('Translation of segment 1'), { target: { value: 'nuevo' } });
+    // Generate asks first, saying what it spends.
     await userEvent.click(screen.getByRole('button', { name: 'Generate video' }));
+    const ask = await screen.findByRole('dialog', { name: 'Generate the dubbed video?' });
+    expect(within(ask).getByText(/^This uses \d+ minutes?/)).toBeTruthy();
+    await userEvent.click(within(ask).getByRole('button', { name: 'Generate' }));
     expect(await screen.findByText('You have 0 credits available.')).toBeTruthy();
     expect(calls).toEqual(['patch', 'generate']);
     await userEvent.click(screen.getByRole('button', { name: 'Generate video' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Generate the dubbed video?' })).getByRole('button', { name: 'Generate' }));
     expect(await screen.findByText(/voicing the segments/)).toBeTruthy();
     expect(screen.getAllByText('65%').length).toBeGreaterThan(0);
     expect(calls).toEqual(['patch', 'generate', 'generate']);
@@ -220,7 +234,7 @@ describe('editor', { timeout: 60_000 }, () => {
     let status: Project['status'] = 'transcription_started';
     handlers(() => project({ status, progress: status === 'transcription_started' ? 10 : 100 }), [segment(0)]);
     open();
-    expect(await screen.findByText('Transcripting video')).toBeTruthy();
+    expect(await screen.findByText('Transcribing video')).toBeTruthy();
     expect(screen.getAllByText('10%').length).toBeGreaterThan(0);
     status = 'translation_done';
     // The page polls every PROJECT_POLL_MS (2 s): wait for the state, with room for a loaded machine.
@@ -333,7 +347,7 @@ describe('editor', { timeout: 60_000 }, () => {
     ]);
     open();
     await screen.findByLabelText('Translation of segment 1');
-    const name = screen.getByLabelText('Name of speaker S1');
+    const name = screen.getByLabelText('Name of speaker Speaker 1');
     await userEvent.clear(name);
     await userEvent.type(name, 'Anna');
     await userEvent.tab();

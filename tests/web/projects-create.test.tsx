@@ -6,7 +6,7 @@ import { TEXT } from '../../contract/errors';
 import type { Project } from '../../contract/schemas/project';
 import type { Settings } from '../../contract/schemas/settings';
 import type { Credits } from '../../contract/schemas/space';
-import { globalErrorAtom } from '../../src/lib/state';
+import { getMoreMinutesAtom, globalErrorAtom } from '../../src/lib/state';
 import { CreateDubModal } from '../../src/features/projects/components/CreateDubModal';
 import { SAME_LANGUAGE } from '../../src/features/projects/lib/createForm';
 import { appHandlers, credits, project, renderRoute, server, SETTINGS, SPACE } from './projects-harness';
@@ -78,10 +78,11 @@ describe('create dub: validation', { timeout: 20_000 }, () => {
     expect(screen.getByText('This video needs 4 minutes, you have 3 available.')).toBeTruthy();
     await start();
     expect(created).toHaveLength(0);
-    // The buy/upgrade path of spec section 8: no subscription -> pricing.
+    // More minutes open in place (the dialog stays, with what was entered): no jump to another page.
+    const before = mem.history.length;
     await userEvent.click(screen.getByRole('button', { name: 'Get more minutes' }));
-    expect(store.get(globalErrorAtom)).toBe('paymentRequired');
-    expect(mem.history[mem.history.length - 1]).toBe('/pricing');
+    expect(store.get(getMoreMinutesAtom)).toBe(true);
+    expect(mem.history.length).toBe(before);
   });
 
   it('starts with enough minutes and sends the form', async () => {

@@ -97,7 +97,7 @@ describe('translation list', () => {
     const card = async (name: string) => (await screen.findByText(name)).closest('[data-testid="project-card"]') as HTMLElement;
 
     const working = await card('Working');
-    expect(within(working).getByText('Transcripting video')).toBeTruthy();
+    expect(within(working).getByText('Transcribing video')).toBeTruthy();
     expect(within(working).getAllByText('10%').length).toBeGreaterThan(0);
     expect(within(working).getByText('Today')).toBeTruthy();
     const done = await card('Done');

@@ -178,7 +178,7 @@ describe('sidebar component', () => {
 describe('sidebar in the app', () => {
   it('shows the gated items from settings and the plan', async () => {
     useApi({
-      settings: settingsFixture({ visible: { voice_presets: true, glossary: true }, sister_app: true }),
+      settings: settingsFixture({ visible: { voice_presets: true, glossary: true }, sister_app: true, support: { email: 'support@dubbing.studio', help_center_url: null } }),
       user: userFixture({ plan: 'business' }),
     });
     renderApp({ path: '/spaces/sp-default' });
@@ -196,7 +196,7 @@ describe('sidebar in the app', () => {
   });
 
   it('Try video Ad is hidden when the single sign-on is not configured', async () => {
-    useApi({ settings: settingsFixture({ sister_app: false }), user: userFixture({ plan: 'business' }) });
+    useApi({ settings: settingsFixture({ sister_app: false, support: { email: 'support@dubbing.studio', help_center_url: null } }), user: userFixture({ plan: 'business' }) });
     renderApp({ path: '/spaces/sp-default' });
     const nav = await screen.findByTestId('sidebar');
     await within(nav).findByText('Book a call with CS');
@@ -204,7 +204,7 @@ describe('sidebar in the app', () => {
   });
 
   it('a white-label install (settings.white_label) shows only the Get help mail link', async () => {
-    useApi({ settings: settingsFixture({ white_label: true, visible: { voice_presets: true, glossary: true } }) });
+    useApi({ settings: settingsFixture({ white_label: true, visible: { voice_presets: true, glossary: true }, support: { email: 'support@dubbing.studio', help_center_url: null } }) });
     renderApp({ path: '/spaces/sp-default' });
     const nav = await screen.findByTestId('sidebar');
     await screen.findByRole('heading', { name: 'Projects home page' });

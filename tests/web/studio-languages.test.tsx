@@ -107,7 +107,7 @@ describe('the list groups the languages of one video', () => {
     expect(names).toEqual(['Talk', 'Talk (CA)', 'Fresh']);
     expect(items[1]!.getAttribute('aria-label')).toBe('Talk (CA): CA version of Talk');
     expect(within(items[1]!).getByText('Another language of “Talk”')).toBeTruthy();
-    expect(within(items[2]!).getByText('FR: made from this transcript once the speakers are known')).toBeTruthy();
+    expect(within(items[2]!).getByText("FR: starts when this video's speakers are ready")).toBeTruthy();
     expect(within(items[0]!).getByText('EN → ES')).toBeTruthy();
   });
 });

@@ -5,10 +5,10 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { upgradeModalAtom } from '../../src/lib/state';
-import { LLM_NOT_CONFIGURED_TEXT, RewritePanel, type RewriteAccess } from '../../src/features/editor/components/RewritePanel';
+import { LLM_NOT_CONFIGURED_TEXT, REWRITE_UNAVAILABLE_TEXT, RewritePanel, type RewriteAccess } from '../../src/features/editor/components/RewritePanel';
 import { appHandlers, renderRoute, segment, server, SPACE } from './projects-harness';
 
-function setup(access: RewriteAccess, answer?: () => Response) {
+function setup(access: RewriteAccess, answer?: () => Response, staff = false) {
   const calls: unknown[] = [];
   server.use(
     ...appHandlers(),
@@ -19,7 +19,7 @@ function setup(access: RewriteAccess, answer?: () => Response) {
   );
   const onAccept = vi.fn<(id: string, text: string) => void>();
   const seg = { ...segment(3), dst: { lang: 'es', text: 'Hoy vamos a hablar sobre el doblaje de código abierto.' } };
-  const r = renderRoute('/spaces/:spaceId', `/spaces/${SPACE}`, <RewritePanel projectId="p1" segment={seg} access={access} readOnly={false} onAccept={onAccept} />);
+  const r = renderRoute('/spaces/:spaceId', `/spaces/${SPACE}`, <RewritePanel projectId="p1" segment={seg} access={access} readOnly={false} onAccept={onAccept} staff={staff} />);
   return { ...r, calls, onAccept, seg };
 }
 
@@ -53,10 +53,15 @@ describe('AI rewrite panel', () => {
   });
 
   it('without an LLM engine it says what to configure; locked by the plan it offers the upgrade; hidden shows nothing', async () => {
+    // A customer reads product words; the configuration names are for staff.
     const a = setup('not_configured');
-    expect(screen.getByText(LLM_NOT_CONFIGURED_TEXT)).toBeTruthy();
+    expect(screen.getByText(REWRITE_UNAVAILABLE_TEXT)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/LLM_ENGINE|OPENAI_API_KEY/);
     expect(screen.queryByRole('button', { name: 'Shorten to fit' })).toBeNull();
     a.unmount();
+    const staff = setup('not_configured', undefined, true);
+    expect(screen.getByText(LLM_NOT_CONFIGURED_TEXT)).toBeTruthy();
+    staff.unmount();
     const b = setup('locked');
     await userEvent.click(screen.getByRole('button', { name: 'Unlock AI rewrite' }));
     await waitFor(() => expect(b.store.get(upgradeModalAtom)).toEqual({ feature: 'ai_rewrite' }));

@@ -3,10 +3,11 @@
 // the editor: a drag changes the list's time field and saves through the list's segment update call, and an edit
 // of the list's time field moves the block.
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { autosaveTiming } from '../../src/features/editor/components/EditorView';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createRef } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, beforeEach, afterEach } from 'vitest';
 import type { Segment } from '../../contract/schemas/project';
 import type { Settings } from '../../contract/schemas/settings';
 import { ProjectEditor } from '../../src/features/editor/components/EditorPage';
@@ -59,6 +60,14 @@ function drag(el: HTMLElement, fromX: number, dx: number, o: { altKey?: boolean 
   fireEvent.pointerMove(window, { clientX: fromX + dx, pointerId: 1, ...o });
   fireEvent.pointerUp(window, { clientX: fromX + dx, pointerId: 1, ...o });
 }
+
+// Saving is driven by hand here: autosave waits longer than any of these tests.
+beforeEach(() => {
+  autosaveTiming.delayMs = 600_000;
+});
+afterEach(() => {
+  autosaveTiming.delayMs = 1200;
+});
 
 describe('Timeline', () => {
   it('shows a lane per speaker with the blocks in view only, and asks for the source peaks of the window', async () => {

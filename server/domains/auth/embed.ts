@@ -113,6 +113,7 @@ export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promis
     deps.db,
     { id: identity.id, email: identity.email, provider: EMBED_PROVIDER },
     claims.email ? synthetic : `embed-${hash}@${claims.shopHost}`,
+    { demoGroup: deps.config.demoForNewUsers },
   );
   rememberEmbedIdentity(deps.db, subject, { identityId: identity.id, email: user.email });
   return { identityId: identity.id, email: user.email, ...base };

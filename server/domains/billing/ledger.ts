@@ -203,6 +203,21 @@ export function entries(db: Db, spaceId: string, o: { limit?: number; offset?: n
   );
 }
 
+/** One page of a space's minute history for its owner: newest first, with the project's name, and the row count. */
+export async function history(db: Db, spaceId: string, o: { limit: number; offset: number }): Promise<{ total: number; rows: (LedgerEntry & { project_name: string | null })[] }> {
+  const [count, rows] = await Promise.all([
+    db.one<{ n: number }>(`SELECT count(*)::int AS n FROM minutes_ledger WHERE space_id = $1 AND bucket = 'minutes'`, [spaceId]),
+    db.query<LedgerEntry & { project_name: string | null }>(
+      `SELECT l.id::text, l.space_id, l.bucket, l.kind, l.minutes::float8 AS minutes, l.ref, l.project_id, l.user_id, l.note, l.created_at,
+              p.name AS project_name
+       FROM minutes_ledger l LEFT JOIN projects p ON p.id = l.project_id
+       WHERE l.space_id = $1 AND l.bucket = 'minutes' ORDER BY l.created_at DESC, l.id DESC LIMIT $2 OFFSET $3`,
+      [spaceId, o.limit, o.offset],
+    ),
+  ]);
+  return { total: count.n, rows };
+}
+
 /** The ledger reference of one generation of a project's dub (its debit and its refund). */
 export const generationRef = (projectId: string, generation: number) => `project:${projectId}:gen:${generation}`;
 

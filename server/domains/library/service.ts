@@ -1,10 +1,13 @@
 // Library rules: what an upload must be (video/audio readable by ffprobe within the limits, subtitle files
 // parseable), and the checks that decide its status.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { MediaError } from '../../media/errors';
 import { probe, type ProbeResult } from '../../media/probe';
+import { makeCover } from '../../media/ffmpeg';
 import { parseSrt, SrtParseError } from '../../media/subtitles';
 import type { Storage } from '../../storage/types';
 import * as repo from './repository';
@@ -90,9 +93,28 @@ export async function checkUpload(deps: { db: Db; storage: Storage; config: Conf
         status: 'failed', error: tooLongText(p.durationSec, limits.maxVideoDuration), sizeBytes: st.size, probe: probeFacts(p),
       });
     }
-    return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: probeFacts(p) });
+    // The picture of the project cards, taken now: a card shows it from the start, not after the first Generate.
+    const coverKey = p.hasVideo ? await takeCover(deps.storage, m.storage_key, m.id) : null;
+    return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: { ...probeFacts(p), coverKey } });
   } catch (e) {
     return repo.finishMedia(deps.db, m.id, { status: 'failed', error: e instanceof Error ? e.message : String(e) });
+  }
+}
+
+/** Storage key of an upload's cover frame. */
+export const uploadCoverKey = (mediaId: string) => `uploads/${mediaId}/cover.jpg`;
+
+/** A JPEG frame of an uploaded video under uploadCoverKey; null when none could be taken (never fails the upload). */
+async function takeCover(storage: Storage, key: string, mediaId: string): Promise<string | null> {
+  const out = join(tmpdir(), `upload-cover-${mediaId}.jpg`);
+  try {
+    await makeCover(await storage.localFile(key), out, { maxWidth: 640 });
+    await storage.putFile(uploadCoverKey(mediaId), out, { contentType: 'image/jpeg', move: true });
+    return uploadCoverKey(mediaId);
+  } catch {
+    return null;
+  } finally {
+    await rm(out, { force: true });
   }
 }
 

@@ -77,6 +77,8 @@ export async function createTusServer(deps: AppDeps & { storage: Storage }): Pro
     onUploadCreate: async (req, upload) => {
       const ctx = tusContext.get(req as unknown as Request);
       if (!ctx) throw { status_code: 401, body: 'Not authenticated\n' };
+      // An empty file is the user's mistake: said at once (tus would create it and then answer 404 on it).
+      if (upload.size === 0) throw { status_code: 400, body: 'This file is empty\n' };
       const meta = upload.metadata ?? {};
       const filename = String(meta.filename ?? meta.name ?? 'upload.mp4').slice(0, 255);
       const kind = kindFrom(meta.kind ?? null, filename);

@@ -13,7 +13,7 @@ import type { EngineRegistryLike } from '../../pipeline/engines';
 import { notifySideTaskFailure, setStatus, STAGE_STATUS, STAGES, stageToResume, type StageName } from '../../pipeline/stages';
 import { statusLabel } from '../../../contract/statuses';
 import { recordSideTaskFailure, stoppingJobs } from '../../pipeline/repository';
-import { mediaUrl } from '../../storage/index';
+import { mediaUrl, projectKey } from '../../storage/index';
 import { safeFileName } from '../../storage/signed';
 import { minutesNeeded } from '../../../contract/constants';
 import * as ledger from '../billing/ledger';
@@ -81,8 +81,10 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
   const link = body.link?.trim() || null;
   if (hasMedia === !!link) throw badRequest('Provide either an uploaded file (media_id) or a video link, not both');
   if (link && !isValidVideoLink(link)) throw badRequest(TEXT.incorrectLink);
+  let uploaded: MediaRow | null = null;
   if (body.media_id) {
     const m = await usableMedia(deps.db, user.id, space.id, body.media_id, 'Media');
+    uploaded = m;
     if (m.kind === 'srt') throw badRequest('The media must be a video or audio file, not a subtitle file');
     if (m.status === 'uploading') throw conflict('The upload is not finished yet');
   }
@@ -125,8 +127,23 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
     // The other languages' projects are made from this one once its speakers are known (one analysis).
     pendingDstLangs: others.map((l) => ({ dst_lang: l, glossary_id: glossaryFor(l) })),
   });
+  // The upload's cover frame becomes the project's picture at once (its own copy: generations replace it).
+  const coverKey = mediaCoverKey(uploaded);
+  if (coverKey) {
+    try {
+      await deps.storage.putBuffer(projectKey(row.id, 'cover.jpg'), await deps.storage.getBuffer(coverKey), { contentType: 'image/jpeg' });
+      await repo.updateProjectFields(deps.db, row.id, { cover: projectKey(row.id, 'cover.jpg') });
+    } catch (e) {
+      deps.logger.warn({ err: e instanceof Error ? e.message : String(e), project: row.id }, 'upload cover not copied');
+    }
+  }
   await deps.pipeline.enqueue(row.id, 'ingest');
-  return oneProjectJson(deps, row);
+  return oneProjectJson(deps, (await repo.findProject(deps.db, row.id)) ?? row);
+}
+
+function mediaCoverKey(m: MediaRow | null): string | null {
+  const key = (m?.probe as { coverKey?: unknown } | null)?.coverKey;
+  return typeof key === 'string' && key ? key : null;
 }
 
 async function checkGlossary(db: Db, glossaryId: string, spaceId: string, src: string, dst: string): Promise<void> {

@@ -79,7 +79,8 @@ export async function buildSettings(deps: AppDeps, kind: SettingsKind, ent: Enti
     },
     surveys: [],
     white_label: deps.config.whiteLabel,
-    support: { email: deps.config.support.email, help_center_url: deps.config.support.helpCenterUrl },
+    support: { email: deps.config.support.publicEmail, help_center_url: deps.config.support.helpCenterUrl },
+    mail_enabled: deps.config.smtp !== null,
     sister_app: deps.config.sisterApp !== null,
   };
 }

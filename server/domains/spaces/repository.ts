@@ -221,3 +221,31 @@ export async function removePendingWelcome(db: Db, userId: string, spaceId: stri
 export function findUserIdByEmail(db: Db, email: string): Promise<{ id: string } | null> {
   return db.maybeOne(`SELECT id FROM users WHERE email = $1`, [email.toLowerCase()]);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Invite links (single use, expiring; only the token's hash is stored)
+
+export interface InviteLinkRow {
+  id: string;
+  space_id: string;
+  invite_id: string | null;
+  expires_at: string;
+  used_at: string | null;
+}
+export function insertInviteLink(db: Db, l: { spaceId: string; inviteId: string | null; tokenHash: string; createdBy: string; expiresAt: Date }): Promise<InviteLinkRow> {
+  return db.one<InviteLinkRow>(
+    `INSERT INTO space_invite_links (space_id, invite_id, token_hash, created_by, expires_at) VALUES ($1, $2, $3, $4, $5)
+     RETURNING id, space_id, invite_id, expires_at, used_at`,
+    [l.spaceId, l.inviteId, l.tokenHash, l.createdBy, l.expiresAt.toISOString()],
+  );
+}
+/** The link of a token hash, locked for the caller's transaction. */
+export function lockInviteLink(db: Db, tokenHash: string): Promise<InviteLinkRow | null> {
+  return db.maybeOne<InviteLinkRow>(
+    `SELECT id, space_id, invite_id, expires_at, used_at FROM space_invite_links WHERE token_hash = $1 FOR UPDATE`,
+    [tokenHash],
+  );
+}
+export async function markInviteLinkUsed(db: Db, id: string, userId: string): Promise<void> {
+  await db.query(`UPDATE space_invite_links SET used_at = now(), used_by = $2 WHERE id = $1`, [id, userId]);
+}

@@ -71,6 +71,14 @@ spacesRoutes.delete('/:id', async (c) => {
   return c.json(r);
 });
 
+// The minute history (the ledger) of a space, for its owner: ?page=1.. (20 rows a page).
+spacesRoutes.get('/:id/usage', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const page = Number(c.req.query('page') ?? '1');
+  if (!Number.isFinite(page) || page < 1 || page > 1_000_000) throw unprocessable([{ loc: ['query', 'page'], msg: 'page must be a number from 1', type: 'value_error' }]);
+  return c.json(await svc.usagePage(c.get('deps').db, space.id, page));
+});
+
 spacesRoutes.get('/:id/credits', async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await svc.creditsOf(c.get('deps').db, space));
@@ -95,6 +103,19 @@ spacesRoutes.post('/:id/invite', async (c) => {
   const json = await svc.spaceJson(deps.db, space.id);
   void sendInviteMails(deps, { inviter: user.email, spaceName: json.name, spaceId: json.id, invites });
   return c.json(json);
+});
+
+// An invite link for a pending invite (owner only): single use, expiring; the token is shown this once.
+spacesRoutes.post('/:id/invite_link', async (c) => {
+  const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
+  const inviteId = await idParam(c, 'invite_id');
+  return c.json(await svc.createInviteLink(c.get('deps').db, c.get('user'), space.id, inviteId), 201);
+});
+
+// Any signed-in person with the link joins the space as an editor (once: a used or expired link is 410).
+spacesRoutes.post('/join', async (c) => {
+  const token = await idParam(c, 'token');
+  return c.json(await svc.joinByLink(c.get('deps').db, c.get('user'), token));
 });
 
 spacesRoutes.delete('/:id/invite/remove', async (c) => {

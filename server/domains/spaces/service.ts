@@ -1,7 +1,8 @@
 // Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
-import { LOUDNESS_TARGETS, type Credits, type LoudnessTargetKey, type Space, type SpaceLimits } from '../../../contract/schemas/space';
+import { createHash, randomBytes } from 'node:crypto';
+import { LOUDNESS_TARGETS, type Credits, type LoudnessTargetKey, type Space, type SpaceLimits, type UsagePage } from '../../../contract/schemas/space';
 import type { SpaceColor } from '../../../contract/constants';
-import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, DEFAULT_TEAMSPACE_NAME } from '../../../contract/constants';
+import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, defaultTeamspaceName } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
 import type { PlanTier } from '../../../contract/features';
 import type { Db } from '../../db/index';
@@ -13,13 +14,13 @@ import { isUuid, ONLY_OWNER } from './guard';
 import * as repo from './repository';
 
 /**
- * Makes sure the user owns a default space ("My Teamspace", midnight, the trial minutes) and is its owner
+ * Makes sure the user owns a default space (named after them, midnight, the trial minutes) and is its owner
  * member. Idempotent and safe under concurrency (partial unique index on the default space per owner).
  */
 export async function ensureDefaultSpace(db: Db, user: { id: string; email: string }): Promise<{ id: string }> {
   return db.tx(async (t) => {
     const created = await repo.insertDefaultSpaceIfMissing(t, {
-      name: DEFAULT_TEAMSPACE_NAME,
+      name: defaultTeamspaceName(user.email),
       color: DEFAULT_TEAMSPACE_COLOR,
       ownerId: user.id,
     });
@@ -294,3 +295,68 @@ export async function leaveSpace(db: Db, user: { id: string; email: string }, sp
   return { default_space_id: (await ensureDefaultSpace(db, user)).id };
 }
 
+
+// ---------------------------------------------------------------------------------------------------------
+// Invite links: when no e-mail goes out, the owner hands the invitee a link (single use, expiring).
+
+/** How long an invite link may be used. */
+export const INVITE_LINK_TTL_MS = 7 * 24 * 3600_000;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const LINK_TEXTS = {
+  unknown: 'This invite link is not valid. Ask the owner of the Teamspace for a new one.',
+  used: 'This invite link was already used. Ask the owner of the Teamspace for a new one.',
+  expired: 'This invite link has expired. Ask the owner of the Teamspace for a new one.',
+  noInvite: 'This invite was removed or already accepted.',
+};
+
+/** A new link for a pending invite of a space the caller owns: the token (shown once) and when it expires. */
+export async function createInviteLink(db: Db, owner: { id: string }, spaceId: string, inviteId: string, now = new Date()): Promise<{ token: string; expires_at: string }> {
+  return db.tx(async (t) => {
+    const space = await repo.lockSpace(t, spaceId);
+    if (!space) throw new DomainError('forbidden', TEXT.noAccess);
+    if (space.owner_id !== owner.id) throw new DomainError('forbidden', ONLY_OWNER);
+    if (!isUuid(inviteId) || !(await repo.findInvite(t, spaceId, inviteId))) throw new DomainError('not_found', LINK_TEXTS.noInvite);
+    const token = randomBytes(24).toString('base64url');
+    const row = await repo.insertInviteLink(t, { spaceId, inviteId, tokenHash: hashToken(token), createdBy: owner.id, expiresAt: new Date(now.getTime() + INVITE_LINK_TTL_MS) });
+    return { token, expires_at: new Date(row.expires_at).toISOString() };
+  });
+}
+
+/**
+ * The signed-in user opens an invite link: they become an editor of its space (nothing changes for a member),
+ * the e-mail invite it was made for goes, and the link is spent. Unknown 404, used or expired 410.
+ */
+export async function joinByLink(db: Db, user: { id: string }, token: string, now = new Date()): Promise<{ space_id: string }> {
+  const out = await db.tx(async (t) => {
+    const link = token && token.length <= 200 ? await repo.lockInviteLink(t, hashToken(token)) : null;
+    if (!link) throw new DomainError('not_found', LINK_TEXTS.unknown);
+    if (link.used_at) throw new DomainError('gone', LINK_TEXTS.used);
+    if (new Date(link.expires_at).getTime() <= now.getTime()) throw new DomainError('gone', LINK_TEXTS.expired);
+    await repo.addMember(t, link.space_id, user.id, 'editor');
+    if (link.invite_id) await repo.deleteInvite(t, link.invite_id);
+    await repo.markInviteLinkUsed(t, link.id, user.id);
+    const identity = await repo.appendPendingWelcome(t, user.id, [link.space_id]);
+    return { space_id: link.space_id, identity };
+  });
+  if (out.identity) invalidateAccount(db, out.identity);
+  return { space_id: out.space_id };
+}
+
+/** Rows of the minute history per page. */
+export const USAGE_PAGE_SIZE = 20;
+
+/** One page (1-based) of the space's minute history, newest first. */
+export async function usagePage(db: Db, spaceId: string, page: number): Promise<UsagePage> {
+  const p = Math.max(1, Math.floor(page) || 1);
+  const { total, rows } = await ledger.history(db, spaceId, { limit: USAGE_PAGE_SIZE, offset: (p - 1) * USAGE_PAGE_SIZE });
+  return {
+    entries: rows.map((r) => ({
+      id: r.id, kind: r.kind, minutes: Number(r.minutes), project_id: r.project_id, project_name: r.project_name, note: r.note,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
+    page: p,
+    pages: Math.max(1, Math.ceil(total / USAGE_PAGE_SIZE)),
+    total,
+  };
+}

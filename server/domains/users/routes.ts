@@ -17,7 +17,7 @@ export const usersRoutes = new Hono<AppEnv>()
     const identity = c.get('identity');
     if (!identity) throw unauthorized();
     const deps = c.get('deps');
-    const user = await createAccount(deps.db, identity.identityId, body);
+    const user = await createAccount(deps.db, identity.identityId, body, { demoGroup: deps.config.demoForNewUsers });
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret), 201);
   })
   .get('/current', requireUser, async (c) => {

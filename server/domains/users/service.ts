@@ -31,11 +31,20 @@ export function emailTypeOf(provider: string): string {
   return provider.startsWith('oidc:') ? 'oidc' : provider;
 }
 
+/** What a new account starts with, from the operator's settings. */
+export interface NewAccountOptions {
+  /** New accounts are put in the demo_project group (their first screen offers the demo). Default true. */
+  demoGroup?: boolean;
+}
+/** The demo group and option a new trial user is put in (DEMO_FOR_NEW_USERS). */
+export const DEMO_GROUP_DEFAULT = { name: 'demo_project', option: { id: 'demo' } } as const;
+
 async function createInTx(
   t: Db,
   identity: AccountIdentity,
   email: string,
   referralId: string | null,
+  o: NewAccountOptions = {},
 ): Promise<UserRow> {
   const first = !(await repo.anyUserExists(t));
   const user = await repo.insertUser(t, {
@@ -47,6 +56,7 @@ async function createInTx(
   });
   await ensureDefaultSpace(t, { id: user.id, email: user.email });
   await claimInvites(t, { id: user.id, email: user.email });
+  if (o.demoGroup !== false) await repo.setFeatureGroup(t, user.id, { name: DEMO_GROUP_DEFAULT.name, option: { id: DEMO_GROUP_DEFAULT.option.id } });
   const fresh = await repo.findUserById(t, user.id);
   if (!fresh) throw new Error('Account vanished after creation');
   return fresh;
@@ -60,6 +70,7 @@ export async function createAccount(
   db: Db,
   identityId: string,
   req: { email: string; referral_id?: string | null },
+  o: NewAccountOptions = {},
 ): Promise<UserRow> {
   try {
     const user = await db.tx(async (t) => {
@@ -69,7 +80,7 @@ export async function createAccount(
       if (identity.email.toLowerCase() !== req.email.toLowerCase()) throw new DomainError('bad_request', TEXTS.emailMismatch);
       if (await repo.findUserByIdentity(t, identityId)) throw conflict(TEXTS.userExists);
       if (await repo.findUserByEmail(t, req.email)) throw conflict(TEXTS.emailTaken);
-      return createInTx(t, identity, req.email.toLowerCase(), req.referral_id ?? null);
+      return createInTx(t, identity, req.email.toLowerCase(), req.referral_id ?? null, o);
     });
     invalidateAccount(db, identityId);
     return user;
@@ -83,7 +94,7 @@ export async function createAccount(
  * The account of an identity, created on first sight (embedded sessions). Idempotent under concurrent first
  * requests. When `email` belongs to another account, `fallbackEmail` is used instead.
  */
-export async function ensureAccount(db: Db, identity: AccountIdentity, fallbackEmail: string): Promise<UserRow> {
+export async function ensureAccount(db: Db, identity: AccountIdentity, fallbackEmail: string, o: NewAccountOptions = {}): Promise<UserRow> {
   const existing = await repo.findUserByIdentity(db, identity.id);
   if (existing) return existing;
   try {
@@ -92,7 +103,7 @@ export async function ensureAccount(db: Db, identity: AccountIdentity, fallbackE
       const again = await repo.findUserByIdentity(t, identity.id);
       if (again) return again;
       const taken = await repo.findUserByEmail(t, identity.email);
-      return createInTx(t, identity, taken ? fallbackEmail : identity.email, null);
+      return createInTx(t, identity, taken ? fallbackEmail : identity.email, null, o);
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(TEXTS.emailTaken);

@@ -6,6 +6,7 @@ import { useSWRConfig } from 'swr';
 import { useLocation, useSearch } from 'wouter';
 import { errorMessage } from '../../lib/http';
 import { useAuth } from '../../lib/auth/context';
+import { formatDate } from '../../lib/format';
 import { signOutToAuth } from '../../lib/auth/session';
 import { PageFrame } from '../../ui/page';
 import { SpinnerPage } from '../../ui/spinner-page';
@@ -46,11 +47,6 @@ function useConfirmLink(): { state: 'idle' | 'confirming' | 'done' | 'failed'; m
   return { state, message, clear: () => { setState('idle'); setMessage(null); } };
 }
 
-function formatDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${String(d.getDate()).padStart(2, '0')}.${String(d.getMonth() + 1).padStart(2, '0')}.${d.getFullYear()}`;
-}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -70,6 +66,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export default function AccountPage({ billing, apiKeys }: { billing?: React.ReactNode; apiKeys?: React.ReactNode } = {}) {
   const { data: user } = useCurrentUser();
   const auth = useAuth();
+  const embedded = auth.kind === 'embedded';
   const [, navigate] = useLocation();
   const toast = useToast();
   const snackbar = useSnackbar();
@@ -108,7 +105,7 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
   }
 
   return (
-    <PageFrame title="Account" subtitle={user.email}>
+    <PageFrame title="Account" subtitle={embedded ? undefined : user.email}>
       <Layout>
         {link.message ? (
           <Layout.Section>
@@ -121,9 +118,10 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
             </Banner>
           </Layout.Section>
         ) : null}
-        <Layout.AnnotatedSection title="Profile" description="The e-mail you sign in with and your plan.">
+        <Layout.AnnotatedSection title="Profile" description={embedded ? 'Your plan.' : 'The e-mail you sign in with and your plan.'}>
           <Card>
             <BlockStack gap="300">
+              {embedded ? null : (
               <InlineStack align="space-between" blockAlign="center" gap="400">
                 <Text as="span" tone="subdued">
                   Email
@@ -137,6 +135,7 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
                   ) : null}
                 </InlineStack>
               </InlineStack>
+              )}
               {pending?.pending_email ? (
                 <Text as="p" tone="subdued">
                   {`Waiting for confirmation: we sent a link to ${pending.pending_email}. Your e-mail changes when you follow it.`}
@@ -182,6 +181,7 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
             {apiKeys}
           </Layout.AnnotatedSection>
         ) : null}
+        {embedded ? null : (
         <Layout.AnnotatedSection title="Notifications" description="What we may send to your inbox.">
           <Card>
             <Checkbox
@@ -192,6 +192,9 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
             />
           </Card>
         </Layout.AnnotatedSection>
+        )}
+        {/* Inside the platform's admin the platform owns the session and the account: nothing to sign out of or delete here. */}
+        {embedded ? null : (
         <Layout.AnnotatedSection title="Session and data" description="Sign out of this device or delete your account.">
           <Card>
             <BlockStack gap="400">
@@ -212,6 +215,7 @@ export default function AccountPage({ billing, apiKeys }: { billing?: React.Reac
             </BlockStack>
           </Card>
         </Layout.AnnotatedSection>
+        )}
       </Layout>
       <ConfirmEmailDialog
         open={changingEmail}

@@ -2,6 +2,7 @@
 // to read it with the page and project the user attached, and answer. The user sees the answer in the widget
 // and by e-mail when SMTP is configured.
 import { Badge, Banner, BlockStack, Button, Card, EmptyState, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import { formatDateTime } from '../../lib/format';
 import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
@@ -11,7 +12,7 @@ import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useToast } from '../../ui/toasts';
 
 const INBOX_POLL_MS = 5000;
-const stamp = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const stamp = (iso: string) => formatDateTime(iso);
 
 function ThreadView({ id }: { id: string }) {
   const key = `/api/admin/support/threads/${id}`;

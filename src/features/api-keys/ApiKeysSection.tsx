@@ -8,12 +8,12 @@ import type { ApiCredential, CreatedApiCredential } from '../../../contract/sche
 import { errorMessage } from '../../lib/http';
 import { useSnackbar } from '../../ui/snackbars';
 import { useToast } from '../../ui/toasts';
+import { formatDateTime } from '../../lib/format';
 import { apiKeysApi, useApiKeys } from './api';
 
 function when(iso: string | null): string {
   if (!iso) return 'never';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso) || iso;
 }
 
 function KeyRow({ k, onRevoke }: { k: ApiCredential; onRevoke: (k: ApiCredential) => void }) {

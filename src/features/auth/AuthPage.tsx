@@ -11,6 +11,8 @@ import { errorMessage } from '../../lib/http';
 import { session, STORAGE_KEYS } from '../../lib/storage';
 import { useAuth, useIsAuthenticated } from '../../lib/auth/context';
 import { isWhiteLabelBuild } from '../../lib/environments';
+import { useSettings } from '../../lib/api/use-settings';
+import { languagesClaim } from '../../lib/claims';
 import { signInErrors, signUpErrors } from './validation';
 
 type Mode = 'sign-in' | 'sign-up';
@@ -33,6 +35,7 @@ function AuthForms({ auth, origin, initialMode }: { auth: IdentityAuthProvider; 
     return n;
   });
   const whiteLabel = isWhiteLabelBuild();
+  const { settings } = useSettings();
 
   useEffect(() => {
     if (mode === 'sign-up') analytics.signUpPageShown();
@@ -52,7 +55,7 @@ function AuthForms({ auth, origin, initialMode }: { auth: IdentityAuthProvider; 
               Dubbing Studio
             </Text>
             <Text as="h2" variant="heading2xl">
-              Translate any video length into 129 languages
+              {languagesClaim(settings?.languages.translation.length).replace(/\.$/, '')}
             </Text>
             <Text as="p" variant="bodyLg">
               Transcript, translation, dubbed voices and subtitles in one editor. Pay only $1.5 per minute on our cheaper plans.

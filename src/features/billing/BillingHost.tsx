@@ -4,6 +4,7 @@
 import { useCurrentUser } from '../../lib/api/use-current-user';
 import { useProducts } from './api';
 import { BuyMinutesModal } from './BuyMinutesModal';
+import { GetMoreMinutesModal } from './GetMoreMinutesModal';
 import { UpgradeModal } from './UpgradeModal';
 
 export function BillingHost() {
@@ -12,6 +13,7 @@ export function BillingHost() {
   return (
     <>
       <BuyMinutesModal />
+      <GetMoreMinutesModal />
       <UpgradeModal />
     </>
   );

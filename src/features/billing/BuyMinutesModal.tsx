@@ -2,13 +2,14 @@
 // empty is 0, a slider with marks 0/2500/5000/7500/10000, price = minutes x unit_amount / 100, checkout disabled
 // at 0 or while loading. The cheaper-plan promo shows when a minute costs more than $1.
 import { Banner, BlockStack, Button, InlineStack, Modal, RangeSlider, Text, TextField } from '@shopify/polaris';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useCurrentUser } from '../../lib/api/use-current-user';
 import { useSpaces as useSpaceList } from '../../lib/api/use-spaces';
-import { buyMinutesOpenAtom, currentSpaceIdAtom } from '../../lib/state';
+import { buyMinutesOpenAtom, currentSpaceIdAtom, getMoreMinutesAtom } from '../../lib/state';
 import { analytics } from '../../lib/analytics';
+import { formatMinutes, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { currentAppPath, routerBase } from '../../lib/page';
 import { minutesCheckout, useProducts } from './api';
@@ -17,6 +18,9 @@ import {
   BUY_MINUTES_MARKS, BUY_MINUTES_MAX, balanceFlags, canCheckoutMinutes, formatMoney, isBlockedMinutesKey, minutesPrice, minutesPriceOf,
   parseMinutesInput, promoBannerText, returnUrl,
 } from './rules';
+
+/** Small packs one click away (the slider's scale is thousands). */
+const SMALL_PACKS = [10, 30, 60, 120, 300];
 
 export function BuyMinutesModal() {
   const [open, setOpen] = useAtom(buyMinutesOpenAtom);
@@ -30,6 +34,7 @@ export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
   const { data: spaces } = useSpaceList();
   const spaceId = useAtomValue(currentSpaceIdAtom);
   const [, navigate] = useLocation();
+  const setMore = useSetAtom(getMoreMinutesAtom);
   const [text, setText] = useState('100');
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -91,7 +96,7 @@ export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
             </Banner>
           ) : null}
           {productsError ? <Banner tone="warning">The minute pack could not be loaded. Please try again later.</Banner> : null}
-          {admin ? <Banner tone="info">Minutes on this server are granted by its administrator. Ask them to add minutes to your Teamspace.</Banner> : null}
+          {admin ? <Banner tone="info" action={{ content: 'Ask my administrator', onAction: () => { onClose(); setMore(true); } }}>Minutes on this server are granted by its administrator.</Banner> : null}
           {notOwner ? <Banner tone="info">Only the owner of this Teamspace can buy minutes for it.</Banner> : null}
           <div onKeyDownCapture={onKeyDown}>
           <TextField
@@ -102,16 +107,23 @@ export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
             value={text}
             onChange={(v) => setText(v.replace(/\D+/g, '') === '' ? '' : String(parseMinutesInput(v)))}
             onBlur={() => setText(String(minutes))}
-            helpText={`Up to ${BUY_MINUTES_MAX.toLocaleString('en-US')} minutes at once`}
+            helpText={`Up to ${formatNumber(BUY_MINUTES_MAX)} minutes at once`}
             disabled={admin}
           />
           </div>
+          <InlineStack gap="200" wrap>
+            {SMALL_PACKS.map((m) => (
+              <Button key={m} pressed={minutes === m} onClick={() => setText(String(m))} disabled={admin} accessibilityLabel={`${m} minutes`}>
+                {`${m} min`}
+              </Button>
+            ))}
+          </InlineStack>
           <RangeSlider
             label="Minutes"
             labelHidden
             min={0}
             max={BUY_MINUTES_MAX}
-            step={100}
+            step={minutes < 500 ? 10 : 100}
             value={minutes}
             onChange={(v) => setText(String(typeof v === 'number' ? v : v[0]))}
             disabled={admin}
@@ -119,7 +131,7 @@ export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
           <InlineStack align="space-between">
             {BUY_MINUTES_MARKS.map((m) => (
               <Button key={m} variant="plain" onClick={() => setText(String(m))} disabled={admin}>
-                {m.toLocaleString('en-US')}
+                {formatNumber(m)}
               </Button>
             ))}
           </InlineStack>
@@ -128,7 +140,7 @@ export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
               {price?.unit_amount ? `${formatMoney(price.unit_amount / 100, price.currency)} per minute` : free ? 'No charge on this server' : ''}
             </Text>
             <Text as="span" variant="headingLg">
-              {price?.unit_amount ? formatMoney(total, price.currency) : `${minutes.toLocaleString('en-US')} min`}
+              {price?.unit_amount ? formatMoney(total, price.currency) : formatMinutes(minutes)}
             </Text>
           </InlineStack>
           {error ? <Banner tone="critical">{error}</Banner> : null}

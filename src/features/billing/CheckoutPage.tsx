@@ -16,6 +16,7 @@ import { checkPromotionCode, subscriptionCheckout, useProducts } from './api';
 import { leaveApp } from './leave';
 import { findPriceId } from './PricingPage';
 import { formatMoney, hasActiveSubscription, returnUrl } from './rules';
+import { formatNumber } from '../../lib/format';
 
 function fromState(): string | null {
   const s = window.history.state as { from?: unknown } | null;
@@ -117,7 +118,7 @@ export default function CheckoutPage() {
               <Text as="span" tone="subdued">
                 Minutes
               </Text>
-              <Text as="span">{`${minutes.toLocaleString('en-US')} per ${interval}`}</Text>
+              <Text as="span">{`${formatNumber(minutes)} minutes per ${interval}`}</Text>
             </InlineStack>
             {price.unit_amount != null ? (
               <InlineStack align="space-between">

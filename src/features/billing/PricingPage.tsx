@@ -6,7 +6,7 @@
 import { Badge, Banner, BlockStack, Box, Button, ButtonGroup, Card, InlineGrid, InlineStack, List, SkeletonBodyText, Text } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { PLAN_CHANGE_RELOAD_MS, SUPPORT_EMAIL } from '../../../contract/constants';
+import { PLAN_CHANGE_RELOAD_MS } from '../../../contract/constants';
 import type { PlanProduct, ProductsResponse } from '../../../contract/schemas/payments';
 import type { User } from '../../../contract/schemas/user';
 import { useCurrentUser } from '../../lib/api/use-current-user';
@@ -19,6 +19,10 @@ import { useToast } from '../../ui/toasts';
 import { billingPortal, changePlan, useProducts } from './api';
 import { BuyMinutesDialog } from './BuyMinutesModal';
 import { leaveApp } from './leave';
+import { askAdministrator } from './api';
+import { useSettings } from '../../lib/api/use-settings';
+import { languagesClaim } from '../../lib/claims';
+import { formatNumber } from '../../lib/format';
 import { planCards } from './plans';
 import { balanceFlags, formatMoney, hasActiveSubscription, minutesPriceOf, planOfSubscription, planPrice, planPricePerMinute, portalPath, promoBannerText } from './rules';
 
@@ -59,6 +63,21 @@ export default function PricingPage() {
   const flags = balanceFlags(user, products);
   const current = planOfSubscription(user, products);
   const subscribed = !!user?.subscription && hasActiveSubscription(user);
+  const { settings } = useSettings();
+  const [asked, setAsked] = useState<string | null>(null);
+  // "Ask my administrator" (plans granted on this server): a message in the staff's support inbox.
+  const ask = async (plan: PlanProduct) => {
+    setBusy(plan.id);
+    try {
+      await askAdministrator(`Please grant me the ${plan.name} plan.`, currentAppPath());
+      setAsked(plan.id);
+      toast.show('Your administrator has your request');
+    } catch (e) {
+      snackbar.show(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
 
   useEffect(() => {
     analytics.subscriptionPageOpened(from ?? 'direct');
@@ -99,7 +118,7 @@ export default function PricingPage() {
   return (
     <PageFrame
       title="Plans"
-      subtitle="Translate any video length into 129 languages. Unused minutes roll over while your subscription is active."
+      subtitle={`${languagesClaim(settings?.languages.translation.length)} Unused minutes roll over while your subscription is active.`}
       backAction={from ? { content: 'Back', onAction: () => navigate(from) } : undefined}
       fullWidth
     >
@@ -146,6 +165,9 @@ export default function PricingPage() {
                 highlighted={(highlightLipsync && !!FEATURES.get(p.tier)?.lipsync) || preselected?.plan.id === p.id}
                 busy={busy}
                 onChoose={(priceId) => void choose(p, priceId)}
+                salesEmail={settings?.support?.email ?? null}
+                onAsk={products?.checkout === 'admin' && !(current?.id === p.id && subscribed) ? () => void ask(p) : undefined}
+                asked={asked === p.id}
               />
             ))}
         </InlineGrid>
@@ -180,6 +202,11 @@ function PlanCard(props: {
   highlighted: boolean;
   busy: string | null;
   onChoose(priceId: string): void;
+  /** Where "Contact sales" writes (none configured: the button is left out). */
+  salesEmail: string | null;
+  /** Plans granted by the administrator: ask them for this one. */
+  onAsk?: () => void;
+  asked?: boolean;
 }) {
   const { plan, interval, products } = props;
   const card = FEATURES.get(plan.tier);
@@ -217,7 +244,7 @@ function PlanCard(props: {
           </Text>
         )}
         <Text as="p" fontWeight="semibold">
-          {enterprise ? 'Minutes agreed with our team' : `${minutes.toLocaleString('en-US')} minutes ${interval === 'year' ? 'per year' : 'per month'}`}
+          {enterprise ? 'Minutes agreed with our team' : `${formatNumber(minutes)} minutes ${interval === 'year' ? 'per year' : 'per month'}`}
         </Text>
         {card ? (
           <List type="bullet">
@@ -229,10 +256,16 @@ function PlanCard(props: {
           </List>
         ) : null}
         <Box paddingBlockStart="200">
-          {enterprise ? (
-            <Button fullWidth url={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Enterprise plan')}`}>
-              Contact sales
+          {props.onAsk ? (
+            <Button fullWidth variant="primary" onClick={props.onAsk} disabled={props.asked} loading={props.busy === plan.id}>
+              {props.asked ? 'Request sent' : 'Ask my administrator'}
             </Button>
+          ) : enterprise ? (
+            props.salesEmail ? (
+              <Button fullWidth url={`mailto:${props.salesEmail}?subject=${encodeURIComponent('Enterprise plan')}`}>
+                Contact sales
+              </Button>
+            ) : null
           ) : !price ? (
             <Button fullWidth disabled>
               {`No ${interval === 'year' ? 'yearly' : 'monthly'} price`}

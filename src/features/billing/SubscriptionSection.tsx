@@ -13,6 +13,10 @@ import { useSnackbar } from '../../ui/snackbars';
 import { useSpaces as useSpaceList } from '../../lib/api/use-spaces';
 import { billingPortal, cancelSubscription, undoCancellation, useLatestPayment, useProducts } from './api';
 import { BuyMinutesDialog } from './BuyMinutesModal';
+import { MinutesHistory } from './MinutesHistory';
+import { formatMinutes, formatNumber } from '../../lib/format';
+import { useSetAtom } from 'jotai';
+import { getMoreMinutesAtom } from '../../lib/state';
 import { leaveApp } from './leave';
 import { balanceFlags, formatDay, formatMoney, nextBilling, paymentIssueText, planName, portalPath } from './rules';
 
@@ -34,6 +38,7 @@ export function SubscriptionSection() {
   const snackbar = useSnackbar();
   const [busy, setBusy] = useState<string | null>(null);
   const [buying, setBuying] = useState(false);
+  const setMore = useSetAtom(getMoreMinutesAtom);
   if (!user) return null;
   const sub = user.subscription;
   const flags = balanceFlags(user, products);
@@ -93,9 +98,14 @@ export function SubscriptionSection() {
         {left !== null ? (
           <InlineStack align="space-between">
             <Text as="span" tone="subdued">
-              Minutes available
+              Minutes
             </Text>
-            <Text as="span">{`${Math.floor(left).toLocaleString('en-US')} of ${own!.credits.minutes.total.toLocaleString('en-US')}`}</Text>
+            <BlockStack gap="050" inlineAlign="end">
+              <span data-testid="account-minutes">
+                <Text as="span" fontWeight="semibold">{`${formatMinutes(left)} left`}</Text>
+              </span>
+              <Text as="span" tone="subdued" variant="bodySm">{`${formatMinutes(own!.credits.minutes.used)} used of ${formatMinutes(own!.credits.minutes.total)} received`}</Text>
+            </BlockStack>
           </InlineStack>
         ) : null}
         {next && !ended ? (
@@ -111,16 +121,20 @@ export function SubscriptionSection() {
             <Text as="span" tone="subdued">
               Latest payment
             </Text>
+            <div data-testid="latest-payment">
             <BlockStack gap="050" inlineAlign="end">
               {latest.items.map((i, k) => (
-                <Text as="span" key={k}>{`${i.item_name} × ${i.quantity.toLocaleString('en-US')}`}</Text>
+                <Text as="span" key={k}>{`${i.item_name} × ${formatNumber(i.quantity)}`}</Text>
               ))}
               {latest.amount != null && latest.currency ? (
                 <Text as="span" tone="subdued" variant="bodySm">
                   {`${formatMoney(latest.amount / 100, latest.currency)}${latest.created_date ? ` on ${formatDay(new Date(latest.created_date))}` : ''}`}
                 </Text>
+              ) : latest.created_date ? (
+                <Text as="span" tone="subdued" variant="bodySm">{formatDay(new Date(latest.created_date))}</Text>
               ) : null}
             </BlockStack>
+            </div>
           </InlineStack>
         ) : null}
         {issue ? (
@@ -135,6 +149,7 @@ export function SubscriptionSection() {
         ) : null}
         <InlineStack gap="200" align="end">
           {flags.canBuyMinutes ? <Button onClick={() => setBuying(true)}>Buy minutes</Button> : null}
+          {products?.checkout === 'admin' ? <Button onClick={() => setMore(true)}>Ask my administrator</Button> : null}
           <Button onClick={() => navigate('/pricing', { state: { from: '/account' } })}>{sub ? 'Change plan' : 'Upgrade'}</Button>
           {stripe && user.customer_id ? (
             <>
@@ -163,6 +178,14 @@ export function SubscriptionSection() {
             </Button>
           ) : null}
         </InlineStack>
+        {own ? (
+          <BlockStack gap="200">
+            <Text as="h3" variant="headingSm">
+              Minutes history
+            </Text>
+            <MinutesHistory spaceId={own.id} />
+          </BlockStack>
+        ) : null}
       </BlockStack>
       {buying ? <BuyMinutesDialog onClose={() => setBuying(false)} /> : null}
     </Card>

@@ -69,3 +69,8 @@ export function undoCancellation(): Promise<Subscription | null> {
   return request((c) => c.post('payments/cancel_subscription_cancellation', { context: { spaceId: false } }).json<Subscription | null>());
 }
 
+
+/** "Ask my administrator": a message to the install's staff (the support inbox of the admin area). */
+export function askAdministrator(body: string, page: string): Promise<unknown> {
+  return request((c) => c.post('support/messages', { json: { body, page, project_id: null }, context: { spaceId: false } }).json());
+}

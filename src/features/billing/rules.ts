@@ -5,6 +5,7 @@ import { BUY_MINUTES_MARKS, BUY_MINUTES_MAX } from '../../../contract/constants'
 import { PLAN_DISPLAY_NAMES, type PlanTier } from '../../../contract/features';
 import type { PlanProduct, Price, ProductsResponse } from '../../../contract/schemas/payments';
 import type { User } from '../../../contract/schemas/user';
+import { formatDate, formatMoney as formatMoneyIntl } from '../../lib/format';
 
 export { BUY_MINUTES_MARKS, BUY_MINUTES_MAX };
 
@@ -32,13 +33,8 @@ export function canCheckoutMinutes(price: number, loading: boolean): boolean {
   return price > 0 && !loading;
 }
 
-export function formatMoney(amount: number, currency = 'usd'): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: amount % 1 === 0 ? 0 : 2 }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
+/** Money in the user's locale (the app's one formatter, src/lib/format.ts). */
+export const formatMoney = formatMoneyIntl;
 
 /** The minute pack's current price (one per currency; the first). */
 export function minutesPriceOf(products: ProductsResponse | undefined): Price | null {
@@ -149,8 +145,9 @@ export function nextBilling(user: Pick<User, 'subscription'> | null | undefined,
   return d;
 }
 
+/** A calendar day in the user's locale (the app's one formatter). */
 export function formatDay(d: Date): string {
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return formatDate(d);
 }
 
 export type PaymentFlag = 'payment-successful' | 'payment-subscription-canceled' | 'payment-credits-canceled';

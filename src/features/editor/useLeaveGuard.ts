@@ -9,6 +9,8 @@ export interface LeaveGuard {
   open: boolean;
   onCancel: () => void;
   onDiscard: () => void;
+  /** "Save and leave": saves, then goes on (stays when the save fails). Absent without an onSave. */
+  onSaveAndLeave?: () => void;
   /** Asks before running `go` when there are unsaved changes (for the page's own back buttons). */
   confirmThen: (go: () => void) => void;
 }
@@ -20,7 +22,7 @@ function inAppPath(url: URL): string | null {
   return (base ? url.pathname.slice(base.length) || '/' : url.pathname) + url.search + url.hash;
 }
 
-export function useLeaveGuard(when: boolean, onDiscard?: () => void): LeaveGuard {
+export function useLeaveGuard(when: boolean, onDiscard?: () => void, onSave?: () => Promise<boolean>): LeaveGuard {
   const [pending, setPending] = useState<(() => void) | null>(null);
   const [, navigate] = useLocation();
   const whenRef = useRef(when);
@@ -80,6 +82,17 @@ export function useLeaveGuard(when: boolean, onDiscard?: () => void): LeaveGuard
       whenRef.current = false;
       go?.();
     },
+    onSaveAndLeave: onSave
+      ? () => {
+          const go = pending;
+          setPending(null);
+          void onSave().then((ok) => {
+            if (!ok) return;
+            whenRef.current = false;
+            go?.();
+          });
+        }
+      : undefined,
     confirmThen,
   };
 }

@@ -3,7 +3,7 @@
 // the done set, which is saved to the user's onboarding field, and shows the chained step when there is one.
 import { Button, InlineStack, Text } from '@shopify/polaris';
 import { atom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { User } from '../../../contract/schemas/user';
 import { updateCurrentUser } from '../../lib/api/use-current-user';
 import { deviceTypeAtom } from '../../lib/state';
@@ -15,15 +15,47 @@ import './onboarding.css';
 export const tourStepAtom = atom<TourStepId | null>(null);
 
 const CARD_W = 300;
+/** Height assumed before the card has been measured. */
+const CARD_H_GUESS = 180;
+const GAP = 12;
 
-function placeCard(rect: DOMRect, placement: 'below' | 'right' | 'left' | 'above'): { top: number; left: number } {
-  const vw = window.innerWidth;
-  const clampX = (x: number) => Math.max(8, Math.min(x, vw - CARD_W - 8));
-  if (placement === 'right') return { top: Math.max(8, rect.top), left: clampX(rect.right + 12) };
-  if (placement === 'left') return { top: Math.max(8, rect.top), left: clampX(rect.left - CARD_W - 12) };
-  // Above: `top` is where the card's bottom goes (the card is moved up by its own height).
-  if (placement === 'above') return { top: Math.max(8, rect.top - 10), left: clampX(rect.left) };
-  return { top: rect.bottom + 10, left: clampX(rect.left) };
+type Placement = 'below' | 'right' | 'left' | 'above';
+export interface CardPosition {
+  top: number;
+  left: number;
+  /** Where the card ended up (a side without room flips to the other). */
+  placement: Placement;
+  /** The arrow's offset along the card's edge that faces the element (px from the card's left or top). */
+  arrow: number;
+}
+
+/**
+ * Where the card goes beside an element, inside the window: the preferred side, or the opposite one when the
+ * card does not fit there; the arrow points at the element's middle.
+ */
+export function placeCard(rect: { top: number; left: number; right: number; bottom: number; width: number; height: number }, preferred: Placement, card: { w: number; h: number }, vw: number, vh: number): CardPosition {
+  const clamp = (x: number, lo: number, hi: number) => Math.max(lo, Math.min(x, Math.max(lo, hi)));
+  let placement = preferred;
+  if (placement === 'above' && rect.top - card.h - GAP < 8) placement = 'below';
+  else if (placement === 'below' && rect.bottom + card.h + GAP > vh - 8 && rect.top - card.h - GAP >= 8) placement = 'above';
+  else if (placement === 'right' && rect.right + card.w + GAP > vw - 8) placement = rect.left - card.w - GAP >= 8 ? 'left' : 'below';
+  else if (placement === 'left' && rect.left - card.w - GAP < 8) placement = rect.right + card.w + GAP <= vw - 8 ? 'right' : 'below';
+  if (placement === 'above' || placement === 'below') {
+    const left = clamp(rect.left + rect.width / 2 - card.w / 2, 8, vw - card.w - 8);
+    const top = placement === 'below' ? clamp(rect.bottom + GAP, 8, vh - card.h - 8) : clamp(rect.top - GAP - card.h, 8, vh - card.h - 8);
+    return { top, left, placement, arrow: clamp(rect.left + rect.width / 2 - left, 16, card.w - 16) };
+  }
+  const top = clamp(rect.top + rect.height / 2 - card.h / 2, 8, vh - card.h - 8);
+  const left = placement === 'right' ? rect.right + GAP : rect.left - GAP - card.w;
+  return { top, left: clamp(left, 8, vw - card.w - 8), placement, arrow: clamp(rect.top + rect.height / 2 - top, 16, card.h - 16) };
+}
+
+/** Brings an element into the window when it is (mostly) outside it. */
+function bringIntoView(el: Element) {
+  const r = el.getBoundingClientRect();
+  const vh = window.innerHeight;
+  const visible = Math.min(r.bottom, vh) - Math.max(r.top, 0);
+  if (visible < Math.min(r.height, vh) * 0.6) el.scrollIntoView({ block: r.height > vh * 0.6 ? 'start' : 'center', inline: 'nearest' });
 }
 
 export function Tour({ user }: { user: User }) {
@@ -35,7 +67,9 @@ export function Tour({ user }: { user: User }) {
   const start = useMemo(() => initialQueue(user, { device, forced }), [user.id, device, forced]);
   const [state, setState] = useState({ queue: start, current: null as TourStepId | null, done: [] as TourStepId[] });
   const [preferred, setPreferred] = useState<TourStepId | null>(null);
-  const [pos, setPos] = useState<{ top: number; left: number } | null>(null);
+  const [pos, setPos] = useState<CardPosition | null>(null);
+  const card = useRef<HTMLElement | null>(null);
+  const scrolledFor = useRef<TourStepId | null>(null);
 
   useEffect(() => setState({ queue: start, current: null, done: [] }), [start]);
 
@@ -46,11 +80,18 @@ export function Tour({ user }: { user: User }) {
     if (current) {
       const el = findAnchor(TOUR_STEPS[current]);
       if (el) {
-        const next = placeCard(el.getBoundingClientRect(), TOUR_STEPS[current].placement);
+        // A new step first brings its element into view (once: the user may scroll away afterwards).
+        if (scrolledFor.current !== current) {
+          scrolledFor.current = current;
+          bringIntoView(el);
+        }
+        const size = { w: CARD_W, h: card.current?.offsetHeight || CARD_H_GUESS };
+        const next = placeCard(el.getBoundingClientRect(), TOUR_STEPS[current].placement, size, window.innerWidth, window.innerHeight);
         // Whole pixels: sub-pixel jitter must not re-render the card.
         next.top = Math.round(next.top);
         next.left = Math.round(next.left);
-        setPos((p) => (p && p.top === next.top && p.left === next.left ? p : next));
+        next.arrow = Math.round(next.arrow);
+        setPos((p) => (p && p.top === next.top && p.left === next.left && p.placement === next.placement && p.arrow === next.arrow ? p : next));
       }
     }
   }, [state, preferred]);
@@ -107,7 +148,12 @@ export function Tour({ user }: { user: User }) {
   const total = state.queue.length + state.done.length;
   const index = state.done.length + 1;
   return (
-    <aside className="ds-tour" role="complementary" aria-label={step.title} data-tour-step={step.id} style={{ top: pos.top, left: pos.left, width: CARD_W, ...(step.placement === 'above' ? { transform: 'translateY(-100%)' } : {}) }}>
+    <aside ref={card} className="ds-tour" role="complementary" aria-label={step.title} data-tour-step={step.id} data-placement={pos.placement} style={{ top: pos.top, left: pos.left, width: CARD_W }}>
+      <span
+        className="ds-tour__arrow"
+        aria-hidden="true"
+        style={pos.placement === 'above' || pos.placement === 'below' ? { left: pos.arrow - 8 } : { top: pos.arrow - 8 }}
+      />
       <Text as="h2" variant="headingSm">
         {step.title}
       </Text>

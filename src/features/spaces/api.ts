@@ -53,6 +53,11 @@ export const spacesApi = {
   remove: (id: string) => request((c) => c.delete(`space/${id}`).json<{ default_space_id: string }>()),
   leave: (id: string) => request((c) => c.get(`space/${id}/leave`).json<{ default_space_id: string }>()),
   invite: (id: string, emails: string[]) => request((c) => c.post(`space/${id}/invite`, { json: { emails } }).json<Space>()),
+  /** A single-use, expiring link for a pending invite (owner only). */
+  inviteLink: (id: string, inviteId: string) =>
+    request((c) => c.post(`space/${id}/invite_link`, { json: { invite_id: inviteId } }).json<{ token: string; expires_at: string }>()),
+  /** Joins the space of an invite link. */
+  join: (token: string) => request((c) => c.post('space/join', { json: { token }, context: { spaceId: false } }).json<{ space_id: string }>()),
   removeInvite: (id: string, inviteId: string) =>
     request((c) => c.delete(`space/${id}/invite/remove`, { searchParams: { invite_id: inviteId } }).json<Space>()),
   removeMember: (id: string, memberId: string) =>
@@ -79,6 +84,8 @@ export function useSpaceActions() {
       remove: (id: string) => after(spacesApi.remove(id)),
       leave: (id: string) => after(spacesApi.leave(id)),
       invite: (id: string, emails: string[]) => after(spacesApi.invite(id, emails)),
+      inviteLink: (id: string, inviteId: string) => spacesApi.inviteLink(id, inviteId),
+      join: (token: string) => after(spacesApi.join(token)),
       removeInvite: (id: string, inviteId: string) => after(spacesApi.removeInvite(id, inviteId)),
       removeMember: (id: string, memberId: string) => after(spacesApi.removeMember(id, memberId)),
       welcomeSeen: (spaceId: string) => after(spacesApi.welcomeSeen(spaceId), [CURRENT_USER_KEY]),

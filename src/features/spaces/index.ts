@@ -2,3 +2,4 @@
 export { TeamspaceSwitcher } from './components/TeamspaceSwitcher';
 export { SpacesHost as TeamspaceModals } from './components/SpacesHost';
 export { useOpenTeamspaceDialog } from './state';
+export { JoinPage } from './components/JoinPage';

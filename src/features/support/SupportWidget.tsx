@@ -8,12 +8,12 @@ import { useSWRConfig } from 'swr';
 import { useLocation } from 'wouter';
 import { SUPPORT_CHAT_SIZE } from '../../../contract/constants';
 import { errorMessage } from '../../lib/http';
+import { formatDateTime } from '../../lib/format';
 import { SUPPORT_THREAD_KEY, sendSupportMessage, useSupportThread } from './api';
 import './support.css';
 
 function time(iso: string): string {
-  const d = new Date(iso);
-  return d.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
+  return formatDateTime(iso);
 }
 
 export function SupportWidget({ supportEmail }: { supportEmail: string }) {
@@ -102,9 +102,13 @@ export function SupportWidget({ supportEmail }: { supportEmail: string }) {
               error={error ?? undefined}
             />
             <InlineStack align="space-between" blockAlign="center">
-              <a href={`mailto:${supportEmail}`} className="ds-support__mail">
-                {supportEmail}
-              </a>
+              {supportEmail ? (
+                <a href={`mailto:${supportEmail}`} className="ds-support__mail">
+                  {supportEmail}
+                </a>
+              ) : (
+                <span />
+              )}
               <Button variant="primary" onClick={() => void send()} loading={sending} disabled={!text.trim()}>
                 Send
               </Button>

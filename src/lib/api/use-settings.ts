@@ -54,9 +54,10 @@ export async function loadSettings(choice: SettingsChoice, opts: LoadSettingsOpt
   }
 }
 
-export type SettingsKey = readonly ['settings', SettingsKind, string];
-export function settingsKey(choice: SettingsChoice): SettingsKey {
-  return ['settings', choice.kind, choice.spaceId ?? ''] as const;
+/** The key names the user too: another account in the same tab (sign-out, sign-up) never reads the last one's settings. */
+export type SettingsKey = readonly ['settings', SettingsKind, string, string];
+export function settingsKey(choice: SettingsChoice, userId: string | null = null): SettingsKey {
+  return ['settings', choice.kind, choice.spaceId ?? '', userId ?? ''] as const;
 }
 
 /** The settings that apply to the current page. */
@@ -65,7 +66,7 @@ export function useSettings() {
   const spaceId = useAtomValue(currentSpaceIdAtom);
   const { data: user } = useCurrentUser(authenticated);
   const choice = chooseSettings({ spaceId, isSuperuser: user?.is_superuser, authenticated });
-  const key = settingsKey(choice);
+  const key = settingsKey(choice, user?.id ?? null);
   const swr = useSWR<Settings, ApiError, SettingsKey>(key, ([, kind, id]) => loadSettings({ kind, spaceId: id || null }), {
     dedupingInterval: SETTINGS_CACHE_MS,
     focusThrottleInterval: SETTINGS_CACHE_MS,

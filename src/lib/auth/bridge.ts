@@ -11,6 +11,9 @@
 //    'Invalid URL' and 'This URL is not allowed for redirection' (redirect).
 // Navigation out of the iframe goes through Redirect REMOTE, to the admin's own origin, the shop, or the
 // origins the server allows (EMBED_ADMIN_ORIGINS, EMBED_REDIRECT_ORIGINS); same-origin URLs stay in the frame.
+import * as AppLink from '@shopify/app-bridge/actions/Link/AppLink';
+import * as NavigationMenu from '@shopify/app-bridge/actions/Menu/NavigationMenu';
+import * as History from '@shopify/app-bridge/actions/Navigation/History';
 import * as Redirect from '@shopify/app-bridge/actions/Navigation/Redirect';
 import * as SessionToken from '@shopify/app-bridge/actions/SessionToken';
 // The package's own createApp (its index picks production.js or development.js at run time, which bundlers
@@ -22,6 +25,7 @@ import { TEXT } from '../../../contract/errors';
 import { originAllowed } from '../../../contract/origins';
 import { parseNavigableUrl, type NavigateOptions } from '../navigation';
 import type { EmbedLaunch } from './embed-config';
+import type { HostNavigation } from './types';
 import { jwtExpiryMs } from './jwt';
 
 export const AUTH_TYPE_SESSION_TOKEN = 'session-token';
@@ -162,7 +166,38 @@ export interface ParentBridge extends SessionTokens {
    * 'This URL is not allowed for redirection'; a non-http(s) URL throws 'Invalid URL'.
    */
   redirect(url: string, opts?: NavigateOptions): void;
+  /** The admin's navigation menu, history and redirects into the app (null without App Bridge). */
+  host: HostNavigation | null;
   dispose(): void;
+}
+
+/** App Bridge's navigation menu, history (the admin's URL) and APP redirects (the admin's menu clicks). */
+export function appBridgeHost(app: ClientApplication): HostNavigation {
+  let menu: NavigationMenu.NavigationMenu | null = null;
+  let lastMenu = '';
+  let lastPath = '';
+  const history = History.create(app);
+  return {
+    setMenu(items, activePath) {
+      const key = JSON.stringify([items, activePath]);
+      if (key === lastMenu) return;
+      lastMenu = key;
+      const links = items.map((i) => AppLink.create(app, { label: i.label, destination: i.path }));
+      const active = links.find((l, n) => items[n].path === activePath);
+      if (!menu) menu = NavigationMenu.create(app, { items: links, active });
+      else menu.set({ items: links, active });
+    },
+    syncPath(path) {
+      if (path === lastPath) return;
+      lastPath = path;
+      history.dispatch(History.Action.REPLACE, path);
+    },
+    onNavigate(fn) {
+      return app.subscribe(Redirect.Action.APP, (payload: { path?: unknown }) => {
+        if (typeof payload?.path === 'string' && payload.path.startsWith('/')) fn(payload.path);
+      });
+    },
+  };
 }
 
 export interface AppBridgeBridgeOptions extends Omit<SessionTokenOptions, 'fetchToken'> {
@@ -236,6 +271,7 @@ export function createAppBridgeBridge(opts: AppBridgeBridgeOptions): ParentBridg
 
   return {
     ...tokens,
+    host: app ? appBridgeHost(app) : null,
     redirect(url, navigate = {}) {
       const target = parseNavigableUrl(url, opts.location.href);
       if (target.origin === opts.location.origin) {

@@ -29,6 +29,7 @@ export function createEmbeddedProvider(opts: EmbeddedProviderOptions): EmbeddedA
   return {
     kind: 'embedded',
     shop: opts.shop,
+    host: opts.bridge.host ?? undefined,
     async getToken() {
       lastToken = await opts.bridge.getSessionToken();
       return lastToken;

@@ -58,6 +58,18 @@ export interface EmbeddedAuthProvider extends AuthProvider {
    * Features call navigateExternal (src/lib/navigation.ts), which works in both builds.
    */
   redirect(url: string, opts?: NavigateOptions): void;
+  /** The admin's navigation (menu, URL, its own clicks), when App Bridge is connected. */
+  readonly host?: HostNavigation;
+}
+
+/** The platform admin's side of navigation (App Bridge's navigation menu, history and app redirects). */
+export interface HostNavigation {
+  /** The admin shows these entries in its own navigation (the app then shows no sidebar of its own). */
+  setMenu(items: { label: string; path: string }[], activePath: string | null): void;
+  /** Keeps the admin's URL on the app's page (so a reload or a shared link opens it). */
+  syncPath(path: string): void;
+  /** The admin asks for one of the app's pages (a menu entry clicked). Returns the unsubscribe. */
+  onNavigate(fn: (path: string) => void): () => void;
 }
 
 export type AnyAuthProvider = IdentityAuthProvider | EmbeddedAuthProvider;

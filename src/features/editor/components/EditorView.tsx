@@ -1,13 +1,21 @@
-// The editor: player, segment list, speakers, generate, downloads, feedback.
-import { Badge, Banner, BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
+// The editor: player, speakers, segment list, generate, downloads, feedback. Edits save themselves shortly after
+// typing stops (autosaveTiming; the spec's save-failure behaviour when a save fails); the minutes left are in the
+// header, Generate says what it will spend and, without enough minutes, why it cannot run (with a way to get
+// more, in place).
+import { Badge, Banner, BlockStack, Button, Modal, Text } from '@shopify/polaris';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { KeyedMutator } from 'swr';
 import { useLocation } from 'wouter';
-import { SEGMENT_SAVE_ERROR_MS } from '../../../../contract/constants';
+import { SEGMENT_SAVE_ERROR_MS, minutesNeeded } from '../../../../contract/constants';
 import { TEXT } from '../../../../contract/errors';
 import type { Project } from '../../../../contract/schemas/project';
 import { isFinished, isProblem, projectStatusLabel } from '../../../../contract/statuses';
 import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
+import { useCredits } from '../../../lib/api/use-credits';
+import { useCurrentUser } from '../../../lib/api/use-current-user';
+import { formatMinutes } from '../../../lib/format';
+import { deviceTypeAtom, getMoreMinutesAtom } from '../../../lib/state';
 import { DiscardChangesModal } from '../../../ui/discard-modal';
 import { useToast } from '../../../ui/toasts';
 import {
@@ -30,9 +38,21 @@ import { SpeakersPanel } from './SpeakersPanel';
 import { GenerateCard } from './GenerateCard';
 import { useProjectActions } from '../hooks/useProjectActions';
 import { DictionaryPanel } from './DictionaryPanel';
-import { Timeline, timelineHeight, type TimelineHandle } from '../timeline/Timeline';
+import { Timeline, type TimelineHandle } from '../timeline/Timeline';
 
 export const TRANSCRIPT_POLL_MS = 2000;
+/** Edits are saved this long after the last keystroke (tests that drive saving by hand lengthen it). */
+export const autosaveTiming = { delayMs: 1200 };
+
+/** Minutes a Generate spends: the whole video the first time, then the changed segments (rounded up). */
+export function generateCost(project: Pick<Project, 'duration' | 'translated_video'>, segments: { start: number; end: number; status?: string }[], dirty: ReadonlySet<string> & { has(id: string): boolean }, ids: (i: number) => string): number {
+  if (!project.translated_video) return minutesNeeded(project.duration ?? 0);
+  let seconds = 0;
+  segments.forEach((s, i) => {
+    if (dirty.has(ids(i)) || s.status === 'updated' || s.status === 'error') seconds += Math.max(0, s.end - s.start);
+  });
+  return minutesNeeded(seconds);
+}
 
 export interface EditorViewProps {
   project: Project;
@@ -68,6 +88,11 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
         : 'hidden';
   const toast = useToast();
   const [, navigate] = useLocation();
+  const { data: credits, mutate: reloadCredits } = useCredits(spaceId);
+  const { data: me } = useCurrentUser();
+  const openMoreMinutes = useSetAtom(getMoreMinutesAtom);
+  const device = useAtomValue(deviceTypeAtom);
+  const [confirmGenerate, setConfirmGenerate] = useState(false);
 
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -116,14 +141,11 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const showSaveError = useCallback(() => setSaveErrorAt(Date.now()), []);
 
   const unsaved = snap.dirty.size > 0 || invalid.size > 0;
-  const guard = useLeaveGuard(unsaved, () => {
-    store.discard();
-    setInvalid(new Set());
-  });
 
-  const save = useCallback(async (): Promise<boolean> => {
+  const save = useCallback(async (o: { auto?: boolean } = {}): Promise<boolean> => {
     if (invalid.size > 0) {
-      list.current?.focus([...invalid][0]);
+      // An autosave waits for the field to be fixed; an explicit save shows where.
+      if (!o.auto) list.current?.focus([...invalid][0]);
       return false;
     }
     if (!store.hasUnsaved()) return true;
@@ -132,10 +154,10 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     const overlapping = snapNow.segments.find((s) => snapNow.dirty.has(s.id) && s.overlappedTimestamps?.length);
     if (overlapping) {
       setNotice('Segments of the same speaker overlap: fix the start and end times before saving.');
-      list.current?.focus(overlapping.id);
+      if (!o.auto) list.current?.focus(overlapping.id);
       return false;
     }
-    setNotice(null);
+    if (!o.auto) setNotice(null);
     const r = await store.flush((chunk) => patchSegments(pid, chunk));
     void mutateProject();
     if (r.failed.length > 0) {
@@ -144,6 +166,24 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     }
     return true;
   }, [invalid, store, pid, mutateProject, showSaveError]);
+
+  const guard = useLeaveGuard(
+    unsaved,
+    () => {
+      store.discard();
+      setInvalid(new Set());
+    },
+    () => save(),
+  );
+
+  // Autosave: autosaveTiming.delayMs after the last edit (each edit restarts the wait), segment by segment (only the
+  // changed ones are sent). A failed save shows the spec's message and restores the server copy.
+  const dirtyKey = useMemo(() => [...snap.dirty].sort().join(','), [snap.dirty]);
+  useEffect(() => {
+    if (!dirtyKey || invalid.size > 0 || snap.saving) return;
+    const t = setTimeout(() => void save({ auto: true }), autosaveTiming.delayMs);
+    return () => clearTimeout(t);
+  }, [dirtyKey, segments, invalid, snap.saving, save]);
 
   // Ctrl/Cmd+S saves.
   useEffect(() => {
@@ -157,7 +197,11 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     return () => window.removeEventListener('keydown', onKey);
   }, [save]);
 
-  const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync, stopping, onStop } = useProjectActions(pid, mutateProject, save);
+  const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync, stopping, onStop } = useProjectActions(pid, mutateProject, () => save());
+  // What a generation or lip-sync spent shows at once in the header.
+  useEffect(() => {
+    void reloadCredits();
+  }, [project.status, project.lipsync_info.status, reloadCredits]);
   const readOnly = isBusy(project.status) || generating;
 
   const onSelect = useCallback((id: string) => {
@@ -301,7 +345,11 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
 
   const speakerOptions = useMemo(() => project.speakers.map((s) => ({ id: s.id, name: s.name })), [project.speakers]);
   const localChanges = snap.dirty.size;
-  const generateEnabled = canGenerate(project, localChanges) && !generating && loaded;
+  const minutesLeft = credits ? Math.max(0, credits.minutes.total - credits.minutes.used) : null;
+  const cost = generateCost(project, segments, snap.dirty, (i) => segments[i].id);
+  const shortOfMinutes = minutesLeft !== null && cost > minutesLeft;
+  const generateEnabled = canGenerate(project, localChanges) && !generating && loaded && !shortOfMinutes;
+  const saveState = snap.saving ? 'Saving…' : saveErrorAt !== null ? 'Not saved' : unsaved ? 'Unsaved changes' : 'Saved';
   const working = isBusy(project.status);
   const dstOptions = useMemo(
     () => [...(settings?.languages.translation ?? [])].sort((a, b) => a.id - b.id).map((l) => ({ label: l.translation_label || l.label, value: l.value })),
@@ -311,8 +359,8 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   return (
     <div className="ed-page" style={{ padding: 'var(--p-space-400)' }}>
       <BlockStack gap="400">
-        <InlineStack align="space-between" blockAlign="center" gap="300">
-          <InlineStack gap="300" blockAlign="center" wrap={false}>
+        <div className="ed-header">
+          <div className="ed-header-title">
             <Button variant="tertiary" onClick={() => guard.confirmThen(() => navigate(`/spaces/${spaceId}`))} accessibilityLabel="Back to projects">
               ← Translation
             </Button>
@@ -322,11 +370,21 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
             <Badge tone={isProblem(project) ? 'critical' : isFinished(project.status) ? 'success' : working ? 'attention' : 'info'}>
               {projectStatusLabel(project)}
             </Badge>
-          </InlineStack>
-          <InlineStack gap="200" blockAlign="center">
-            <Button onClick={() => void save()} disabled={!unsaved || snap.saving || readOnly} loading={snap.saving} accessibilityLabel="Save changes (Ctrl+S)">
-              {localChanges > 0 ? `Save changes (${localChanges})` : 'Saved'}
-            </Button>
+          </div>
+          <div className="ed-header-actions">
+            <span className="ed-save-state" data-testid="save-state" role="status" data-state={saveState}>
+              {saveState}
+            </span>
+            {unsaved && !snap.saving ? (
+              <Button onClick={() => void save()} disabled={readOnly} accessibilityLabel="Save changes (Ctrl+S)">
+                Save now
+              </Button>
+            ) : null}
+            {minutesLeft !== null ? (
+              <span className={`ed-minutes${shortOfMinutes ? ' is-short' : ''}`} data-testid="editor-minutes">
+                {`${formatMinutes(minutesLeft)} left`}
+              </span>
+            ) : null}
             <DownloadsMenu
               project={project}
               busy={working}
@@ -338,11 +396,18 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onCopy={() => setCopyOpen(true)}
               onFeedback={() => setFeedbackOpen(true)}
             />
-            <Button variant="primary" onClick={() => void onGenerate()} disabled={!generateEnabled} loading={generating}>
+            <Button variant="primary" onClick={() => setConfirmGenerate(true)} disabled={!generateEnabled} loading={generating}>
               Generate video
             </Button>
-          </InlineStack>
-        </InlineStack>
+          </div>
+        </div>
+        {shortOfMinutes && canGenerate(project, localChanges) ? (
+          <div role="status">
+            <Banner tone="warning" title="Not enough minutes to generate" action={{ content: 'Buy minutes', onAction: () => openMoreMinutes(true) }}>
+              <p>{`Generating uses ${formatMinutes(cost)}; ${formatMinutes(minutesLeft ?? 0)} left. Your edits are kept.`}</p>
+            </Banner>
+          </div>
+        ) : null}
 
         {saveErrorAt !== null && (
           <div role="alert" data-testid="segment-save-error">
@@ -364,6 +429,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
 
         <div className="ed-layout">
           <div className="ed-side">
+            <div data-card="player">
             <Player
               ref={player}
               originalUrl={project.original_video}
@@ -374,6 +440,17 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onTabChange={setTab}
               onTime={onTime}
             />
+            </div>
+            <div data-card="speakers">
+              <SpeakersPanel
+                speakers={project.speakers}
+                voices={voicePool?.voices}
+                disabled={readOnly}
+                onRename={async (id, name) => mutateProject(await updateSpeakers(pid, [{ id, name }]), { revalidate: false })}
+                onVoice={async (id, voiceId) => mutateProject(await updateSpeakers(pid, [{ id, voice_id: voiceId }]), { revalidate: true })}
+                onInstantClone={canInstantClone ? async (id) => mutateProject(await instantCloneSpeaker(pid, id), { revalidate: true }) : undefined}
+              />
+            </div>
             <GenerateCard project={project} working={working} localChanges={localChanges} onDownload={() => void onDownload('video')} onStop={() => void onStop()} stopping={stopping} />
             <QualityPanel
               projectId={pid}
@@ -387,6 +464,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               access={rewriteAccess}
               readOnly={readOnly}
               onAccept={(id, text) => store.update(id, { dstText: text })}
+              staff={me?.is_superuser === true}
             />
             <LipsyncPanel
               project={project}
@@ -397,14 +475,6 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onWatch={() => setTab('lipsync')}
               onDownload={() => void onDownload('lipsync')}
               onUpgrade={() => navigate('/pricing?tab=lip_sync')}
-            />
-            <SpeakersPanel
-              speakers={project.speakers}
-              voices={voicePool?.voices}
-              disabled={readOnly}
-              onRename={async (id, name) => mutateProject(await updateSpeakers(pid, [{ id, name }]), { revalidate: false })}
-              onVoice={async (id, voiceId) => mutateProject(await updateSpeakers(pid, [{ id, voice_id: voiceId }]), { revalidate: true })}
-              onInstantClone={canInstantClone ? async (id) => mutateProject(await instantCloneSpeaker(pid, id), { revalidate: true }) : undefined}
             />
             {canDictionary && (
               <DictionaryPanel project={project} disabled={readOnly} onChanged={(p) => void mutateProject(p, { revalidate: true })} />
@@ -435,6 +505,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
             ) : (
               <SegmentList
                 ref={list}
+                narrow={device === 'mobile'}
                 segments={segments}
                 dirty={snap.dirty}
                 selectedId={selectedId}
@@ -442,7 +513,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 speakers={speakerOptions}
                 durationSec={project.duration}
                 readOnly={readOnly}
-                height={`calc(100vh - ${170 + (canTimeline ? timelineHeight(project.speakers.length, timelineCollapsed) + 16 : 0)}px)`}
+                height="max(360px, calc(100vh - 200px))"
                 onSelect={onSelect}
                 onChange={onChange}
                 onInvalid={onInvalid}
@@ -478,7 +549,22 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
         )}
       </BlockStack>
 
-      <DiscardChangesModal open={guard.open} onCancel={guard.onCancel} onDiscard={guard.onDiscard} />
+      <DiscardChangesModal open={guard.open} onCancel={guard.onCancel} onDiscard={guard.onDiscard} onSave={guard.onSaveAndLeave} />
+      <Modal
+        open={confirmGenerate}
+        onClose={() => setConfirmGenerate(false)}
+        title="Generate the dubbed video?"
+        primaryAction={{ content: 'Generate', onAction: () => { setConfirmGenerate(false); void onGenerate(); } }}
+        secondaryActions={[{ content: 'Cancel', onAction: () => setConfirmGenerate(false) }]}
+      >
+        <Modal.Section>
+          <Text as="p">
+            {cost > 0
+              ? `This uses ${formatMinutes(cost)}${minutesLeft !== null ? ` of your ${formatMinutes(minutesLeft)}` : ''}.`
+              : 'This uses no minutes.'}
+          </Text>
+        </Modal.Section>
+      </Modal>
       <FeedbackModal open={feedbackOpen} onClose={() => setFeedbackOpen(false)} onSubmit={async (v) => {
         await sendFeedback(pid, v);
         toast.show('Thank you for the feedback');

@@ -12,8 +12,11 @@ import { rewriteSegment } from '../api';
 import type { EditorSegment } from '../lib/segments';
 import { formatClock } from '../lib/time';
 
+/** What staff (superusers) read: how to switch it on. Customers never see configuration names. */
 export const LLM_NOT_CONFIGURED_TEXT =
   'AI rewrite needs a language model on this server: set LLM_ENGINE=openai with OPENAI_API_KEY, or OPENAI_CHAT_BASE_URL for a self-hosted OpenAI-compatible server (Ollama, vLLM).';
+/** What a customer reads when the server has no language model. */
+export const REWRITE_UNAVAILABLE_TEXT = 'AI rewrite is not available on this server yet. Ask your administrator to turn it on.';
 
 export type RewriteAccess = 'on' | 'not_configured' | 'locked' | 'hidden';
 
@@ -23,9 +26,11 @@ export interface RewritePanelProps {
   access: RewriteAccess;
   readOnly: boolean;
   onAccept: (segmentId: string, text: string) => void;
+  /** Staff see how to configure what is missing. */
+  staff?: boolean;
 }
 
-export function RewritePanel({ projectId, segment, access, readOnly, onAccept }: RewritePanelProps) {
+export function RewritePanel({ projectId, segment, access, readOnly, onAccept, staff = false }: RewritePanelProps) {
   const setUpgrade = useSetAtom(upgradeModalAtom);
   const [instruction, setInstruction] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
@@ -61,7 +66,7 @@ export function RewritePanel({ projectId, segment, access, readOnly, onAccept }:
           </Text>
           {access === 'not_configured' && (
             <Banner tone="info">
-              <p>{LLM_NOT_CONFIGURED_TEXT}</p>
+              <p>{staff ? LLM_NOT_CONFIGURED_TEXT : REWRITE_UNAVAILABLE_TEXT}</p>
             </Banner>
           )}
           {access === 'locked' && (

@@ -2,7 +2,7 @@
 import { forwardRef, useCallback, useImperativeHandle, useRef } from 'react';
 import type { EditorSegment } from '../lib/segments';
 import { canMergeWithNext } from '../lib/segments';
-import { ROW_HEIGHT, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
+import { ROW_HEIGHT, ROW_HEIGHT_NARROW, SegmentRow, type SegmentRowProps, type SpeakerOption } from './SegmentRow';
 import { VirtualList, type VirtualListHandle } from './VirtualList';
 import type { AttentionItem } from '../../../../contract/schemas/quality';
 
@@ -30,6 +30,8 @@ export interface SegmentListProps {
   onDelete: SegmentRowProps['onDelete'];
   /** The quality report's flags by segment id. */
   flags?: ReadonlyMap<string, AttentionItem[]>;
+  /** Narrow rows (phones): times on a second line, actions in a menu. */
+  narrow?: boolean;
 }
 
 export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(function SegmentList(p, ref) {
@@ -96,6 +98,7 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
         onDelete={p.onDelete}
         onMove={onMove}
         flags={p.flags?.get(s.id)}
+        narrow={p.narrow}
       />
     );
   };
@@ -104,7 +107,7 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
     <VirtualList
       ref={list}
       count={p.segments.length}
-      rowHeight={ROW_HEIGHT}
+      rowHeight={p.narrow ? ROW_HEIGHT_NARROW : ROW_HEIGHT}
       height={p.height}
       renderRow={renderRow}
       rowKey={(i) => p.segments[i].id}

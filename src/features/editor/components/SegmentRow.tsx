@@ -1,5 +1,6 @@
 // One row of the segment list: speaker, start/end (hh:mm:ss,mmm, validated), source and translated text,
-// and the row actions. Plain elements so rows mount cheaply while scrolling.
+// and the row actions. Plain elements so rows mount cheaply while scrolling. A narrow row (a phone, a narrow
+// window) puts the times on their own line and the actions in a menu, so nothing leaves the screen.
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { TEXT } from '../../../../contract/errors';
 import type { EditorSegment, SegmentPatch } from '../lib/segments';
@@ -10,6 +11,8 @@ import type { AttentionItem } from '../../../../contract/schemas/quality';
 import { SegmentFlags } from './SegmentFlags';
 
 export const ROW_HEIGHT = 156;
+/** A narrow row carries the times on a second line. */
+export const ROW_HEIGHT_NARROW = ROW_HEIGHT + 34;
 const NO_TIME_ERROR: { start: string | null; end: string | null } = { start: null, end: null };
 
 export interface SpeakerOption {
@@ -37,6 +40,67 @@ export interface SegmentRowProps {
   onMove: (id: string, delta: 1 | -1) => void;
   /** The quality report's flags of this segment. */
   flags?: readonly AttentionItem[];
+  /** Narrow layout: times on a second line, actions in a menu. */
+  narrow?: boolean;
+}
+
+interface RowAction {
+  label: string;
+  name: string;
+  disabled?: boolean;
+  danger?: boolean;
+  run: () => void;
+}
+
+/** The row's actions behind one button (narrow rows): a menu of buttons, Escape or a click outside closes it. */
+function RowMenu({ n, actions }: { n: number; actions: RowAction[] }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: PointerEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', outside, true);
+    root.current?.querySelector<HTMLButtonElement>('[role="menuitem"]:not(:disabled)')?.focus();
+    return () => document.removeEventListener('pointerdown', outside, true);
+  }, [open]);
+  return (
+    <div
+      className="ed-menu"
+      ref={root}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+          root.current?.querySelector<HTMLButtonElement>('.ed-menu-button')?.focus();
+        }
+      }}
+    >
+      <button type="button" className="ed-btn ed-menu-button" aria-haspopup="menu" aria-expanded={open} aria-label={`Actions for segment ${n}`} onClick={() => setOpen((o) => !o)}>
+        ⋯
+      </button>
+      {open ? (
+        <div className="ed-menu-list" role="menu" aria-label={`Actions for segment ${n}`}>
+          {actions.map((a) => (
+            <button
+              key={a.name}
+              type="button"
+              role="menuitem"
+              className={`ed-menu-item${a.danger ? ' ed-btn-danger' : ''}`}
+              disabled={a.disabled}
+              onClick={() => {
+                setOpen(false);
+                a.run();
+              }}
+            >
+              {a.name}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
 }
 
 function overlapText(edges: readonly string[] | undefined): string | null {
@@ -120,10 +184,43 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
         : null;
   const n = p.index + 1;
   const hasSpeaker = p.speakers.some((sp) => sp.id === s.speaker);
+  const actions: RowAction[] = [
+    { name: 'Play', label: `Play segment ${n}`, run: () => p.onPlay(s.id) },
+    { name: 'Split', label: `Split segment ${n}`, disabled: p.readOnly || s.end - s.start < 0.2, run: () => p.onSplit(s.id, caret) },
+    { name: 'Merge', label: `Merge segment ${n} with the next`, disabled: p.readOnly || !p.canMergeNext, run: () => p.onMergeNext(s.id) },
+    { name: 'Delete', label: `Delete segment ${n}`, disabled: p.readOnly, danger: true, run: () => p.onDelete(s.id) },
+  ];
+  const times = (
+    <span className="ed-times">
+      <input
+        className="ed-time"
+        aria-label={`Start of segment ${n}`}
+        aria-invalid={!!timeError.start || s.overlappedTimestamps?.includes('start') ? true : undefined}
+        value={startText}
+        disabled={p.readOnly}
+        spellCheck={false}
+        onChange={(e) => setStartText(e.target.value)}
+        onBlur={() => commitTimes()}
+        onKeyDown={timeKeys}
+      />
+      <span aria-hidden>–</span>
+      <input
+        className="ed-time"
+        aria-label={`End of segment ${n}`}
+        aria-invalid={!!timeError.end || s.overlappedTimestamps?.includes('end') ? true : undefined}
+        value={endText}
+        disabled={p.readOnly}
+        spellCheck={false}
+        onChange={(e) => setEndText(e.target.value)}
+        onBlur={() => commitTimes()}
+        onKeyDown={timeKeys}
+      />
+    </span>
+  );
 
   return (
     <div
-      className="ed-row"
+      className={`ed-row${p.narrow ? ' ed-row--narrow' : ''}`}
       data-segment-id={s.id}
       data-selected={p.selected}
       data-active={p.active}
@@ -153,43 +250,19 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
             </option>
           ))}
         </select>
-        <input
-          className="ed-time"
-          aria-label={`Start of segment ${n}`}
-          aria-invalid={!!timeError.start || s.overlappedTimestamps?.includes('start') ? true : undefined}
-          value={startText}
-          disabled={p.readOnly}
-          spellCheck={false}
-          onChange={(e) => setStartText(e.target.value)}
-          onBlur={() => commitTimes()}
-          onKeyDown={timeKeys}
-        />
-        <span aria-hidden>–</span>
-        <input
-          className="ed-time"
-          aria-label={`End of segment ${n}`}
-          aria-invalid={!!timeError.end || s.overlappedTimestamps?.includes('end') ? true : undefined}
-          value={endText}
-          disabled={p.readOnly}
-          spellCheck={false}
-          onChange={(e) => setEndText(e.target.value)}
-          onBlur={() => commitTimes()}
-          onKeyDown={timeKeys}
-        />
+        {p.narrow ? null : times}
         <span className="ed-spacer" />
-        <button type="button" className="ed-btn" onClick={() => p.onPlay(s.id)} aria-label={`Play segment ${n}`}>
-          Play
-        </button>
-        <button type="button" className="ed-btn" disabled={p.readOnly || s.end - s.start < 0.2} onClick={() => p.onSplit(s.id, caret)} aria-label={`Split segment ${n}`}>
-          Split
-        </button>
-        <button type="button" className="ed-btn" disabled={p.readOnly || !p.canMergeNext} onClick={() => p.onMergeNext(s.id)} aria-label={`Merge segment ${n} with the next`}>
-          Merge
-        </button>
-        <button type="button" className="ed-btn ed-btn-danger" disabled={p.readOnly} onClick={() => p.onDelete(s.id)} aria-label={`Delete segment ${n}`}>
-          Delete
-        </button>
+        {p.narrow ? (
+          <RowMenu n={n} actions={actions} />
+        ) : (
+          actions.map((a) => (
+            <button key={a.name} type="button" className={`ed-btn${a.danger ? ' ed-btn-danger' : ''}`} disabled={a.disabled} onClick={a.run} aria-label={a.label}>
+              {a.name}
+            </button>
+          ))
+        )}
       </div>
+      {p.narrow ? <div className="ed-head ed-head-times">{times}</div> : null}
       <div className="ed-texts">
         <label>
           Source ({s.src.lang})

@@ -124,7 +124,7 @@ function SpeakerRow({
   return (
     <BlockStack gap="150">
       <TextField
-        label={`Name of speaker ${speaker.id}`}
+        label={`Name of speaker ${speaker.name || speaker.id}`}
         labelHidden
         autoComplete="off"
         value={name}

@@ -6,6 +6,7 @@
 // than MAX_DOM_BLOCKS would be, the lanes are drawn on a canvas and a click zooms in). A drag is shown locally and
 // handed to the editor's store on release, like an edit of the time fields (same save call, same rules).
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { formatNumber } from '../../../lib/format';
 import type { KeyboardEvent as ReactKeyboardEvent, PointerEvent as ReactPointerEvent, ReactNode, RefObject } from 'react';
 import { formatSrtTime } from '../../../../contract/timecodes';
 import type { EditorSegment } from '../lib/segments';
@@ -25,13 +26,6 @@ const LANE_H = 26;
 export const MAX_DOM_BLOCKS = 400;
 /** Lanes shown before the lane area scrolls. */
 const MAX_LANES_SHOWN = 4;
-const TOOLBAR_H = 36;
-
-/** Height of the timeline panel with `speakers` lanes (the editor sizes the list beside it). */
-export function timelineHeight(speakers: number, collapsed = false): number {
-  if (collapsed) return TOOLBAR_H + 2;
-  return TOOLBAR_H + RULER_H + 2 * WAVE_H + Math.min(MAX_LANES_SHOWN, Math.max(1, speakers)) * LANE_H + 18 + 4;
-}
 
 const sharedCache = new PeaksCache();
 
@@ -480,7 +474,13 @@ export const Timeline = memo(forwardRef<TimelineHandle, TimelineProps>(function 
   // Stable handlers for the memoised blocks (panning must not re-render every block); they call the latest ones.
   const latest = useRef({ pressBlock, keyOnBlock });
   latest.current = { pressBlock, keyOnBlock };
-  const onBlockPointerDown = useCallback((e: ReactPointerEvent<HTMLDivElement>, seg: EditorSegment) => latest.current.pressBlock(e, seg), []);
+  const onBlockPointerDown = useCallback((e: ReactPointerEvent<HTMLDivElement>, seg: EditorSegment) => {
+    const block = e.currentTarget;
+    latest.current.pressBlock(e, seg);
+    // A click selects and focuses the block, so the arrow-key nudge works right after it (pressBlock prevents
+    // the pointer's default, which would have focused it).
+    block.focus({ preventScroll: true });
+  }, []);
   const onBlockKeyDown = useCallback((e: ReactKeyboardEvent<HTMLDivElement>, seg: EditorSegment) => latest.current.keyOnBlock(e, seg), []);
 
   // The selected block gets the keyboard focus target; a block selected elsewhere is brought into view.
@@ -576,7 +576,7 @@ export const Timeline = memo(forwardRef<TimelineHandle, TimelineProps>(function 
                 <canvas ref={lanesCanvas} className="tl-canvas" style={{ height: lanesShown * LANE_H, display: dense ? 'block' : 'none' }} />
                 {dense ? (
                   <div className="tl-dense" onPointerDown={onDenseLaneClick} title="Click to zoom in and edit the segments">
-                    <span className="tl-note">{visibleCount.toLocaleString('en')} segments in view: click or zoom in to drag them</span>
+                    <span className="tl-note">{formatNumber(visibleCount)} segments in view: click or zoom in to drag them</span>
                   </div>
                 ) : (
                   lanes.map((lane, li) => {

@@ -5,22 +5,18 @@ import {
 } from '@shopify/polaris';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'wouter';
 import { TEXT } from '../../../../contract/errors';
 import { isFeatureAvailable, type FeatureKey } from '../../../../contract/features';
 import type { Project } from '../../../../contract/schemas/project';
 import type { Settings } from '../../../../contract/schemas/settings';
 import type { Credits } from '../../../../contract/schemas/space';
-import { paymentContextOf, paymentRequiredAction } from '../../../lib/payment';
-import { buyMinutesOpenAtom, deviceTypeAtom, globalErrorAtom, unknownErrorOpenAtom, upgradeModalAtom } from '../../../lib/state';
-import { useCurrentUser } from '../../../lib/api/use-current-user';
+import { deviceTypeAtom, getMoreMinutesAtom, upgradeModalAtom } from '../../../lib/state';
 import { errorMessage, isApiError } from '../../../lib/http';
-import { currentAppPath } from '../../../lib/page';
 import { createTranscript, useGlossaries, videoInfo, type CreateTranscriptBody } from '../api';
 import { hasErrors, nameFrom, validateCreateForm, type CreateFormErrors, type SourceKind } from '../lib/createForm';
 import { languageOptions } from '../lib/languages';
 import { checkMinutes } from '../lib/minutes';
-import { uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
+import { isFileProblem, UPLOAD_TEXTS, uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
 import { SrtPicker, useSrtUpload } from './SrtPicker';
 
 export interface CreateDubModalProps {
@@ -76,12 +72,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const [submitError, setSubmitError] = useState<string | null>(null);
 
   const { data: glossaries } = useGlossaries(spaceId, srcLang, dstLang, glossaryOn && open);
-  const { data: user } = useCurrentUser();
-  const setGlobalError = useSetAtom(globalErrorAtom);
-  const setBuyMinutes = useSetAtom(buyMinutesOpenAtom);
-  const setUnknownError = useSetAtom(unknownErrorOpenAtom);
   const setUpgrade = useSetAtom(upgradeModalAtom);
-  const [, navigate] = useLocation();
 
   // Defaults: the first language of each list (source English when offered).
   useEffect(() => {
@@ -106,6 +97,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     durationSec,
   };
   const errors = validateCreateForm(values, credits);
+  const setMoreMinutes = useSetAtom(getMoreMinutesAtom);
   const minutes = checkMinutes(credits, durationSec);
 
   const reset = () => {
@@ -158,13 +150,9 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     return promise;
   };
 
-  const needMinutes = () => {
-    setGlobalError('paymentRequired');
-    const action = paymentRequiredAction(paymentContextOf(user));
-    if (action === 'buyMinutes') setBuyMinutes(true);
-    else if (action === 'unknownError') setUnknownError(true);
-    else navigate('/pricing', { state: { from: currentAppPath() } });
-  };
+  // More minutes open in place, over this dialog (it stays open with what was entered).
+  const needMinutes = () => setMoreMinutes(true);
+  const noMinutes = !!credits && credits.minutes.total - credits.minutes.used <= 0;
 
   const submit = async () => {
     setSubmitError(null);
@@ -214,11 +202,17 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
       open={open}
       onClose={close}
       title="Translate a video"
-      primaryAction={{ content: 'Start translation', onAction: submit, loading: submitting, disabled: submitting || (source === 'upload' && upload?.status === 'uploading') }}
+      primaryAction={{ content: 'Start translation', onAction: submit, loading: submitting, disabled: submitting || noMinutes || !minutes.ok || (source === 'upload' && upload?.status === 'uploading') }}
       secondaryActions={[{ content: 'Cancel', onAction: close, disabled: submitting }]}
+      footer={noMinutes || !minutes.ok ? <Text as="span" tone="critical" variant="bodySm">{noMinutes ? 'No minutes left to start a translation' : 'Not enough minutes for this video'}</Text> : undefined}
     >
       <Modal.Section>
         <BlockStack gap="400">
+          {noMinutes ? (
+            <Banner tone="warning" title="You have no minutes left" action={{ content: 'Get more minutes', onAction: needMinutes }}>
+              <p>Starting a translation uses one minute per minute of video. Get more minutes to start this one.</p>
+            </Banner>
+          ) : null}
           <ButtonGroup variant="segmented">
             <Button pressed={source === 'upload'} onClick={() => setSource('upload')}>
               Upload a file
@@ -272,12 +266,15 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
                           ? 'Uploaded'
                           : `Uploading ${uploadPercent(upload.sent, upload.total)}%`}
                     </Text>
-                    {upload.status === 'failed' && (
+                    {upload.status === 'failed' && !isFileProblem(upload.error) && (
                       <Button variant="plain" onClick={() => beginUpload(upload.file)}>
                         Try again
                       </Button>
                     )}
                   </InlineStack>
+                  {upload.status === 'failed' && isFileProblem(upload.error) ? (
+                    <Text as="p" variant="bodySm" tone="subdued">{UPLOAD_TEXTS.formats}</Text>
+                  ) : null}
                 </BlockStack>
               )}
               {show('file') && <Text as="p" tone="critical">{errors.file}</Text>}

@@ -93,7 +93,7 @@ export const ProjectCard = memo(function ProjectCard({
             )}
             {pending.length > 0 && (
               <Text as="p" variant="bodySm" tone="subdued">
-                {pending.map((l) => l.toUpperCase()).join(', ')}: made from this transcript once the speakers are known
+                {`${pending.map((l) => l.toUpperCase()).join(', ')}: starts when this video's speakers are ready`}
               </Text>
             )}
             {working && (

@@ -2,7 +2,7 @@
 // settings turn tus off; progress, the local duration read from the file, retry by starting again, abort on
 // unmount or reset.
 import { useEffect, useRef, useState } from 'react';
-import { errorMessage } from '../../../lib/http';
+import { errorMessage, isApiError } from '../../../lib/http';
 import { uploadMultipart } from '../api';
 import { localDuration, startUpload, type UploadHandle } from '../upload';
 
@@ -13,6 +13,26 @@ export interface UploadState {
   status: 'uploading' | 'done' | 'failed';
   mediaId: string | null;
   error: string | null;
+}
+
+/** The user's own mistakes, named as such (not "Server error"). */
+export const UPLOAD_TEXTS = {
+  empty: 'This file is empty',
+  notMedia: 'This file is not a video or audio file we can read',
+  formats: 'Choose an MP4, MOV, MKV, WEBM or AVI video, or an MP3, WAV or M4A audio file.',
+} as const;
+
+/** What a failed upload tells the user: the file's problem in their words, or the server's message. */
+export function uploadErrorText(e: unknown): string {
+  const raw = isApiError(e) ? errorMessage(e) : e instanceof Error ? e.message : errorMessage(e);
+  if (/\bempty\b|0 bytes/i.test(raw)) return UPLOAD_TEXTS.empty;
+  if (/not a readable|could not be read|not a media|invalid data|unsupported/i.test(raw)) return UPLOAD_TEXTS.notMedia;
+  return raw;
+}
+
+/** Whether the text is about the file itself (another file is needed, trying again will not help). */
+export function isFileProblem(text: string | null): boolean {
+  return text === UPLOAD_TEXTS.empty || text === UPLOAD_TEXTS.notMedia;
 }
 
 export function uploadPercent(sent: number, total: number): number {
@@ -29,6 +49,12 @@ export function useVideoUpload(o: { spaceId: string; tus: boolean }) {
   const begin = (file: File) => {
     handle.current?.abort();
     setDuration(null);
+    // An empty file is refused here: nothing to send (the upload protocol would only fail on it).
+    if (file.size === 0) {
+      handle.current = null;
+      setUpload({ file, sent: 0, total: 0, status: 'failed', mediaId: null, error: UPLOAD_TEXTS.empty });
+      return;
+    }
     void localDuration(file).then((d) => setDuration((cur) => cur ?? d));
     setUpload({ file, sent: 0, total: file.size, status: 'uploading', mediaId: null, error: null });
     const onProgress = (sent: number, total: number) => setUpload((u) => (u && u.file === file ? { ...u, sent, total } : u));
@@ -40,7 +66,7 @@ export function useVideoUpload(o: { spaceId: string; tus: boolean }) {
         setUpload((u) => (u && u.file === file ? { ...u, status: 'done', sent: u.total, mediaId: media.id } : u));
         if (media.duration != null) setDuration(media.duration);
       },
-      (e: unknown) => setUpload((u) => (u && u.file === file ? { ...u, status: 'failed', error: errorMessage(e) || (e as Error).message } : u)),
+      (e: unknown) => setUpload((u) => (u && u.file === file ? { ...u, status: 'failed', error: uploadErrorText(e) } : u)),
     );
   };
 

@@ -4,6 +4,7 @@ import { SPACE_NAME_MAX, TEAMSPACE_DIALOG_SIZE } from '../../../../contract/cons
 import { TEXT } from '../../../../contract/errors';
 import type { Space } from '../../../../contract/schemas/space';
 import { errorMessage } from '../../../lib/http';
+import { formatDate } from '../../../lib/format';
 import { useCredits } from '../../../lib/api/use-credits';
 import { useCurrentUser } from '../../../lib/api/use-current-user';
 import { useSpace, useSpaceActions, useSpaceLimits, useSpaceSettings } from '../api';
@@ -246,6 +247,21 @@ function SettingsTab(p: {
   const invitesInPlan = feature ? feature.enabled : true;
   const deletable = owner && limits ? canDelete(space, p.meId, limits.owned_spaces, limits.spaces_limit) : false;
   const leavable = canLeave(space, p.meId);
+  const mailEnabled = settings?.mail_enabled !== false;
+  const [link, setLink] = useState<{ email: string; url: string; expires: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const memberCount = space.members.length + space.invites.length;
+  // Without e-mail on this server the invitee learns of the invite only through the owner: a link to hand over.
+  const invite = async (email: string) => {
+    const updated = await actions.invite(space.id, [email]);
+    setLink(null);
+    setCopied(false);
+    if (mailEnabled) return;
+    const pending = updated.invites.find((i) => i.email === email);
+    if (!pending) return;
+    const made = await actions.inviteLink(space.id, pending.id);
+    setLink({ email, url: `${window.location.origin}/join/${made.token}`, expires: formatDate(made.expires_at) });
+  };
 
   return (
     <BlockStack gap="400">
@@ -264,14 +280,41 @@ function SettingsTab(p: {
       <ColorPicker value={p.color} onChange={p.onColor} disabled={!owner} />
       <LoudnessSetting space={space} owner={owner} />
       <Divider />
-      <Text as="h3" variant="headingSm">{L.membersTitle}</Text>
+      <InlineStack align="space-between" blockAlign="center">
+        <Text as="h3" variant="headingSm">{L.membersTitle}</Text>
+        <Text as="span" tone="subdued" variant="bodySm">
+          {capacity.limit !== null ? `${memberCount} of ${capacity.limit} members` : `${memberCount} ${memberCount === 1 ? 'member' : 'members'}`}
+        </Text>
+      </InlineStack>
       {owner ? (
         <InviteForm
           taken={[...space.members.map((m) => m.email), ...space.invites.map((i) => i.email)]}
           disabled={!invitesInPlan || capacity.atLimit}
           note={!invitesInPlan ? L.invitesNotInPlan : capacity.atLimit && capacity.limit !== null ? L.memberLimitReached(capacity.limit) : null}
-          onInvite={(email) => actions.invite(space.id, [email])}
+          onInvite={invite}
         />
+      ) : null}
+      {owner && !mailEnabled && !link ? (
+        <Text as="p" tone="subdued" variant="bodySm">This server sends no e-mail: after inviting, you get a link to send yourself.</Text>
+      ) : null}
+      {link ? (
+        <Banner tone="warning" title="No e-mail was sent" onDismiss={() => setLink(null)}>
+          <BlockStack gap="200">
+            <Text as="p">{`This server sends no e-mail. Send this link to ${link.email} yourself: it works once, until ${link.expires}.`}</Text>
+            <InlineStack gap="200" blockAlign="end" wrap={false}>
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <TextField label="Invite link" value={link.url} readOnly autoComplete="off" selectTextOnFocus />
+              </div>
+              <Button
+                onClick={() => {
+                  void navigator.clipboard?.writeText(link.url).then(() => setCopied(true), () => setCopied(false));
+                }}
+              >
+                {copied ? 'Copied' : 'Copy link'}
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Banner>
       ) : null}
       {listError ? <Banner tone="critical" onDismiss={() => setListError(null)}>{listError}</Banner> : null}
       <MemberList

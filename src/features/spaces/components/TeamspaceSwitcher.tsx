@@ -14,6 +14,13 @@ import { UpgradeBanner } from './UpgradeBanner';
 
 const SWITCHER_Z_INDEX = 450;
 
+/** "Owner: you" or "Owner: ann@example.com" under a space in the switcher. */
+export function ownerLine(space: { owner_id: string; members: { user_id: string; email: string; role: string }[] }, meId: string | undefined): string {
+  if (space.owner_id === meId) return 'Owner: you';
+  const owner = space.members.find((m) => m.user_id === space.owner_id) ?? space.members.find((m) => m.role === 'owner');
+  return owner ? `Owner: ${owner.email}` : 'Shared with you';
+}
+
 /** The Teamspace switcher of the sidebar (top group). Collapsed: the current space's avatar only. */
 export function TeamspaceSwitcher({ collapsed }: { collapsed: boolean }) {
   const { data: spaces } = useSpaces();
@@ -85,7 +92,8 @@ export function TeamspaceSwitcher({ collapsed }: { collapsed: boolean }) {
                   truncate: true,
                   active: s.id === current?.id,
                   disabled,
-                  helpText: disabled ? L.disabled : undefined,
+                  // Two spaces can share a name: the owner tells them apart.
+                  helpText: disabled ? L.disabled : ownerLine(s, me?.id),
                   prefix: <SpaceAvatar name={s.name} color={s.color} size={20} />,
                   suffix: s.id === current?.id ? <Icon source={CheckIcon} /> : undefined,
                   onAction: () => {
