@@ -63,7 +63,8 @@ describe('deleting removes the stored files', () => {
     await storage.putBuffer(projectKey(a, 'source.mp4'), 'a');
     await storage.putBuffer(projectKey(b, 'source.mp4'), 'b');
     expect((await api(h, 'DELETE', `/api/project/${a}`, { token: u.token })).status).toBe(200);
-    expect(await keys()).toEqual([projectKey(b, 'source.mp4'), `uploads/${mediaId}/file.mp4`].sort());
+    // b keeps its files and the upload (with the cover frame taken at upload).
+    expect(await keys()).toEqual([projectKey(b, 'cover.jpg'), projectKey(b, 'source.mp4'), `uploads/${mediaId}/cover.jpg`, `uploads/${mediaId}/file.mp4`].sort());
     expect((await api(h, 'DELETE', `/api/project/${b}`, { token: u.token })).status).toBe(200);
     expect(await keys()).toEqual([]);
   });
@@ -104,7 +105,7 @@ describe('deleting removes the stored files', () => {
 describe('the cleanup survives failures', () => {
   it('a removal that fails stays queued with its error; the sweep finishes it', async () => {
     const u = await newUser(h, 'flaky');
-    const { id } = await projectWithFiles(u);
+    const { id, mediaId } = await projectWithFiles(u);
     const real = storage.deletePrefix.bind(storage);
     let failures = 0;
     storage.deletePrefix = async () => {
@@ -117,9 +118,13 @@ describe('the cleanup survives failures', () => {
     } finally {
       storage.deletePrefix = real;
     }
-    expect(failures).toBe(1);
-    const queued = await h.deps.db.query<{ target: string; attempts: number; last_error: string }>(`SELECT target, attempts, last_error FROM storage_garbage`);
-    expect(queued).toEqual([{ target: `projects/${id}/`, attempts: 1, last_error: 'store unreachable' }]);
+    // Two folders: the project's and its upload's (file and cover frame).
+    expect(failures).toBe(2);
+    const queued = await h.deps.db.query<{ target: string; attempts: number; last_error: string }>(`SELECT target, attempts, last_error FROM storage_garbage ORDER BY target`);
+    expect(queued).toEqual([
+      { target: `projects/${id}/`, attempts: 1, last_error: 'store unreachable' },
+      { target: `uploads/${mediaId}/`, attempts: 1, last_error: 'store unreachable' },
+    ]);
     expect(await keys(`projects/${id}/`)).not.toEqual([]);
     await sweepRetention({ db: h.deps.db, storage, config: h.config });
     expect(await keys()).toEqual([]);
@@ -156,7 +161,7 @@ describe('the sweep', () => {
     expect(report.uploadsExpired).toBe(1);
     expect(report.orphanPrefixes).toEqual([]);
     expect(await keys(`uploads/${oldUpload}/`)).toEqual([]);
-    expect(await keys(`uploads/${freshUpload}/`)).toEqual([`uploads/${freshUpload}/file.mp4`]);
+    expect(await keys(`uploads/${freshUpload}/`)).toEqual([`uploads/${freshUpload}/cover.jpg`, `uploads/${freshUpload}/file.mp4`]);
     expect(await keys(projectKey(ghost, ''))).toHaveLength(1);
     expect(existsSync(oldWork)).toBe(false);
     expect(existsSync(oldTmp)).toBe(false);
@@ -164,7 +169,7 @@ describe('the sweep', () => {
 
     report = await sweepRetention({ db: h.deps.db, storage, config: h.config }, { now: Date.now() + 2 * 3600 * 1000 });
     expect(report.orphanPrefixes.sort()).toEqual([`projects/${ghost}/`, `uploads/${ghost}/`]);
-    expect(await keys()).toEqual([projectKey(live, 'source.mp4'), `uploads/${freshUpload}/file.mp4`].sort());
+    expect(await keys()).toEqual([projectKey(live, 'cover.jpg'), projectKey(live, 'source.mp4'), `uploads/${freshUpload}/cover.jpg`, `uploads/${freshUpload}/file.mp4`].sort());
     // A second sweep finds nothing more to do.
     report = await sweepRetention({ db: h.deps.db, storage, config: h.config }, { now: Date.now() + 2 * 3600 * 1000 });
     expect(report).toMatchObject({ uploadsExpired: 0, orphanPrefixes: [], garbage: { removed: 0, failed: 0 } });

@@ -38,6 +38,7 @@ describe('default space and sign-up', () => {
         members: [{ user_id: u.id, email: u.email, role: 'owner' }],
         invites: [],
         credits: { minutes: { total: 3, used: 0 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
+        loudness_target: 'source',
       },
     ]);
   });
