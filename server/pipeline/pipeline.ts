@@ -174,7 +174,7 @@ export class Pipeline {
     const taken = await jobs.takeOverStaleJobs(db, this.owner, staleSec);
     for (const j of taken) {
       this.log('requeueing stale stage', { jobId: j.id, projectId: j.project_id, stage: j.stage });
-      await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.attempts) });
+      await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
       n++;
     }
     await jobs.closeCancelledJobs(db, Math.max(staleSec, 1));

@@ -10,7 +10,7 @@ import { STAGES } from './stages';
 const JobPayload = v.object({
   projectId: v.pipe(v.string(), v.uuid('projectId is not a project id')),
   stage: v.picklist(STAGES, 'stage is not a pipeline stage'),
-  /** The job row's runs so far when it was queued (pipeline_jobs.attempts); absent in older payloads. */
+  /** How many times the job row has been queued (pipeline_jobs.queued_runs); absent in older payloads. */
   run: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 export type JobData = v.InferOutput<typeof JobPayload>;

@@ -21,17 +21,17 @@ export const jobId = (projectId: string, stage: StageName) => `${projectId}-${st
  * is already queued or running with a fresh heartbeat is left alone (double enqueue is harmless).
  */
 export async function upsertQueuedJob(db: Db, projectId: string, stage: StageName, owner: string, staleSec: number): Promise<number | null> {
-  const rows = await db.query<{ attempts: number }>(
+  const rows = await db.query<{ queued_runs: number }>(
     `INSERT INTO pipeline_jobs AS j (id, project_id, stage, state, owner, heartbeat_at)
      VALUES ($1, $2, $3, 'queued', $4, now())
      ON CONFLICT (id) DO UPDATE SET state = 'queued', owner = EXCLUDED.owner, heartbeat_at = now(),
-       cancel_requested = false, error = NULL, finished_at = NULL
+       cancel_requested = false, error = NULL, finished_at = NULL, queued_runs = j.queued_runs + 1
      WHERE j.state NOT IN ('queued', 'running') OR j.heartbeat_at < now() - make_interval(secs => $5)
-     RETURNING attempts`,
+     RETURNING queued_runs`,
     [jobId(projectId, stage), projectId, stage, owner, staleSec],
   );
   // The run number that goes with the queued job (see queue.ts queueId); null when nothing was queued.
-  return rows.length > 0 ? Number(rows[0]!.attempts) : null;
+  return rows.length > 0 ? Number(rows[0]!.queued_runs) : null;
 }
 
 /**
@@ -135,12 +135,12 @@ export async function stoppingJobs(db: Db, projectId: string): Promise<string[]>
  * sweeping), so a late heartbeat of its own only means its event loop was busy, and taking the job over would
  * abort the stage it is running and run it a second time.
  */
-export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName; attempts: number }>> {
+export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName; queued_runs: number }>> {
   return db.query(
-    `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now()
+    `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now(), queued_runs = queued_runs + 1
      WHERE state IN ('queued', 'running') AND NOT cancel_requested AND heartbeat_at < now() - make_interval(secs => $2)
        AND owner IS DISTINCT FROM $1
-     RETURNING id, project_id, stage, attempts`,
+     RETURNING id, project_id, stage, queued_runs`,
     [owner, staleSec],
   );
 }

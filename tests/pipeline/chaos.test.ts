@@ -150,7 +150,10 @@ async function settle(c: Client, id: string, timeoutMs = 180_000): Promise<strin
   for (;;) {
     const s = await statusOf(c, id);
     if (s === null || !RUNNING.test(s)) return s;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`project ${id} still ${s} after ${timeoutMs} ms`);
+    if (Date.now() - t0 > timeoutMs) {
+      const lines = c.server.output().split('\n').filter((l) => l.includes(id)).slice(-30).join('\n');
+      throw new Error(`project ${id} still ${s} after ${timeoutMs} ms; the API process's log of it:\n${lines}`);
+    }
     await sleep(150);
   }
 }

@@ -60,8 +60,9 @@ describe('S3 storage through the app', () => {
     });
     expect(p2.status).toBe(204);
     expect(p2.headers.get('media-status')).toBe('uploaded');
-    // Finished: the file sits under uploads/, the tus bookkeeping objects are gone, no multipart upload stays open.
-    expect(await s3.keys()).toEqual([`uploads/${mediaId}/file.mp4`]);
+    // Finished: the file (and the cover frame the project cards show) sit under uploads/, the tus bookkeeping
+    // objects are gone, no multipart upload stays open.
+    expect((await s3.keys()).sort()).toEqual([`uploads/${mediaId}/cover.jpg`, `uploads/${mediaId}/file.mp4`]);
     expect(await s3.openUploads()).toEqual([]);
     expect((await h.deps.storage!.getBuffer(`uploads/${mediaId}/file.mp4`)).equals(data)).toBe(true);
   });

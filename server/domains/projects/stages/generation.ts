@@ -328,7 +328,14 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
 export async function sourceLoudness(ctx: ProjectStageContext, signal?: AbortSignal): Promise<LoudnessFigures | null> {
   const kept = await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS);
   if (kept) return kept;
-  const figures = await measureLoudnessFigures(await input(ctx, A.audio48k), { signal: signal ?? ctx.signal });
+  // The extracted source audio; a project without it (made before it was kept) is measured on its original video.
+  const from = (await ctx.deps.storage.exists(key(ctx, A.audio48k)))
+    ? await input(ctx, A.audio48k)
+    : ctx.project.original_video && (await ctx.deps.storage.exists(ctx.project.original_video))
+      ? await ctx.deps.storage.localFile(ctx.project.original_video)
+      : null;
+  if (!from) return null;
+  const figures = await measureLoudnessFigures(from, { signal: signal ?? ctx.signal });
   if (figures) await saveJson(ctx, SOURCE_LOUDNESS, { ...figures, I: Number.isFinite(figures.I) ? figures.I : -100 });
   return figures;
 }
