@@ -64,6 +64,12 @@ export class MemoryQueue<T> {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
+  /** Whether a job whose id starts with `prefix` is waiting or running. */
+  holds(prefix: string): boolean {
+    for (const id of this.ids) if (id.startsWith(prefix)) return true;
+    return false;
+  }
+
   counts(): { waiting: number; active: number } {
     return { waiting: this.waiting.length, active: this.active };
   }

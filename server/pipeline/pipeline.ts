@@ -177,6 +177,16 @@ export class Pipeline {
       await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
       n++;
     }
+    // The in-process queue lives and dies with this process: a job row queued for it that it does not hold (its
+    // entry lost) is pushed again, so no project waits for a job nobody will run.
+    if (this.queue.holds) {
+      for (const j of await jobs.ownQueuedJobs(db, this.owner, Math.max(staleSec, 1))) {
+        if (this.queue.holds(j.id)) continue;
+        this.log('requeueing a queued stage the queue lost', { jobId: j.id, projectId: j.project_id, stage: j.stage });
+        await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
+        n++;
+      }
+    }
     await jobs.closeCancelledJobs(db, Math.max(staleSec, 1));
     const resumable = PROJECT_STATUSES.filter((s) => stageToResume(s) !== null);
     for (const p of await jobs.orphanedProjects(db, resumable, staleSec)) {

@@ -44,6 +44,8 @@ export interface JobQueue {
   close(opts?: { force?: boolean }): Promise<void>;
   /** Jobs waiting or running in this process (in-process queue) or in Redis (BullMQ). */
   counts(): Promise<{ waiting: number; active: number }>;
+  /** In-process queue only: whether it holds (waiting or running) any run of the job row `rowId`. */
+  holds?(rowId: string): boolean;
 }
 
 /** The embedded queue: a FIFO in memory, N jobs at a time, no job id twice. */
@@ -70,6 +72,10 @@ export class InProcessQueue implements JobQueue {
 
   async counts() {
     return this.q.counts();
+  }
+
+  holds(rowId: string): boolean {
+    return this.q.holds(`${rowId}#`);
   }
 
   close(opts: { force?: boolean } = {}): Promise<void> {

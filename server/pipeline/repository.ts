@@ -25,7 +25,7 @@ export async function upsertQueuedJob(db: Db, projectId: string, stage: StageNam
     `INSERT INTO pipeline_jobs AS j (id, project_id, stage, state, owner, heartbeat_at)
      VALUES ($1, $2, $3, 'queued', $4, now())
      ON CONFLICT (id) DO UPDATE SET state = 'queued', owner = EXCLUDED.owner, heartbeat_at = now(),
-       cancel_requested = false, error = NULL, finished_at = NULL, queued_runs = j.queued_runs + 1
+       cancel_requested = false, error = NULL, finished_at = NULL, queued_runs = j.queued_runs + 1, queued_at = now()
      WHERE j.state NOT IN ('queued', 'running') OR j.heartbeat_at < now() - make_interval(secs => $5)
      RETURNING queued_runs`,
     [jobId(projectId, stage), projectId, stage, owner, staleSec],
@@ -137,10 +137,19 @@ export async function stoppingJobs(db: Db, projectId: string): Promise<string[]>
  */
 export function takeOverStaleJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName; queued_runs: number }>> {
   return db.query(
-    `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now(), queued_runs = queued_runs + 1
+    `UPDATE pipeline_jobs SET state = 'queued', owner = $1, heartbeat_at = now(), queued_runs = queued_runs + 1, queued_at = now()
      WHERE state IN ('queued', 'running') AND NOT cancel_requested AND heartbeat_at < now() - make_interval(secs => $2)
        AND owner IS DISTINCT FROM $1
      RETURNING id, project_id, stage, queued_runs`,
+    [owner, staleSec],
+  );
+}
+
+/** This worker's own jobs queued more than `staleSec` ago and still not claimed. */
+export function ownQueuedJobs(db: Db, owner: string, staleSec: number): Promise<Array<{ id: string; project_id: string; stage: StageName; queued_runs: number }>> {
+  return db.query(
+    `SELECT id, project_id, stage, queued_runs FROM pipeline_jobs
+     WHERE state = 'queued' AND NOT cancel_requested AND owner = $1 AND queued_at < now() - make_interval(secs => $2)`,
     [owner, staleSec],
   );
 }

@@ -5,6 +5,7 @@ import { FAILURE_STATUSES, PROGRESS } from '../../contract/statuses';
 import { MediaError } from '../../server/media/errors';
 import { NON_FATAL, failureOf } from '../../server/pipeline/pipeline';
 import { InProcessQueue } from '../../server/pipeline/queue';
+import { requestCancel, upsertQueuedJob } from '../../server/pipeline/repository';
 import { ON_DONE, STAGE_STATUS, StageFailure, setStatus, type StageName } from '../../server/pipeline/stages';
 import { createHarness, type Harness } from '../server/harness';
 import { replacePipeline } from '../server/projects-fixtures';
@@ -267,6 +268,29 @@ describe('cancellation and crashes', () => {
     expect((await jobRows(h, id)).find((j) => j.stage === 'transcription')).toMatchObject({ state: 'done', attempts: 2 });
     expect(rec.calls.filter((c) => c.stage === 'transcription')).toHaveLength(2);
     await b.stop();
+  });
+
+  it('a job row queued for this process that its in-memory queue lost is pushed again by the sweep', async () => {
+    const rec = recorder();
+    const p = await replacePipeline(h, { handlers: recordingHandlers(h, rec), staleSec: 1 });
+    await p.startWorker(1);
+    const id = await projectRow(h);
+    await setStatus(h.deps.db, id, 'determine_speakers_done');
+    // Queued for this process, but its entry never reached (or was dropped by) the in-memory queue.
+    expect(await upsertQueuedJob(h.deps.db, id, 'voice_suggest', p.owner, 1)).toBe(0);
+    await waitFor(() => projectState(h, id), (x) => x?.status === 'translation_done', 20_000, 'translation_done');
+    expect(rec.calls.filter((c) => c.projectId === id).map((c) => c.stage)).toEqual(['voice_suggest', 'translation']);
+    await p.stop();
+  });
+
+  it('each queueing of a job row is a new run: queued again after a cancel, the job is not swallowed', async () => {
+    const p = await replacePipeline(h, { handlers: recordingHandlers(h, recorder()), staleSec: 1 });
+    const id = await projectRow(h);
+    expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 1)).toBe(0);
+    await requestCancel(h.deps.db, id);
+    expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 1)).toBe(1);
+    expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 1)).toBeNull(); // already queued
+    await p.stop();
   });
 
   it('a project left between stages without a queued job is resumed by the sweep', async () => {
