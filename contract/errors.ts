@@ -36,6 +36,17 @@ export const TEXT = {
   embedBusy: 'Please wait for another async method to return before trying again.',
 } as const;
 
+/** The embedded app's own error texts (App Bridge: session token, navigation): shown as they are. */
+export const EMBED_ERROR_TEXTS: ReadonlySet<string> = new Set([
+  TEXT.embedTokenFailed,
+  TEXT.embedTimeout,
+  TEXT.embedUnsupportedAuth,
+  TEXT.embedInvalidUrl,
+  TEXT.embedRequestFailed,
+  TEXT.embedRedirectNotAllowed,
+  TEXT.embedBusy,
+]);
+
 /** Maintenance banner: "unavailable from {h:mm am/pm} for 30 minutes". */
 export function maintenanceText(timeIso: string, minutes = 30): string {
   const d = new Date(timeIso);

@@ -27,6 +27,13 @@ export function planAtLeast(plan: PlanTier, min: PlanTier): boolean {
 export const PLAN_MONTHLY_MINUTES: Record<PlanTier, number> = {
   trial: 3, free: 3, starter: 25, creator: 100, creator_pro: 500, business: 2000, enterprise: 2000, custom: 2000,
 };
+/**
+ * Free lip-sync minutes a plan credits every month, besides its minutes (Credits.lipsync_free_minutes). Only the
+ * plans with lip-sync (Creator Pro and above) have them; lip-sync draws on them before the plan's minutes.
+ */
+export const PLAN_MONTHLY_LIPSYNC_FREE_MINUTES: Record<PlanTier, number> = {
+  trial: 0, free: 0, starter: 0, creator: 0, creator_pro: 10, business: 30, enterprise: 60, custom: 60,
+};
 
 export interface SpacesLimit {
   /** How many spaces a user may own (null = unlimited). */

@@ -67,6 +67,7 @@ export const Project = v.object({
   src_srt_uploaded: v.boolean(),
   dst_srt_uploaded: v.boolean(),
   free_dubbing: v.boolean(),
+  /** The engine of the speakers' voices (a voice preset's own engine for a clone); several joined by '+'. */
   tts_provider: v.nullable(v.string()),
   cover: v.nullable(v.string()),
   original_video: v.nullable(v.string()),

@@ -6,7 +6,7 @@
 //  - global error effects (src/app/errors.ts) notified once per failed request.
 // SWR keys are the API paths as the browser sees them ('/api/space/list?x=1'); `fetcher` maps them onto `api`.
 import ky, { type KyInstance } from 'ky';
-import { TEXT } from '../../contract/errors';
+import { EMBED_ERROR_TEXTS, TEXT } from '../../contract/errors';
 import { getAuthProvider } from './auth/active';
 import { currentEnvironment } from './environments';
 
@@ -96,9 +96,16 @@ export function errorText(body: unknown, statusText: string): string {
   return TEXT.serverError;
 }
 
-/** Any thrown value as an ApiError: network/timeouts -> 504 'Gateway Timeout', everything else -> 'Server error...'. */
+/**
+ * Any thrown value as an ApiError: network/timeouts -> 504 'Gateway Timeout'; the embedded app's own errors
+ * (App Bridge: 'This URL is not allowed for redirection', 'Invalid URL', ...) keep their spec text; everything
+ * else -> 'Server error...'.
+ */
 export function toApiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
+  if (e instanceof Error && EMBED_ERROR_TEXTS.has(e.message)) {
+    return new ApiError({ status: 0, kind: 'client', message: e.message });
+  }
   const name = (e as { name?: string } | null)?.name;
   if (name === 'TimeoutError' || e instanceof TypeError) {
     return new ApiError({ status: 504, kind: 'network', message: TEXT.gatewayTimeout, detail: TEXT.gatewayTimeout });

@@ -165,7 +165,7 @@ describe('POST /api/project/{id}/run_lipsync_task', () => {
     const id = await dubbed(bob, 'one');
     const poor = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: bob.token, body: { is_free_lipsync: true } });
     expect(poor.status).toBe(402);
-    expect(poor.json.detail).toMatch(/^Not enough minutes/);
+    expect(poor.json.detail).toMatch(/^No free lip-sync minutes left: 1 needed, 0 available/);
     const after = await api(h, 'GET', path(id), { token: bob.token });
     expect(after.json.lipsync_info.status ?? null).toBeNull();
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'lipsync')).toEqual([]);

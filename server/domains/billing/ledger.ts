@@ -110,6 +110,18 @@ export function notEnoughMinutesText(needed: number, available: number): string 
   return `Not enough minutes: ${fmt(needed)} ${needed === 1 ? 'minute' : 'minutes'} needed, ${fmt(a)} available`;
 }
 
+/**
+ * The 402 detail of a lip-sync run asked on free lip-sync minutes only (is_free_lipsync) when they are short: it
+ * names the free lip-sync minutes, and offers the plan's minutes when they would cover the run.
+ */
+export function notEnoughFreeLipsyncText(needed: number, available: number, b: Balances): string {
+  const a = Math.max(0, available);
+  const head = a <= 0
+    ? `No free lip-sync minutes left: ${fmt(needed)} needed, 0 available.`
+    : `Not enough free lip-sync minutes: ${fmt(needed)} needed, ${fmt(a)} available.`;
+  return b.minutes.available + 1e-9 >= needed ? `${head} Run it on your plan minutes instead.` : head;
+}
+
 /** Locks the space row until the end of the transaction: serialises the debits of one space. */
 async function lockSpace(db: Db, spaceId: string): Promise<void> {
   const r = await db.maybeOne(`SELECT id FROM spaces WHERE id = $1 FOR UPDATE`, [spaceId]);
@@ -125,6 +137,8 @@ export interface DebitInput {
   note?: string | null;
   /** Buckets to draw from, in order (lip-sync: ['lipsync_free', 'minutes']). Default ['minutes']. */
   from?: Bucket[];
+  /** The 402 detail when the buckets hold too little (default notEnoughMinutesText); gets the balances too. */
+  shortText?: (needed: number, available: number, b: Balances) => string;
 }
 
 export interface DebitResult {
@@ -158,7 +172,9 @@ export async function debit(db: Db, d: DebitInput): Promise<DebitResult> {
   const b = await balances(db, d.spaceId);
   const avail = (k: Bucket) => Math.max(0, k === 'minutes' ? b.minutes.available : b.lipsync_free_minutes);
   const total = from.reduce((s, k) => s + avail(k), 0);
-  if (total + 1e-9 < need) throw new DomainError('payment_required', notEnoughMinutesText(need, round3(total)));
+  if (total + 1e-9 < need) {
+    throw new DomainError('payment_required', (d.shortText ?? notEnoughMinutesText)(need, round3(total), b));
+  }
   const taken: DebitResult['taken'] = [];
   let left = need;
   for (const k of from) {

@@ -3,7 +3,7 @@
 // resume, and let the plan's unused minutes lapse when it ends. Minutes are ledger rows (./ledger.ts); the
 // clock (runBillingClock) is idempotent, so running it twice or on two servers at once credits nothing twice.
 import { randomUUID } from 'node:crypto';
-import { PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
+import { PLAN_MONTHLY_LIPSYNC_FREE_MINUTES, PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
 import type { Db, SqlParam } from '../../db/index';
 import * as ledger from './ledger';
 import { isFreeSubscription, isSubscriptionActive, isSubscriptionPaused } from './plan';
@@ -120,27 +120,33 @@ export function cycleStarts(row: Pick<LifecycleRow, 'current_period_start' | 'cu
 }
 
 /**
- * Credits the plan's monthly minutes for every month of the current period that has begun, once each (ref
- * refill:<user>:<month start>). A bigger plan taken in a month already credited gets the difference.
+ * Credits the plan's monthly minutes, and its free lip-sync minutes (bucket lipsync_free), for every month of the
+ * current period that has begun, once each (ref refill:<user>:<month start>, one row per bucket). A bigger plan
+ * taken in a month already credited gets the difference. Returns the plan minutes credited.
  */
 export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Date()): Promise<number> {
   if (!isSubscriptionActive(row, now) || isFreeSubscription(row)) return 0;
   const spaceId = await defaultSpaceOf(db, row.user_id);
   if (!spaceId) return 0;
-  const monthly = PLAN_MONTHLY_MINUTES[row.tier as PlanTier] ?? 0;
+  const tier = row.tier as PlanTier;
+  const grants: { bucket: ledger.Bucket; monthly: number; note: string }[] = [
+    { bucket: 'minutes', monthly: PLAN_MONTHLY_MINUTES[tier] ?? 0, note: `${row.tier} monthly minutes` },
+    { bucket: 'lipsync_free', monthly: PLAN_MONTHLY_LIPSYNC_FREE_MINUTES[tier] ?? 0, note: `${row.tier} monthly free lip-sync minutes` },
+  ];
   let credited = 0;
   for (const c of cycleStarts(row, now)) {
     const base = `refill:${row.user_id}:${c.toISOString().slice(0, 10)}`;
-    const prior = await db.one<{ m: number }>(
-      `SELECT COALESCE(SUM(minutes), 0)::float8 AS m FROM minutes_ledger
-       WHERE space_id = $1 AND kind = 'refill' AND (ref = $2 OR ref LIKE $3)`,
-      [spaceId, base, `${base}:%`],
-    );
-    const missing = monthly - Number(prior.m);
-    if (missing <= 0) continue;
-    const ref = Number(prior.m) === 0 ? base : `${base}:${row.tier}`;
-    if (await ledger.post(db, { spaceId, kind: 'refill', minutes: missing, ref, userId: row.user_id, note: `${row.tier} monthly minutes` })) {
-      credited += missing;
+    for (const g of grants) {
+      const prior = await db.one<{ m: number }>(
+        `SELECT COALESCE(SUM(minutes), 0)::float8 AS m FROM minutes_ledger
+         WHERE space_id = $1 AND bucket = $4 AND kind = 'refill' AND (ref = $2 OR ref LIKE $3)`,
+        [spaceId, base, `${base}:%`, g.bucket],
+      );
+      const missing = g.monthly - Number(prior.m);
+      if (missing <= 0) continue;
+      const ref = Number(prior.m) === 0 ? base : `${base}:${row.tier}`;
+      const wrote = await ledger.post(db, { spaceId, bucket: g.bucket, kind: 'refill', minutes: missing, ref, userId: row.user_id, note: g.note });
+      if (wrote && g.bucket === 'minutes') credited += missing;
     }
   }
   return credited;
@@ -148,27 +154,34 @@ export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Da
 
 /**
  * When a subscription ends (not a pause), the plan's unused minutes lapse: refills not yet consumed by debits
- * (debits draw on plan minutes first). Purchased and granted minutes stay. Once per period end.
+ * (debits draw on plan minutes first), and so do its unused free lip-sync minutes. Purchased and granted minutes
+ * stay. Once per period end. Returns the plan minutes that lapsed.
  */
 export async function expirePlanMinutes(db: Db, row: LifecycleRow): Promise<number> {
   const spaceId = await defaultSpaceOf(db, row.user_id);
   if (!spaceId) return 0;
-  const s = await db.one<{ refills: number; expired: number; used: number }>(
-    `SELECT COALESCE(SUM(minutes) FILTER (WHERE kind = 'refill'), 0)::float8 AS refills,
-            COALESCE(-SUM(minutes) FILTER (WHERE kind = 'expire'), 0)::float8 AS expired,
-            COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund')), 0)::float8 AS used
-     FROM minutes_ledger WHERE space_id = $1 AND bucket = 'minutes'`,
-    [spaceId],
-  );
   const b = await ledger.balances(db, spaceId);
-  const planLeft = Math.max(0, Number(s.refills) - Number(s.expired) - Number(s.used));
-  const amount = Math.min(planLeft, Math.max(0, b.minutes.available));
-  if (amount <= 0) return 0;
   const end = t(row.current_period_end)?.toISOString().slice(0, 10) ?? 'now';
-  const wrote = await ledger.post(db, {
-    spaceId, kind: 'expire', minutes: amount, ref: `expire:${row.id}:${end}`, userId: row.user_id, note: 'plan minutes lapsed with the subscription',
-  });
-  return wrote ? amount : 0;
+  let lapsed = 0;
+  for (const bucket of ['minutes', 'lipsync_free'] as const) {
+    const s = await db.one<{ refills: number; expired: number; used: number }>(
+      `SELECT COALESCE(SUM(minutes) FILTER (WHERE kind = 'refill'), 0)::float8 AS refills,
+              COALESCE(-SUM(minutes) FILTER (WHERE kind = 'expire'), 0)::float8 AS expired,
+              COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund')), 0)::float8 AS used
+       FROM minutes_ledger WHERE space_id = $1 AND bucket = $2`,
+      [spaceId, bucket],
+    );
+    const planLeft = Math.max(0, Number(s.refills) - Number(s.expired) - Number(s.used));
+    const available = bucket === 'minutes' ? b.minutes.available : b.lipsync_free_minutes;
+    const amount = Math.min(planLeft, Math.max(0, available));
+    if (amount <= 0) continue;
+    const wrote = await ledger.post(db, {
+      spaceId, bucket, kind: 'expire', minutes: amount, ref: `expire:${row.id}:${end}`, userId: row.user_id,
+      note: bucket === 'minutes' ? 'plan minutes lapsed with the subscription' : 'free lip-sync minutes lapsed with the subscription',
+    });
+    if (wrote && bucket === 'minutes') lapsed += amount;
+  }
+  return lapsed;
 }
 
 async function update(db: Db, userId: string, set: string, params: SqlParam[]): Promise<LifecycleRow | null> {

@@ -57,6 +57,7 @@ export async function runLipsyncTask(deps: AppDeps, user: UserRow, id: string, b
       minutes: minutesNeeded(p.duration ?? 0),
       ref: ledger.lipsyncRef(p.id, run),
       from: body.is_free_lipsync ? ['lipsync_free'] : ['lipsync_free', 'minutes'],
+      shortText: body.is_free_lipsync ? ledger.notEnoughFreeLipsyncText : undefined,
       projectId: p.id,
       userId: user.id,
       note: 'lip-sync',

@@ -23,7 +23,7 @@ import { isUuid, spaceAccess, type SpaceAccess } from '../spaces/guard';
 import { markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
 import { deleteUploadsOnlyUsedBy } from '../retention/repository';
 import { afterDeletion } from '../retention/service';
-import { clonedEngineVoiceIds, presetVoicesFor } from '../voices/service';
+import { clonedEngineVoiceIds, presetVoicesFor, ttsProviderOfSpeakers } from '../voices/service';
 import * as repo from './repository';
 import { sampleUrl } from './samples';
 import { oneProjectJson } from './shape';
@@ -183,6 +183,11 @@ export async function updateProject(deps: AppDeps, user: UserRow, id: string, bo
           voiceChanged = true;
         }
       }
+    }
+    if (voiceChanged) {
+      // tts_provider follows the chosen voices' engines (a clone of another engine changes it).
+      const provider = await ttsProviderOfSpeakers(deps, t, project);
+      if (provider) patch.tts_provider = provider;
     }
     if (Object.keys(patch).length > 0) await repo.updateProjectFields(t, project.id, patch);
     if (voiceChanged && isEditable(locked.status)) await setStatus(t, project.id, 'voice_edited');

@@ -434,6 +434,34 @@ export async function clonedEngineVoiceIds(db: Deps['db']): Promise<Set<string>>
   return new Set(rows.map((r) => r.engine_voice_id));
 }
 
+/**
+ * The project's tts_provider as its speakers' voices make it: the engine of each speaker's voice (a voice preset's
+ * own engine, e.g. an ElevenLabs clone, or the stock voice's engine), the one engine when all agree, else the
+ * engines sorted and joined by '+'. Null when no speaker has a known voice (the caller keeps what it had).
+ * Read with `db` (a transaction that just changed a voice sees its change).
+ */
+export async function ttsProviderOfSpeakers(
+  deps: Pick<Deps, 'engines'>,
+  db: Deps['db'],
+  project: { id: string; space_id: string; dst_lang: string },
+): Promise<string | null> {
+  const speakers = await speakersOf(db, project.id);
+  const engines = new Set<string>();
+  let stock: Map<string, string> | null = null;
+  for (const s of speakers) {
+    if (!s.voice_id) continue;
+    const preset = await presetForVoice({ db }, project, s.voice_id);
+    if (preset) {
+      engines.add(preset.engine);
+      continue;
+    }
+    stock ??= new Map((await deps.engines.voices(project.dst_lang)).map((v) => [v.id, v.engine]));
+    const engine = stock.get(s.voice_id);
+    if (engine) engines.add(engine);
+  }
+  return engines.size === 0 ? null : [...engines].sort().join('+');
+}
+
 /** A speaker's preset, when its voice is one (and usable by the project): for the voiceover stage. */
 export async function presetForVoice(
   deps: Pick<Deps, 'db'>,

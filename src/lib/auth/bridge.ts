@@ -21,7 +21,7 @@ import * as SessionToken from '@shopify/app-bridge/actions/SessionToken';
 import { createApp, type ClientApplication } from '@shopify/app-bridge/client';
 import { getSessionToken as appBridgeSessionToken } from '@shopify/app-bridge/utilities/session-token';
 import { EMBED_TOKEN_EXPIRY_MARGIN_MS, PARENT_FRAME_TIMEOUT_MS } from '../../../contract/constants';
-import { TEXT } from '../../../contract/errors';
+import { EMBED_ERROR_TEXTS, TEXT } from '../../../contract/errors';
 import { originAllowed } from '../../../contract/origins';
 import { parseNavigableUrl, type NavigateOptions } from '../navigation';
 import type { EmbedLaunch } from './embed-config';
@@ -30,16 +30,6 @@ import { jwtExpiryMs } from './jwt';
 
 export const AUTH_TYPE_SESSION_TOKEN = 'session-token';
 
-const EMBED_TEXTS: ReadonlySet<string> = new Set([
-  TEXT.embedTokenFailed,
-  TEXT.embedTimeout,
-  TEXT.embedUnsupportedAuth,
-  TEXT.embedInvalidUrl,
-  TEXT.embedRequestFailed,
-  TEXT.embedRedirectNotAllowed,
-  TEXT.embedBusy,
-]);
-
 /**
  * The spec's text for a failed token request: our own texts pass through; App Bridge errors (the platform
  * answered without a token, or with an error action) are 'failed to get session token...', an unsupported
@@ -47,7 +37,7 @@ const EMBED_TEXTS: ReadonlySet<string> = new Set([
  */
 export function embedErrorText(e: unknown): string {
   const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
-  if (EMBED_TEXTS.has(message)) return message;
+  if (EMBED_ERROR_TEXTS.has(message)) return message;
   const type = (e as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && type.startsWith('APP::ERROR::')) {
     return type === 'APP::ERROR::UNSUPPORTED_OPERATION' ? TEXT.embedUnsupportedAuth : TEXT.embedTokenFailed;

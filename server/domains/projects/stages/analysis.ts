@@ -21,7 +21,7 @@ import { clearCheckpoints, findCheckpoints, saveCheckpoint } from '../../../pipe
 import { StageFailure } from '../../../pipeline/stages';
 import { A, checkAborted, input, key, loadJson, save, saveJson, scratch, speechRegions, srtCues, timed, type ProjectStageContext } from './common';
 import { chooseVoices } from './voices';
-import { clonedEngineVoiceIds } from '../../voices/service';
+import { clonedEngineVoiceIds, ttsProviderOfSpeakers } from '../../voices/service';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { makePendingLanguages } from '../languages';
 
@@ -254,6 +254,7 @@ export async function voiceSuggest(ctx: ProjectStageContext): Promise<void> {
   const picks = chooseVoices(speakers.filter((s) => !(s.voice_locked && presetIdOfVoice(s.voice_id))), voices);
   await deps.db.tx(async (t) => {
     for (const [speakerId, voiceId] of picks) await setSpeakerVoice(t, project.id, speakerId, voiceId, false);
-    await updateProjectFields(t, project.id, { tts_provider: tts.id });
+    // the engines of the voices the speakers now have (a kept clone of another engine counts too)
+    await updateProjectFields(t, project.id, { tts_provider: (await ttsProviderOfSpeakers(deps, t, project)) ?? tts.id });
   });
 }
