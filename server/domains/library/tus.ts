@@ -10,6 +10,7 @@ import { S3Storage, uploadKey } from '../../storage/index';
 import { s3ClientConfig } from '../../storage/s3';
 import * as repo from './repository';
 import { checkUpload, formatBytes } from './service';
+import { DomainError } from '../errors';
 
 export const TUS_PATH = '/api/library/tus';
 
@@ -99,7 +100,13 @@ export async function createTusServer(deps: AppDeps & { storage: Storage }): Pro
       const m = await repo.findMedia(deps.db, upload.id);
       if (!m) throw { status_code: 404, body: 'Upload not found\n' };
       await placeFinished(deps, dir, upload.id, m.storage_key);
-      const done = await checkUpload(deps, upload.id);
+      let done;
+      try {
+        done = await checkUpload(deps, upload.id);
+      } catch (e) {
+        if (e instanceof DomainError && e.code === 'invalid') throw { status_code: 422, body: `${String(e.detail)}\n` };
+        throw e;
+      }
       return {
         headers: {
           'Media-Id': upload.id,
