@@ -29,6 +29,8 @@ const EnvSchema = v.object({
   PORT: Int(8080),
   HOST: v.optional(v.string(), '0.0.0.0'),
   DATA_DIR: v.optional(v.string(), './data'),
+  /** Readiness fails when the data folder has less free space than this (MB; 0 = not checked). */
+  MIN_FREE_DISK_MB: Int(512),
   DATABASE_URL: Opt,
   REDIS_URL: Opt,
   PUBLIC_URL: Opt,
@@ -246,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
+    minFreeDiskMb: e.MIN_FREE_DISK_MB,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
