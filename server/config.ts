@@ -86,7 +86,10 @@ const EnvSchema = v.object({
   WEBHOOK_POLL_MS: Int(1000),
   EMBEDDED_WORKER: v.pipe(v.optional(v.string(), '1'), v.transform((s) => s !== '0' && s.toLowerCase() !== 'false')),
   LOGIN_MAX_FAILURES_IP: Int(20),
+  /** Failures of one account from one address (the owner elsewhere is not locked out by them). */
   LOGIN_MAX_FAILURES_ACCOUNT: Int(5),
+  /** Failures of one account from all addresses together (a slower limit against distributed guessing). */
+  LOGIN_MAX_FAILURES_ACCOUNT_GLOBAL: Int(50),
   LOGIN_WINDOW_SECONDS: Int(900),
   TRUST_PROXY: Bool,
   S3_ENDPOINT: Opt,
@@ -314,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLimits: {
       ip: e.LOGIN_MAX_FAILURES_IP,
       account: e.LOGIN_MAX_FAILURES_ACCOUNT,
+      accountGlobal: e.LOGIN_MAX_FAILURES_ACCOUNT_GLOBAL,
       windowSeconds: e.LOGIN_WINDOW_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,
