@@ -29,6 +29,8 @@ const EnvSchema = v.object({
   PORT: Int(8080),
   HOST: v.optional(v.string(), '0.0.0.0'),
   DATA_DIR: v.optional(v.string(), './data'),
+  /** Readiness fails when the data folder has less free space than this (MB; 0 = not checked). */
+  MIN_FREE_DISK_MB: Int(512),
   DATABASE_URL: Opt,
   REDIS_URL: Opt,
   PUBLIC_URL: Opt,
@@ -84,7 +86,10 @@ const EnvSchema = v.object({
   WEBHOOK_POLL_MS: Int(1000),
   EMBEDDED_WORKER: v.pipe(v.optional(v.string(), '1'), v.transform((s) => s !== '0' && s.toLowerCase() !== 'false')),
   LOGIN_MAX_FAILURES_IP: Int(20),
+  /** Failures of one account from one address (the owner elsewhere is not locked out by them). */
   LOGIN_MAX_FAILURES_ACCOUNT: Int(5),
+  /** Failures of one account from all addresses together (a slower limit against distributed guessing). */
+  LOGIN_MAX_FAILURES_ACCOUNT_GLOBAL: Int(50),
   LOGIN_WINDOW_SECONDS: Int(900),
   TRUST_PROXY: Bool,
   S3_ENDPOINT: Opt,
@@ -246,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
+    minFreeDiskMb: e.MIN_FREE_DISK_MB,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
@@ -311,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLimits: {
       ip: e.LOGIN_MAX_FAILURES_IP,
       account: e.LOGIN_MAX_FAILURES_ACCOUNT,
+      accountGlobal: e.LOGIN_MAX_FAILURES_ACCOUNT_GLOBAL,
       windowSeconds: e.LOGIN_WINDOW_SECONDS,
     },
     trustProxy: e.TRUST_PROXY,

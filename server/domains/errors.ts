@@ -16,7 +16,8 @@ export type DomainErrorCode =
   | 'rate_limited'
   | 'upstream_failed' // a service we depend on answered wrongly
   | 'unavailable' // not configured here, or temporarily unavailable
-  | 'upstream_timeout';
+  | 'upstream_timeout'
+  | 'out_of_disk'; // the server's data folder is full
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';
@@ -42,3 +43,16 @@ export const conflict = (d: string) => new DomainError('conflict', d);
 export const unprocessable = (issues: ValidationIssue[]) => new DomainError('invalid', issues);
 export const tooMany = (d: string, retryAfterSec?: number) =>
   new DomainError('rate_limited', d, retryAfterSec ? { headers: { 'Retry-After': String(retryAfterSec) } } : {});
+
+export const DISK_FULL_TEXT = 'The server is out of disk space: the upload was not stored. Try again later.';
+
+/** True for a write that failed because the disk (or a quota) is full, anywhere in the error's causes. */
+export function isDiskFull(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
+}
+
+export const diskFull = (d: string = DISK_FULL_TEXT) => new DomainError('out_of_disk', d, { headers: { 'Retry-After': '60' } });

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { checkConcurrentJobs } from '../domains/apikeys/service';
+import { claimJobSlot } from '../domains/apikeys/service';
 import * as keys from '../domains/apikeys/repository';
 import { conflict, unprocessable } from '../domains/errors';
 import { requireUser } from './auth';
@@ -43,10 +43,17 @@ export function creatingCallMiddleware(call: CreatingCall): MiddlewareHandler<Ap
     const user = c.get('user');
     const viaKey = c.get('identity')?.via === 'api_key';
     const key = c.req.header(IDEMPOTENCY_HEADER);
-    if (key === undefined) {
-      if (call.startsJob && viaKey) await checkConcurrentJobs(deps, user);
-      return next();
-    }
+    // An API caller's call that starts a job holds one of the plan's job slots while it is answered (claimed
+    // atomically: concurrent calls cannot all pass); once it has answered, its job counts as running.
+    const withSlot = async (): Promise<void> => {
+      const release = call.startsJob && viaKey ? await claimJobSlot(deps, user) : null;
+      try {
+        await next();
+      } finally {
+        if (release) await release();
+      }
+    };
+    if (key === undefined) return withSlot();
     if (!KEY_SHAPE.test(key)) throw badKey('The Idempotency-Key must be 1 to 255 visible ASCII characters', 'idempotency_key_invalid');
     const url = new URL(c.req.url);
     const body = c.req.method === 'GET' ? '' : await c.req.text();
@@ -62,8 +69,7 @@ export function creatingCallMiddleware(call: CreatingCall): MiddlewareHandler<Ap
       return c.json(seen.response as object, (seen.status ?? 200) as ContentfulStatusCode);
     }
     try {
-      if (call.startsJob && viaKey) await checkConcurrentJobs(deps, user);
-      await next();
+      await withSlot();
     } catch (e) {
       await keys.releaseIdempotencyKey(deps.db, user.id, key);
       throw e;

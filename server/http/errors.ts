@@ -1,7 +1,7 @@
 // Errors as HTTP responses, rendered as {"detail": ...}: the domains' DomainError codes are mapped to statuses
 // here, in ONE table; ApiError is the HTTP layer's own (a status it decides itself, e.g. 413 for a body).
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
+import { DomainError, diskFull, isDiskFull, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
 
 export type { ValidationIssue };
 export { badRequest, notFound, unauthorized, unprocessable } from '../domains/errors';
@@ -22,6 +22,7 @@ export const STATUS_OF: Record<DomainErrorCode, ContentfulStatusCode> = {
   upstream_failed: 502,
   unavailable: 503,
   upstream_timeout: 504,
+  out_of_disk: 507,
 };
 
 export class ApiError extends Error {
@@ -46,5 +47,7 @@ export function errorResponse(err: unknown): {
     return { status: STATUS_OF[err.code], body: { detail: err.detail, ...err.o.extra }, headers: err.o.headers };
   }
   if (err instanceof ApiError) return { status: err.status, body: { detail: err.detail, ...err.extra }, headers: err.headers };
+  // A write the full disk refused, wherever it happened: said as such (not a 500).
+  if (isDiskFull(err)) return errorResponse(diskFull('The server is out of disk space: nothing was saved. Try again later.'));
   return null;
 }

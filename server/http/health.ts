@@ -1,11 +1,13 @@
 // GET /api/health: liveness (the process answers; no dependency is touched).
 // GET /api/health/ready: readiness: the database, the queue, the storage and every configured HTTP engine
-// answer within a few seconds; 503 with the failing checks otherwise (load balancers stop sending traffic).
+// answer within a few seconds, and the data folder has MIN_FREE_DISK_MB free; 503 with the failing checks otherwise
+// (load balancers stop sending traffic).
 import { Hono } from 'hono';
+import { statfs } from 'node:fs/promises';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
 
-type Check = { ok: boolean; ms: number; error?: string };
+type Check = { ok: boolean; ms: number; error?: string; free_mb?: number };
 
 async function timed(fn: () => Promise<unknown>, timeoutMs = 3000): Promise<Check> {
   const t0 = performance.now();
@@ -44,6 +46,26 @@ async function reachable(url: string): Promise<void> {
   await r.body?.cancel();
 }
 
+/**
+ * Free space of the data folder (uploads, temporary files, the embedded database): not ready below
+ * MIN_FREE_DISK_MB, with the reason (an upload would fail with 507 soon).
+ */
+async function diskCheck(deps: AppDeps): Promise<Check> {
+  const t0 = performance.now();
+  const min = deps.config.minFreeDiskMb;
+  try {
+    const s = await statfs(deps.config.dataDir);
+    const free = Math.floor((Number(s.bavail) * Number(s.bsize)) / (1024 * 1024));
+    const ms = Math.round(performance.now() - t0);
+    if (min > 0 && free < min) {
+      return { ok: false, ms, free_mb: free, error: `The data folder has ${free} MB free, below the minimum of ${min} MB (MIN_FREE_DISK_MB): free some disk space` };
+    }
+    return { ok: true, ms, free_mb: free };
+  } catch (e) {
+    return { ok: false, ms: Math.round(performance.now() - t0), error: `The free space of the data folder could not be read: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 export async function readiness(deps: AppDeps): Promise<{ ready: boolean; checks: Record<string, Check> }> {
   const checks: Record<string, Check> = {};
   const jobs: Array<Promise<void>> = [];
@@ -51,6 +73,7 @@ export async function readiness(deps: AppDeps): Promise<{ ready: boolean; checks
   add('database', () => deps.db.query('SELECT 1'));
   if (deps.pipeline) add('queue', () => deps.pipeline!.queue.counts());
   if (deps.storage) add('storage', () => deps.storage!.exists('health/ready-probe'));
+  jobs.push(diskCheck(deps).then((c) => void (checks.disk = c)));
   for (const [kind, url] of Object.entries(configuredEngineUrls(deps))) add(`engine_${kind}`, () => reachable(url));
   await Promise.all(jobs);
   return { ready: Object.values(checks).every((c) => c.ok), checks };

@@ -1,6 +1,7 @@
 // All SQL of the pipeline: job rows (queue bookkeeping, heartbeats, sweep) and the generation cache.
 import type { Db } from '../db/index';
 import type { StageName } from './stages';
+import { storableError } from '../db/text';
 
 export interface JobRow {
   id: string;
@@ -96,7 +97,7 @@ export async function finishJob(db: Db, id: string, owner: string, state: 'done'
   await db.query(
     `UPDATE pipeline_jobs SET state = $3, error = $4, finished_at = now(), heartbeat_at = now()
      WHERE id = $1 AND (owner = $2 OR owner IS NULL)`,
-    [id, owner, state, error ?? null],
+    [id, owner, state, storableError(error)],
   );
 }
 

@@ -3,6 +3,7 @@
 import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
 import type { Db } from '../db/index';
 import { projectEventsOf } from './events';
+import { storableText } from '../db/text';
 
 export const STAGES = [
   'ingest',
@@ -117,7 +118,7 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
         status,
         PROGRESS[status],
         failure ? (err.error_code ?? status) : null,
-        failure ? (err.message ?? defaultMessage(status)) : null,
+        failure ? storableText(err.message ?? defaultMessage(status)) : null,
       ],
     );
     if (rows.length === 0) return false;

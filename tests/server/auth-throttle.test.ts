@@ -1,4 +1,6 @@
-// Sign-in throttling: per address and per account, stored in auth_failures (shared by every instance).
+// Sign-in throttling, stored in auth_failures (shared by every instance): per address (any account), per account
+// from one address (so strangers cannot lock the owner out of their own address), and a slower per-account limit
+// from all addresses together.
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +15,8 @@ const signIn = (h: Harness, email: string, password: string, ip?: string) =>
 describe('behind a trusted proxy', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ LOGIN_MAX_FAILURES_IP: '4', LOGIN_MAX_FAILURES_ACCOUNT: '3', LOGIN_WINDOW_SECONDS: '600', TRUST_PROXY: '1' });
+    // The defaults (20 per address, 5 per account and address, 50 per account from all addresses), a 600 s window.
+    h = await createHarness({ LOGIN_WINDOW_SECONDS: '600', TRUST_PROXY: '1' });
     await signUp(h, 'ivy@example.com');
     await signUp(h, 'jon@example.com');
   });
@@ -24,20 +27,53 @@ describe('behind a trusted proxy', () => {
     await h.deps.db.query('DELETE FROM auth_failures');
   });
 
-  it('blocks an account after too many failures, from any address, with 429 and Retry-After', async () => {
-    for (let i = 0; i < 3; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.0.0.${i}`)).status).toBe(401);
-    const blocked = await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.0.0.99');
+  it('5 failures from address A lock the account out from A only: the owner signs in from address B', async () => {
+    for (let i = 0; i < 5; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', '203.0.113.10')).status).toBe(401);
+    const blocked = await signIn(h, 'ivy@example.com', TEST_PASSWORD, '203.0.113.10');
     expect(blocked.status).toBe(429);
     expect(blocked.json).toEqual({ detail: TEXT.tooManyAttempts });
     const wait = Number(blocked.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(500);
     expect(wait).toBeLessThanOrEqual(600);
-    // Another account from the same addresses is not affected.
-    expect((await signIn(h, 'jon@example.com', TEST_PASSWORD, '10.0.0.1')).status).toBe(200);
+    // The owner, from their usual address, is not locked out by the stranger...
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '198.51.100.20')).status).toBe(200);
+    // ...and the stranger's address still is (a success elsewhere does not lift it).
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '203.0.113.10')).status).toBe(429);
+    // Another account from address A is not affected.
+    expect((await signIn(h, 'jon@example.com', TEST_PASSWORD, '203.0.113.10')).status).toBe(200);
   });
 
+  /** Runs `fn` with a global per-account limit of 12 (the default, 50, checked first: fewer argon2 checks). */
+  async function withGlobalLimit12(fn: () => Promise<void>): Promise<void> {
+    const l = h.deps.config.loginLimits;
+    expect(l.accountGlobal).toBe(50);
+    l.accountGlobal = 12;
+    try {
+      await fn();
+    } finally {
+      l.accountGlobal = 50;
+    }
+  }
+
+  it('the slower global limit: failures of an account from many addresses (none reaching 5) lock it out everywhere', () => withGlobalLimit12(async () => {
+    for (let i = 0; i < 12; i++) {
+      expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.9.${Math.floor(i / 4)}.${i % 4}`)).status, `failure ${i + 1}`).toBe(401);
+    }
+    const blocked = await signIn(h, 'ivy@example.com', TEST_PASSWORD, '198.51.100.20');
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toEqual({ detail: TEXT.tooManyAttempts });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other accounts, from the same addresses, are not.
+    expect((await signIn(h, 'jon@example.com', TEST_PASSWORD, '10.9.0.1')).status).toBe(200);
+  }));
+
+  it('one failure fewer than the global limit, from many addresses, still lets the owner in', () => withGlobalLimit12(async () => {
+    for (let i = 0; i < 11; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.8.${i}.1`)).status).toBe(401);
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '198.51.100.20')).status).toBe(200);
+  }));
+
   it('blocks an address after too many failures across accounts, using the proxy-appended X-Forwarded-For entry', async () => {
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 20; i++) {
       expect((await signIn(h, `nobody${i}@example.com`, 'bad-pass', `1.2.3.${i}, 192.0.2.7`)).status).toBe(401);
     }
     const blocked = await signIn(h, 'jon@example.com', TEST_PASSWORD, '6.6.6.6, 192.0.2.7');
@@ -46,32 +82,33 @@ describe('behind a trusted proxy', () => {
     expect((await signIn(h, 'jon@example.com', TEST_PASSWORD, '1.2.3.4, 192.0.2.8')).status).toBe(200);
     const keys = (await h.deps.db.query<{ key: string }>('SELECT DISTINCT key FROM auth_failures')).map((r) => r.key);
     expect(keys).toContain('ip:192.0.2.7');
-    expect(keys.filter((k) => k.startsWith('ip:1.2.3.'))).toEqual([]);
+    expect(keys).toContain('acctip:192.0.2.7/nobody0@example.com');
+    expect(keys.filter((k) => k.includes('1.2.3.'))).toEqual([]);
   });
 
-  it('a successful sign-in clears the account failures', async () => {
-    for (let i = 0; i < 2; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.1.0.${i}`)).status).toBe(401);
-    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.1.0.9')).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.2.0.${i}`)).status).toBe(401);
-    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.2.0.9')).status).toBe(200);
+  it('a successful sign-in clears the failures of the account from that address', async () => {
+    for (let i = 0; i < 4; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', '10.1.0.1')).status).toBe(401);
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.1.0.1')).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', '10.1.0.1')).status).toBe(401);
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.1.0.1')).status).toBe(200);
   });
 
   it('failures recorded by one instance block sign-ins on another instance', async () => {
     const other = createApp(h.deps, { distDir: null, log: () => {} });
-    for (let i = 0; i < 3; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.3.0.${i}`)).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', '10.3.0.1')).status).toBe(401);
     const r = await other.request('/api/auth/sign-in', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.3.0.50' },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.3.0.1' },
       body: JSON.stringify({ email: 'ivy@example.com', password: TEST_PASSWORD }),
     });
     expect(r.status).toBe(429);
   });
 
   it('lets the account in again once the failures leave the window', async () => {
-    for (let i = 0; i < 3; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', `10.4.0.${i}`)).status).toBe(401);
-    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.4.0.9')).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await signIn(h, 'ivy@example.com', 'bad-pass', '10.4.0.1')).status).toBe(401);
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.4.0.1')).status).toBe(429);
     await h.deps.db.query(`UPDATE auth_failures SET at = at - interval '601 seconds'`);
-    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.4.0.9')).status).toBe(200);
+    expect((await signIn(h, 'ivy@example.com', TEST_PASSWORD, '10.4.0.1')).status).toBe(200);
   });
 });
 

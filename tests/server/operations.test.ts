@@ -105,7 +105,7 @@ describe('health', () => {
     expect(ready.status).toBe(200);
     const body = await ready.json();
     expect(body.status).toBe('ready');
-    expect(Object.keys(body.checks).sort()).toEqual(['database', 'queue', 'storage']);
+    expect(Object.keys(body.checks).sort()).toEqual(['database', 'disk', 'queue', 'storage']);
     // A configured HTTP engine that does not answer makes the instance not ready.
     const saved = deps.config.engines.tts;
     const savedEl = deps.config.engines.elevenlabs;

@@ -80,6 +80,30 @@ export async function runningJobsOf(db: Db, userId: string): Promise<number> {
   return Number(r.n);
 }
 
+/** Locks the user's row for the rest of the transaction (claims of job slots are made one at a time per user). */
+export async function lockUserForJobStart(db: Db, userId: string): Promise<void> {
+  await db.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+}
+
+/** Claims of job slots the user holds (calls that start a job, still being answered), newer than `maxAgeSec`. */
+export async function jobStartClaimsOf(db: Db, userId: string, maxAgeSec: number): Promise<number> {
+  const r = await db.one<{ n: number }>(
+    `SELECT count(*)::int AS n FROM job_start_claims WHERE user_id = $1 AND at > now() - make_interval(secs => $2)`,
+    [userId, maxAgeSec],
+  );
+  return Number(r.n);
+}
+
+export async function insertJobStartClaim(db: Db, userId: string, maxAgeSec: number): Promise<string> {
+  await db.query(`DELETE FROM job_start_claims WHERE user_id = $1 AND at <= now() - make_interval(secs => $2)`, [userId, maxAgeSec]);
+  const r = await db.one<{ id: string }>('INSERT INTO job_start_claims (user_id) VALUES ($1) RETURNING id', [userId]);
+  return r.id;
+}
+
+export async function deleteJobStartClaim(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM job_start_claims WHERE id = $1', [id]);
+}
+
 // ------------------------------------------------------------------ Idempotency-Key
 
 export interface IdempotencyRow {

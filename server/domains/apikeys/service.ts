@@ -84,21 +84,32 @@ export async function resolveApiKey(token: string, deps: Pick<AppDeps, 'db' | 'c
   return Object.freeze({ identityId: k.identity_id, email: k.email, provider: 'api_key', via: 'api_key' as const, apiKeyId: k.id });
 }
 
+/** A claim of a job slot older than this (its process died mid-call) no longer counts. */
+const CLAIM_MAX_AGE_SEC = 120;
+
 /**
- * For API callers, before a call that starts a job: refuses (429) when the user already runs as many jobs as
- * their plan allows (API_CONCURRENT_JOBS, else the plan's default).
+ * For API callers, before a call that starts a job: claims one of the plan's job slots (API_CONCURRENT_JOBS, else
+ * the plan's default), or refuses (429) when the user's running jobs and other claims already fill them. Atomic:
+ * the count and the claim are made in one transaction holding the user's row, so concurrent calls cannot all pass.
+ * Returns the release of the claim (call it once the call has answered; its job is then counted as running), or
+ * null when no limit applies.
  */
-export async function checkConcurrentJobs(deps: Pick<AppDeps, 'db' | 'config'>, user: UserRow): Promise<void> {
-  if (user.is_superuser) return;
+export async function claimJobSlot(deps: Pick<AppDeps, 'db' | 'config'>, user: UserRow): Promise<(() => Promise<void>) | null> {
+  if (user.is_superuser) return null;
   const e = await userEntitlements(deps.db, user.id);
   const configured = deps.config.api.concurrentJobs[e.effectiveTier];
   const limit = configured !== undefined ? configured : e.limits.concurrentJobs;
-  if (limit === null) return;
-  const running = await repo.runningJobsOf(deps.db, user.id);
-  if (running >= limit) {
-    throw new DomainError('rate_limited', `Your plan runs at most ${limit} ${limit === 1 ? 'job' : 'jobs'} at once: ${running} running. Try again when one is done`, {
-      headers: { 'Retry-After': '30' },
-      extra: { code: 'concurrent_jobs', limit, running },
-    });
-  }
+  if (limit === null) return null;
+  const id = await deps.db.tx(async (t) => {
+    await repo.lockUserForJobStart(t, user.id);
+    const running = (await repo.runningJobsOf(t, user.id)) + (await repo.jobStartClaimsOf(t, user.id, CLAIM_MAX_AGE_SEC));
+    if (running >= limit) {
+      throw new DomainError('rate_limited', `Your plan runs at most ${limit} ${limit === 1 ? 'job' : 'jobs'} at once: ${running} running. Try again when one is done`, {
+        headers: { 'Retry-After': '30' },
+        extra: { code: 'concurrent_jobs', limit, running },
+      });
+    }
+    return repo.insertJobStartClaim(t, user.id, CLAIM_MAX_AGE_SEC);
+  });
+  return () => repo.deleteJobStartClaim(deps.db, id);
 }

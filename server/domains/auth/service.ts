@@ -49,16 +49,24 @@ export async function signUp(deps: AppDeps, email: string, password: string): Pr
 }
 
 const ipKey = (ip: string) => `ip:${ip}`;
+/** One account from one address (an address has no '/': the key reads back unambiguously). */
+const acctIpKey = (email: string, ip: string) => `acctip:${ip}/${email}`;
 const acctKey = (email: string) => `acct:${email}`;
 
-/** Throws 429 with Retry-After when the address or the account has too many recent failures. */
+/**
+ * Throws 429 with Retry-After when there are too many recent failures: from the address (any account), of the
+ * account from this address (LOGIN_MAX_FAILURES_ACCOUNT), or of the account from all addresses together (the
+ * slower LOGIN_MAX_FAILURES_ACCOUNT_GLOBAL). Strangers guessing a known e-mail elsewhere do not lock its owner
+ * out of their own address until the global limit.
+ */
 async function checkThrottle(deps: AppDeps, email: string, ip: string): Promise<void> {
   const { loginLimits: l } = deps.config;
-  const [byIp, byAcct] = await Promise.all([
+  const waits = await Promise.all([
     repo.blockedForSeconds(deps.db, ipKey(ip), l.ip, l.windowSeconds),
-    repo.blockedForSeconds(deps.db, acctKey(email), l.account, l.windowSeconds),
+    repo.blockedForSeconds(deps.db, acctIpKey(email, ip), l.account, l.windowSeconds),
+    repo.blockedForSeconds(deps.db, acctKey(email), l.accountGlobal, l.windowSeconds),
   ]);
-  const wait = Math.max(byIp, byAcct);
+  const wait = Math.max(...waits);
   if (wait > 0) throw tooMany(TEXT.tooManyAttempts, wait);
 }
 
@@ -68,10 +76,12 @@ export async function signIn(deps: AppDeps, email: string, password: string, ip:
   // Unknown e-mails verify against a dummy hash: same answer, similar time.
   const ok = await verifyPassword(identity?.password_hash ?? (await dummyHash()), password);
   if (!identity || !identity.password_hash || !ok) {
-    await repo.recordFailures(deps.db, [ipKey(ip), acctKey(email)], deps.config.loginLimits.windowSeconds);
+    await repo.recordFailures(deps.db, [ipKey(ip), acctIpKey(email, ip), acctKey(email)], deps.config.loginLimits.windowSeconds);
     throw unauthorized(TEXT.invalidCredentials);
   }
-  await repo.clearFailures(deps.db, acctKey(email));
+  // The failures from this address are forgotten; those counted against the account from everywhere stay (a
+  // sign-in of the owner does not give strangers a new allowance).
+  await repo.clearFailures(deps.db, acctIpKey(email, ip));
   await purgeHourly(deps);
   return issueTokens(deps, identity);
 }

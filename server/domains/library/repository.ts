@@ -1,5 +1,6 @@
 // All SQL of the library: uploaded media.
 import type { Db } from '../../db/index';
+import { storableError } from '../../db/text';
 
 export type MediaKind = 'video' | 'audio' | 'srt';
 export type MediaStatus = 'uploading' | 'uploaded' | 'failed';
@@ -38,6 +39,11 @@ export function findMedia(db: Db, id: string): Promise<MediaRow | null> {
   return db.maybeOne<MediaRow>(`SELECT ${COLS} FROM media_uploads WHERE id = $1`, [id]);
 }
 
+/** Removes an upload's row (a file refused at upload: nothing of it is kept). */
+export async function deleteMedia(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM media_uploads WHERE id = $1', [id]);
+}
+
 export async function finishMedia(
   db: Db,
   id: string,
@@ -47,6 +53,6 @@ export async function finishMedia(
     `UPDATE media_uploads SET status = $2, error = $3, size_bytes = COALESCE($4, size_bytes), probe = COALESCE($5::jsonb, probe),
        storage_key = COALESCE($6, storage_key), updated_at = now()
      WHERE id = $1 RETURNING ${COLS}`,
-    [id, r.status, r.error ?? null, r.sizeBytes ?? null, r.probe ? JSON.stringify(r.probe) : null, r.storageKey ?? null],
+    [id, r.status, storableError(r.error), r.sizeBytes ?? null, r.probe ? JSON.stringify(r.probe) : null, r.storageKey ?? null],
   );
 }

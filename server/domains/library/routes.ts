@@ -14,6 +14,7 @@ import { uploadKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
 import { optionalSpaceIdFromQuery, requireSpaceAccess, spaceIdFromQuery } from '../../http/access';
 import { isUuid } from '../spaces/guard';
+import { diskFull, isDiskFull } from '../errors';
 import { MultipartError, readMultipart } from './multipart';
 import * as repo from './repository';
 import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';
@@ -48,6 +49,7 @@ libraryRoutes.post('/media', async (c) => {
     });
   } catch (e) {
     if (e instanceof MultipartError) throw new ApiError(e.status, e.message);
+    if (isDiskFull(e)) throw diskFull(); // readMultipart removed what it wrote
     throw e;
   }
   const file = parsed.file;
@@ -68,6 +70,11 @@ libraryRoutes.post('/media', async (c) => {
   });
   try {
     await storage.putFile(key, tmp, { move: true });
+  } catch (e) {
+    // Nothing half-stored: the row and whatever reached the upload's folder go.
+    await storage.deletePrefix(`uploads/${id}/`).catch(() => {});
+    await repo.deleteMedia(deps.db, id);
+    throw isDiskFull(e) ? diskFull() : e;
   } finally {
     await rm(tmp, { force: true });
   }

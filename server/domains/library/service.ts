@@ -10,7 +10,30 @@ import { probe, type ProbeResult } from '../../media/probe';
 import { makeCover } from '../../media/ffmpeg';
 import { parseSrt, SrtParseError } from '../../media/subtitles';
 import type { Storage } from '../../storage/types';
+import { DomainError } from '../errors';
 import * as repo from './repository';
+
+export const NOT_SUBTITLE_TEXT = 'This file is not a SubRip (.srt) subtitle file: upload a text file of numbered cues with timings (00:00:01,000 --> 00:00:02,500)';
+
+/**
+ * The text of a subtitle file, or null when the bytes are not text (a video, an image, an archive): NUL bytes
+ * outside a UTF-16 file, or too many bytes that are not UTF-8.
+ */
+export function subtitleText(buf: Buffer): string | null {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
+  if (buf.includes(0)) return null;
+  const text = buf.toString('utf8');
+  const bad = (text.match(/\uFFFD/g) ?? []).length;
+  // A few stray bytes (a Latin-1 accent) are tolerated; a binary file has them everywhere.
+  if (bad > 16 && bad > text.length / 20) return null;
+  return text;
+}
+
+/** Refuses (422) a file that is not a subtitle file; the caller has removed what it stored. */
+export function notSubtitleFile(): DomainError {
+  return new DomainError('invalid', NOT_SUBTITLE_TEXT, { extra: { code: 'not_subtitle_file' } });
+}
 
 export function formatBytes(n: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
@@ -58,7 +81,8 @@ export function unreadableText(e: unknown): string {
 
 /**
  * Checks a stored upload and records its status: videos/audio are probed (readable, within max size and
- * duration); subtitle files are parsed. Returns the updated row.
+ * duration); subtitle files are parsed. Returns the updated row. A "subtitle file" that is not text (a video sent
+ * as .srt) is removed (row and file) and refused: throws the 422 of notSubtitleFile.
  */
 export async function checkUpload(deps: { db: Db; storage: Storage; config: Config }, mediaId: string): Promise<repo.MediaRow | null> {
   const m = await repo.findMedia(deps.db, mediaId);
@@ -70,7 +94,13 @@ export async function checkUpload(deps: { db: Db; storage: Storage; config: Conf
     if (m.kind === 'srt') {
       if (st.size === 0) return repo.finishMedia(deps.db, m.id, { status: 'failed', error: 'The subtitle file is empty', sizeBytes: 0 });
       if (st.size > 5 * 1024 * 1024) return repo.finishMedia(deps.db, m.id, { status: 'failed', error: 'The subtitle file is too large (the limit is 5 MB)' });
-      const text = (await readFile(await deps.storage.localFile(m.storage_key))).toString('utf8');
+      const text = subtitleText(await readFile(await deps.storage.localFile(m.storage_key)));
+      if (text === null) {
+        // Nothing of it is kept: the row and the upload's folder go, and the caller answers 422.
+        await deps.storage.deletePrefix(`uploads/${m.id}/`);
+        await repo.deleteMedia(deps.db, m.id);
+        throw notSubtitleFile();
+      }
       try {
         const cues = parseSrt(text);
         return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: { cues: cues.length } });
@@ -97,6 +127,7 @@ export async function checkUpload(deps: { db: Db; storage: Storage; config: Conf
     const coverKey = p.hasVideo ? await takeCover(deps.storage, m.storage_key, m.id) : null;
     return repo.finishMedia(deps.db, m.id, { status: 'uploaded', sizeBytes: st.size, probe: { ...probeFacts(p), coverKey } });
   } catch (e) {
+    if (e instanceof DomainError) throw e;
     return repo.finishMedia(deps.db, m.id, { status: 'failed', error: e instanceof Error ? e.message : String(e) });
   }
 }

@@ -10,6 +10,7 @@ import { S3Storage, uploadKey } from '../../storage/index';
 import { s3ClientConfig } from '../../storage/s3';
 import * as repo from './repository';
 import { checkUpload, formatBytes } from './service';
+import { DISK_FULL_TEXT, DomainError, isDiskFull } from '../errors';
 
 export const TUS_PATH = '/api/library/tus';
 
@@ -98,8 +99,24 @@ export async function createTusServer(deps: AppDeps & { storage: Storage }): Pro
     onUploadFinish: async (_req, upload) => {
       const m = await repo.findMedia(deps.db, upload.id);
       if (!m) throw { status_code: 404, body: 'Upload not found\n' };
-      await placeFinished(deps, dir, upload.id, m.storage_key);
-      const done = await checkUpload(deps, upload.id);
+      try {
+        await placeFinished(deps, dir, upload.id, m.storage_key);
+      } catch (e) {
+        if (!isDiskFull(e)) throw e;
+        // Nothing half-stored: the row, the tus file and whatever reached the upload's folder go.
+        await deps.storage.deletePrefix(`uploads/${upload.id}/`).catch(() => {});
+        await rm(join(dir, upload.id), { force: true });
+        await rm(join(dir, `${upload.id}.json`), { force: true });
+        await repo.deleteMedia(deps.db, upload.id);
+        throw { status_code: 507, body: `${DISK_FULL_TEXT}\n` };
+      }
+      let done;
+      try {
+        done = await checkUpload(deps, upload.id);
+      } catch (e) {
+        if (e instanceof DomainError && e.code === 'invalid') throw { status_code: 422, body: `${String(e.detail)}\n` };
+        throw e;
+      }
       return {
         headers: {
           'Media-Id': upload.id,

@@ -1,6 +1,7 @@
 // All SQL of retention: the storage garbage queue (filled by triggers, migration 010), upload records past
 // their retention, and which stored ids still have rows.
 import type { Db } from '../../db/index';
+import { storableText } from '../../db/text';
 
 export interface GarbageRow {
   id: string;
@@ -21,7 +22,7 @@ export async function garbageDone(db: Db, id: string): Promise<void> {
 }
 
 export async function garbageFailed(db: Db, id: string, error: string): Promise<void> {
-  await db.query(`UPDATE storage_garbage SET attempts = attempts + 1, last_error = $2 WHERE id = $1::bigint`, [id, error.slice(0, 500)]);
+  await db.query(`UPDATE storage_garbage SET attempts = attempts + 1, last_error = $2 WHERE id = $1::bigint`, [id, storableText(error, 500)]);
 }
 
 export async function countGarbage(db: Db): Promise<number> {

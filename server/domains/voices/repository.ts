@@ -1,6 +1,7 @@
 // All SQL of the voice presets (voice_presets table) and of the users' voice tutorial flags.
 import type { VoicePresetStatus, VoiceProfile } from '../../../contract/schemas/voice-preset';
 import type { Db } from '../../db/index';
+import { storableError } from '../../db/text';
 
 export interface PresetRow {
   id: string;
@@ -92,7 +93,7 @@ export async function finishPreset(db: Db, id: string, r: { status: 'done' | 'er
   await db.query(
     `UPDATE voice_presets SET status = $2, error = $3, engine_voice_id = COALESCE($4, engine_voice_id), updated_at = now()
       WHERE id = $1 AND status = 'processing'`,
-    [id, r.status, r.error ?? null, r.engineVoiceId ?? null],
+    [id, r.status, storableError(r.error), r.engineVoiceId ?? null],
   );
 }
 
