@@ -12,7 +12,8 @@ import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
 import { createApp } from '../../server/http/app';
-import { checkIngestLink, isPrivateAddress } from '../../server/media/link';
+import { checkIngestLink } from '../../server/media/link';
+import { isPublicAddress } from '../../server/net/addresses';
 import { createLogger } from '../../server/observability';
 import { recordingHandlers, recorder, waitFor, projectState } from '../pipeline/queue-helpers';
 import { migratedPglite, type Harness } from './harness';
@@ -230,10 +231,11 @@ describe('security', () => {
       /private network address/,
     );
     await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['::1'] })).rejects.toThrow(/private network address/);
+    await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['::ffff:7f00:1'] })).rejects.toThrow(/private network address/);
     await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['151.101.0.217'] })).resolves.toBeInstanceOf(URL);
     for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
-      expect(isPrivateAddress(ip), ip).toBe(true);
+      expect(isPublicAddress(ip), ip).toBe(false);
     }
-    for (const ip of ['8.8.8.8', '151.101.0.217', '2a00:1450:4001::200e']) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const ip of ['8.8.8.8', '151.101.0.217', '2a00:1450:4001::200e']) expect(isPublicAddress(ip), ip).toBe(true);
   });
 });
