@@ -11,6 +11,7 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
 import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
 import { errorResponse } from './errors';
+import { loggableRequestUrl } from './log-url';
 import { isDbUnavailable } from '../db/index';
 import { mountGates } from './gates';
 import { mountCreatingCalls } from './api-guards';
@@ -148,7 +149,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     deps.metrics?.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
     if (route !== 'static') {
       const user = c.get('user') as { id?: string } | undefined;
-      reqLog.info({ method: c.req.method, route, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 10000) / 10, userId: user?.id }, 'request');
+      reqLog.info({ method: c.req.method, route, path: loggableRequestUrl(c.req.url), status: c.res.status, ms: Math.round(seconds * 10000) / 10, userId: user?.id }, 'request');
     }
   });
 
@@ -180,12 +181,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     const status = (err as { status?: number }).status;
     if (status === 413) return c.json({ detail: 'Request body too large' }, 413);
     if (isDbUnavailable(err)) {
-      (c.get('log') ?? baseLogger).warn({ path: c.req.path, error: err instanceof Error ? err.message : String(err) }, 'database unavailable');
-      if (opts.log) log('database unavailable', { path: c.req.path, error: err instanceof Error ? err.message : String(err) });
+      (c.get('log') ?? baseLogger).warn({ path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.message : String(err) }, 'database unavailable');
+      if (opts.log) log('database unavailable', { path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.message : String(err) });
       return c.json({ detail: 'The database is not reachable right now: try again in a moment' }, 503, { 'Retry-After': '2' });
     }
-    (c.get('log') ?? baseLogger).error({ path: c.req.path, err }, 'unhandled error');
-    if (opts.log) log('unhandled error', { path: c.req.path, error: err instanceof Error ? err.stack : String(err) });
+    (c.get('log') ?? baseLogger).error({ path: loggableRequestUrl(c.req.url), err }, 'unhandled error');
+    if (opts.log) log('unhandled error', { path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.stack : String(err) });
     return c.json({ detail: 'Internal server error' }, 500);
   });
 

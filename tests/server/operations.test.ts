@@ -15,6 +15,7 @@ import { createApp } from '../../server/http/app';
 import { checkIngestLink } from '../../server/media/link';
 import { isPublicAddress } from '../../server/net/addresses';
 import { createLogger } from '../../server/observability';
+import { mediaUrl } from '../../server/storage';
 import { recordingHandlers, recorder, waitFor, projectState } from '../pipeline/queue-helpers';
 import { migratedPglite, type Harness } from './harness';
 import { createProject, newUser, type TestUser } from './projects-fixtures';
@@ -83,6 +84,27 @@ describe('logs', () => {
     const out = JSON.stringify(lines.slice(log));
     expect(out).not.toMatch(/abc|hunter2|"tok"|"sk"/);
     expect(out).toContain('[redacted]');
+  });
+
+  it('a signed file URL is logged without its signature, token-like query parameters without their value', async () => {
+    await deps.storage!.putBuffer('logs/clip.txt', 'hello');
+    const url = mediaUrl(deps, 'logs/clip.txt', { displayName: 'clip.txt' });
+    const path = new URL(url, 'http://x').pathname;
+    const signature = /\/api\/files\/[^/.]+\.([^/]+)\//.exec(path)![1]!;
+    expect(signature.length).toBeGreaterThan(16);
+    const r = await h.request('GET', `${path}?token=tok-secret-1&X-Amz-Signature=amzsig123&X-Amz-Credential=AKIAEXAMPLE&download=1`, {
+      headers: { 'x-request-id': 'req-signed-1' },
+    });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('hello');
+    const line = lines.find((l) => l.requestId === 'req-signed-1' && l.msg === 'request');
+    expect(line).toBeDefined();
+    const logged = JSON.stringify(lines.filter((l) => l.requestId === 'req-signed-1'));
+    for (const secret of [signature, 'tok-secret-1', 'amzsig123', 'AKIAEXAMPLE']) expect(logged).not.toContain(secret);
+    const grant = path.split('/')[3]!.split('.')[0]!;
+    expect(line!.path).toBe(
+      `/api/files/${grant}.[redacted]/clip.txt?token=[redacted]&X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]&download=1`,
+    );
   });
 
   it('every pipeline line of a job carries the job id', async () => {
