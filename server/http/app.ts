@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
+import { contentSecurityPolicy } from './csp';
 import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
 import { errorResponse } from './errors';
 import { loggableRequestUrl } from './log-url';
@@ -24,25 +25,9 @@ export interface AppOptions {
   log?: (msg: string, meta?: Record<string, unknown>) => void;
 }
 
-/**
- * The standalone build's policy: its own scripts and styles only (Polaris inlines styles), media from this
- * origin, blob: and the S3 store's presigned URLs (any https origin), no plugins, no framing.
- */
+/** The standalone build's policy: the full policy (server/http/csp.ts), never framed. */
 export function standaloneCsp(config: { s3: { endpoint: string | null } | null }): string {
-  const store = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : '';
-  return [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: blob: https:${store}`,
-  `media-src 'self' blob: https:${store}`,
-  "font-src 'self' data:",
-  `connect-src 'self' https:${store}`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self' https:",
-  "frame-ancestors 'none'",
-  ].join('; ');
+  return contentSecurityPolicy(config, "'none'");
 }
 
 interface StaticOptions {
@@ -154,7 +139,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
   });
 
   // Security headers on every response; the standalone pages get a Content-Security-Policy (the embedded
-  // build's headers, with frame-ancestors from configuration, are set on /embed by its own middleware).
+  // build's, the same policy with frame-ancestors from configuration, is set on /embed by its own handler).
   app.use('*', async (c, next) => {
     await next();
     const page = !c.req.path.startsWith('/embed');
@@ -202,7 +187,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
   app.route('/api', createApiRouter());
 
   if (opts.distDir) {
-    // The embedded build: framed only by the configured admin origins, with the app key in its index.html.
+    // The embedded build: the standalone build's full policy, but framed only by the configured admin origins;
+    // the app key in its index.html.
     const embed = staticHandler(join(opts.distDir, 'embed'), '/embed', {
       headers: { 'content-security-policy': embedContentSecurityPolicy(deps.config) },
       index: (html) => injectEmbedSettings(html, deps.config),
