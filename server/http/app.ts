@@ -130,7 +130,9 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     await next();
     const seconds = (performance.now() - t0) / 1000;
     const route = routeLabel(c);
-    setHeaders(c, [['X-Request-Id', requestId]]);
+    // A body too large is answered before it is read, and the rest of it is then dropped with the connection:
+    // say so (Connection: close), so the client does not send its next request on that connection.
+    setHeaders(c, c.res.status === 413 ? [['X-Request-Id', requestId], ['Connection', 'close']] : [['X-Request-Id', requestId]]);
     deps.metrics?.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
     if (route !== 'static') {
       const user = c.get('user') as { id?: string } | undefined;

@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -243,6 +244,62 @@ describe('security', () => {
     });
     expect(r.status).toBe(413);
     expect(await r.json()).toEqual({ detail: 'Request body too large (the limit is 2 MB)' });
+  });
+
+  it('every 413 over a real socket answers Connection: close and arrives whole (declared or chunked length, JSON or CSV)', async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** One POST of `size` bytes on a keep-alive connection: the answer, and whether the server closed the socket. */
+    const post = (path: string, size: number, o: { chunked?: boolean; contentType: string }) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string; socketClosed: Promise<void> }>((resolve, reject) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${u.token}`, 'content-type': o.contentType };
+        if (!o.chunked) headers['content-length'] = String(size);
+        const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
+          const socketClosed = new Promise<void>((r) => (res.socket.destroyed ? r() : res.socket.once('close', () => r())));
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, socketClosed }));
+          res.on('error', reject);
+        });
+        // The server answers before the body is sent: writing the rest may fail, the answer must not.
+        req.on('error', () => {});
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (sent < size) {
+            const n = Math.min(chunk.length, size - sent);
+            sent += n;
+            if (!req.write(chunk.subarray(0, n))) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      });
+    try {
+      const json = { contentType: 'application/json' };
+      for (const [path, size, o, detail] of [
+        ['/api/project/create_transcript', 3 * 1024 * 1024, json, 'Request body too large (the limit is 2 MB)'],
+        ['/api/project/create_transcript', 3 * 1024 * 1024, { ...json, chunked: true }, 'Request body too large (the limit is 2 MB)'],
+        ['/api/glossary/00000000-0000-4000-8000-000000000000/import', 4 * 1024 * 1024, { contentType: 'text/csv' }, 'Request body too large (the limit is 2 MB)'],
+      ] as const) {
+        const r = await post(path, size, o);
+        const what = `${path} ${JSON.stringify(o)}`;
+        expect(r.status, what).toBe(413);
+        expect(r.headers.connection, what).toBe('close');
+        expect(Buffer.byteLength(r.body), what).toBe(Number(r.headers['content-length']));
+        expect(JSON.parse(r.body), what).toEqual({ detail });
+        await r.socketClosed;
+      }
+      // A request that fits still keeps its connection.
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(ok.headers.get('connection')).toBe('keep-alive');
+    } finally {
+      agent.destroy();
+      server.close();
+    }
   });
 
   it('the link ingest takes only the spec hosts, resolving to public addresses', async () => {
