@@ -9,8 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from './env';
+import { contentSecurityPolicy } from './csp';
 import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
 import { errorResponse } from './errors';
+import { loggableRequestUrl } from './log-url';
 import { isDbUnavailable } from '../db/index';
 import { mountGates } from './gates';
 import { mountCreatingCalls } from './api-guards';
@@ -23,25 +25,9 @@ export interface AppOptions {
   log?: (msg: string, meta?: Record<string, unknown>) => void;
 }
 
-/**
- * The standalone build's policy: its own scripts and styles only (Polaris inlines styles), media from this
- * origin, blob: and the S3 store's presigned URLs (any https origin), no plugins, no framing.
- */
+/** The standalone build's policy: the full policy (server/http/csp.ts), never framed. */
 export function standaloneCsp(config: { s3: { endpoint: string | null } | null }): string {
-  const store = config.s3?.endpoint ? ` ${new URL(config.s3.endpoint).origin}` : '';
-  return [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: blob: https:${store}`,
-  `media-src 'self' blob: https:${store}`,
-  "font-src 'self' data:",
-  `connect-src 'self' https:${store}`,
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self' https:",
-  "frame-ancestors 'none'",
-  ].join('; ');
+  return contentSecurityPolicy(config, "'none'");
 }
 
 interface StaticOptions {
@@ -144,16 +130,18 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     await next();
     const seconds = (performance.now() - t0) / 1000;
     const route = routeLabel(c);
-    setHeaders(c, [['X-Request-Id', requestId]]);
+    // A body too large is answered before it is read, and the rest of it is then dropped with the connection:
+    // say so (Connection: close), so the client does not send its next request on that connection.
+    setHeaders(c, c.res.status === 413 ? [['X-Request-Id', requestId], ['Connection', 'close']] : [['X-Request-Id', requestId]]);
     deps.metrics?.httpDuration.observe({ method: c.req.method, route, status: String(c.res.status) }, seconds);
     if (route !== 'static') {
       const user = c.get('user') as { id?: string } | undefined;
-      reqLog.info({ method: c.req.method, route, path: c.req.path, status: c.res.status, ms: Math.round(seconds * 10000) / 10, userId: user?.id }, 'request');
+      reqLog.info({ method: c.req.method, route, path: loggableRequestUrl(c.req.url), status: c.res.status, ms: Math.round(seconds * 10000) / 10, userId: user?.id }, 'request');
     }
   });
 
   // Security headers on every response; the standalone pages get a Content-Security-Policy (the embedded
-  // build's headers, with frame-ancestors from configuration, are set on /embed by its own middleware).
+  // build's, the same policy with frame-ancestors from configuration, is set on /embed by its own handler).
   app.use('*', async (c, next) => {
     await next();
     const page = !c.req.path.startsWith('/embed');
@@ -180,12 +168,12 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     const status = (err as { status?: number }).status;
     if (status === 413) return c.json({ detail: 'Request body too large' }, 413);
     if (isDbUnavailable(err)) {
-      (c.get('log') ?? baseLogger).warn({ path: c.req.path, error: err instanceof Error ? err.message : String(err) }, 'database unavailable');
-      if (opts.log) log('database unavailable', { path: c.req.path, error: err instanceof Error ? err.message : String(err) });
+      (c.get('log') ?? baseLogger).warn({ path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.message : String(err) }, 'database unavailable');
+      if (opts.log) log('database unavailable', { path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.message : String(err) });
       return c.json({ detail: 'The database is not reachable right now: try again in a moment' }, 503, { 'Retry-After': '2' });
     }
-    (c.get('log') ?? baseLogger).error({ path: c.req.path, err }, 'unhandled error');
-    if (opts.log) log('unhandled error', { path: c.req.path, error: err instanceof Error ? err.stack : String(err) });
+    (c.get('log') ?? baseLogger).error({ path: loggableRequestUrl(c.req.url), err }, 'unhandled error');
+    if (opts.log) log('unhandled error', { path: loggableRequestUrl(c.req.url), error: err instanceof Error ? err.stack : String(err) });
     return c.json({ detail: 'Internal server error' }, 500);
   });
 
@@ -201,7 +189,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
   app.route('/api', createApiRouter());
 
   if (opts.distDir) {
-    // The embedded build: framed only by the configured admin origins, with the app key in its index.html.
+    // The embedded build: the standalone build's full policy, but framed only by the configured admin origins;
+    // the app key in its index.html.
     const embed = staticHandler(join(opts.distDir, 'embed'), '/embed', {
       headers: { 'content-security-policy': embedContentSecurityPolicy(deps.config) },
       index: (html) => injectEmbedSettings(html, deps.config),

@@ -1,14 +1,18 @@
-// What the server adds to the embedded build (/embed/): the Content-Security-Policy that lets only the
-// configured admin origins frame it, and the settings the page needs before its first request, as meta tags
-// in index.html (read by src/lib/auth/embed-config.ts): the app key App Bridge is created with and the origins
-// the app may send the admin window to.
+// What the server adds to the embedded build (/embed/): the Content-Security-Policy (the standalone build's,
+// except that only the configured admin origins may frame it), and the settings the page needs before its
+// first request, as meta tags in index.html (read by src/lib/auth/embed-config.ts): the app key App Bridge is
+// created with and the origins the app may send the admin window to.
 import { EMBED_META } from '../../contract/origins';
 import type { Config } from '../config';
+import { contentSecurityPolicy } from './csp';
 
-/** CSP of every /embed/ response: the admin origins, or nobody when embedding is not configured. */
-export function embedContentSecurityPolicy(config: Pick<Config, 'embed'>): string {
+/**
+ * CSP of every /embed/ response: the standalone build's full policy (server/http/csp.ts) with frame-ancestors the
+ * admin origins, or nobody when embedding is not configured.
+ */
+export function embedContentSecurityPolicy(config: Pick<Config, 'embed' | 's3'>): string {
   const origins = config.embed?.adminOrigins ?? [];
-  return `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`;
+  return contentSecurityPolicy(config, origins.length ? origins.join(' ') : "'none'");
 }
 
 

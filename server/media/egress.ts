@@ -1,7 +1,9 @@
 // Outbound guard for link downloads: yt-dlp runs with --proxy pointing at a loopback HTTP proxy (the `proxy`
 // package) that resolves every host yt-dlp asks for, the first one and each redirect, and refuses any that
-// resolves to a private, loopback or link-local address. The connection then goes to the address that was
-// checked (the host is replaced by it), so a DNS answer that changes between check and connect changes nothing.
+// resolves to an address that is not public (the caller's check: isPublicAddress of server/net/addresses.ts by
+// default, which sees through IPv4-mapped, NAT64, 6to4 and Teredo forms). The connection then goes to the address
+// that was checked (the host is replaced by it), so a DNS answer that changes between check and connect changes
+// nothing.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
@@ -70,7 +72,7 @@ export async function startEgressGuard(o: { allow: AddressCheck; lookup?: HostLo
     }
     const ok = addrs.length > 0 && addrs.every((ip) => o.allow(ip, t.port));
     if (!ok) {
-      refused.push(`${t.host}:${t.port}`);
+      refused.push(`${isIP(t.host) === 6 ? `[${t.host}]` : t.host}:${t.port}`);
       return false;
     }
     // Connect to the address that was checked.

@@ -9,6 +9,7 @@ import { run } from './run';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isValidVideoLink } from '../../contract/links';
 import { startEgressGuard, type AddressCheck, type EgressGuard, type HostLookup } from './egress';
+import { isPublicAddress } from '../net/addresses';
 
 export interface LinkInfo {
   id: string | null;
@@ -24,7 +25,7 @@ export interface LinkInfo {
 
 /** Which addresses a download may reach (each host yt-dlp connects to, redirects included). */
 export interface EgressOptions {
-  /** Default: public addresses only (see isPrivateAddress). */
+  /** Default: public addresses only (isPublicAddress in server/net/addresses.ts). */
   allowAddress?: AddressCheck;
   lookup?: HostLookup;
 }
@@ -51,19 +52,6 @@ export function checkLinkUrl(url: string): URL {
   return u;
 }
 
-/** Loopback, private, link-local, CGNAT, multicast and reserved ranges (IPv4 and IPv6): never fetched. */
-export function isPrivateAddress(ip: string): boolean {
-  const v4 = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/i.exec(ip);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
-  }
-  const x = ip.toLowerCase();
-  return x === '::' || x === '::1' || x.startsWith('fc') || x.startsWith('fd') || x.startsWith('fe8') || x.startsWith('fe9') ||
-    x.startsWith('fea') || x.startsWith('feb') || x.startsWith('ff');
-}
-
 /**
  * The ingest's link check: only the spec's video hosts (YouTube, Google Drive, Vimeo), and only when the host
  * resolves to public addresses (a DNS name pointed at an internal service is refused).
@@ -81,7 +69,7 @@ export async function checkIngestLink(
   } catch {
     throw new MediaError('forbidden_link', `Could not download the video from this link: the host ${u.hostname} was not found`);
   }
-  if (addrs.length === 0 || addrs.some(isPrivateAddress)) {
+  if (addrs.length === 0 || !addrs.every(isPublicAddress)) {
     throw new MediaError('forbidden_link', 'Could not download the video from this link: the host points to a private network address');
   }
   return u;
@@ -100,7 +88,7 @@ export function readableYtDlpError(stderr: string): string {
   return line.length > 300 ? line.slice(0, 300) + '…' : line;
 }
 
-const publicOnly: AddressCheck = (ip) => !isPrivateAddress(ip);
+const publicOnly: AddressCheck = (ip) => isPublicAddress(ip);
 
 /** Runs `fn` with an egress guard up; a failure after a refused target says so. */
 async function guarded<T>(o: EgressOptions, what: string, fn: (g: EgressGuard) => Promise<T>): Promise<T> {

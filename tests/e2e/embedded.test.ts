@@ -168,7 +168,9 @@ describe('embedded build inside the platform admin', () => {
 
   it('is served with a frame-ancestors policy: the allowed admin frames it, another origin cannot', async () => {
     const res = await fetch(`${server.url}/embed/`);
-    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors ${admin.origin}`);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp.endsWith(`; frame-ancestors ${admin.origin}`)).toBe(true);
+    expect(csp).toContain("script-src 'self'");
     const html = await res.text();
     expect(html).toContain(`<meta name="embed-app-key" content="${KEY}" />`);
 

@@ -23,6 +23,7 @@ import {
 } from '../../server/media/ffmpeg';
 import { FFMPEG, parseIntegratedLoudness } from '../../server/media/args';
 import { checkLinkUrl, fetchLink, probeLink, readableYtDlpError } from '../../server/media/link';
+import { isPublicAddress } from '../../server/net/addresses';
 import { probe } from '../../server/media/probe';
 import { run } from '../../server/media/run';
 import { toSrt } from '../../server/media/subtitles';
@@ -404,6 +405,7 @@ describe('links (yt-dlp against a local HTTP server)', () => {
   let base: string;
   let port: number;
   let internalHits = 0;
+  let internalPort: number;
   /** The test server stands for a public host: its port is allowed, every other loopback port is private. */
   let allowAddress: (ip: string, p: number) => boolean;
   beforeAll(async () => {
@@ -413,13 +415,22 @@ describe('links (yt-dlp against a local HTTP server)', () => {
       res.end('internal secret');
     });
     await new Promise<void>((r) => internal.listen(0, '127.0.0.1', r));
-    const internalPort = (internal.address() as AddressInfo).port;
+    internalPort = (internal.address() as AddressInfo).port;
     server = createServer((req, res) => {
       if (req.url === '/clip.mp4') {
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(statSync(video).size) });
         createReadStream(video).pipe(res);
       } else if (req.url === '/to-internal.mp4') {
         res.writeHead(302, { location: `http://127.0.0.1:${internalPort}/clip.mp4` });
+        res.end();
+      } else if (req.url === '/to-mapped.mp4') {
+        res.writeHead(302, { location: `http://[::ffff:7f00:1]:${internalPort}/clip.mp4` });
+        res.end();
+      } else if (req.url === '/to-metadata.mp4') {
+        res.writeHead(302, { location: `http://[::ffff:a9fe:a9fe]:${internalPort}/latest/meta-data/` });
+        res.end();
+      } else if (req.url === '/to-nat64.mp4') {
+        res.writeHead(302, { location: `http://[64:ff9b::7f00:1]:${internalPort}/clip.mp4` });
         res.end();
       } else if (req.url === '/to-name.mp4') {
         res.writeHead(302, { location: `http://intranet.example:${internalPort}/clip.mp4` });
@@ -459,6 +470,22 @@ describe('links (yt-dlp against a local HTTP server)', () => {
     const probed = await probeLink(`${base}/to-internal.mp4`, { timeoutMs: 60_000, allowAddress }).catch((e: unknown) => e);
     expect(probed).toMatchObject({ code: 'forbidden_link', message: expect.stringMatching(/^Could not read the video from this link: it leads to a private network address/) });
     expect(internalHits).toBe(0);
+  });
+  it('refuses a redirect to an IPv4-mapped or NAT64 form of a loopback or metadata address (the default check)', async () => {
+    // The test server's port stands for a public host; every other target goes through the real check.
+    const allowServer = (ip: string, p: number) => p === port || isPublicAddress(ip);
+    const dir = tempDir('dl-');
+    for (const [path, target] of [
+      ['/to-mapped.mp4', '[::ffff:7f00:1]'],
+      ['/to-metadata.mp4', '[::ffff:a9fe:a9fe]'],
+      ['/to-nat64.mp4', '[64:ff9b::7f00:1]'],
+    ]) {
+      const e = await mediaError(fetchLink(`${base}${path}`, dir, { timeoutMs: 60_000, allowAddress: allowServer }));
+      expect(e.code, path).toBe('forbidden_link');
+      expect(e.message, path).toBe(`Could not download the video from this link: it leads to a private network address (${target}:${internalPort})`);
+    }
+    expect(internalHits).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
   });
   it('downloads a video', async () => {
     const dir = tempDir('dl-');

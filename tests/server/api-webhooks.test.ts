@@ -41,6 +41,8 @@ beforeAll(async () => {
       received.push({ path, headers: req.headers, body });
       if (path.startsWith('/slow')) return; // never answers
       if (path.startsWith('/flaky')) return void res.writeHead(flakyStatus).end(flakyStatus === 200 ? 'ok' : 'boom');
+      if (path === '/nat64') return void res.writeHead(302, { location: `http://[64:ff9b::7f00:1]:${(receiver.address() as AddressInfo).port}/mapped-target` }).end();
+      if (path === '/mapped') return void res.writeHead(302, { location: `http://[::ffff:a9fe:a9fe]:${(receiver.address() as AddressInfo).port}/mapped-target` }).end();
       if (path.startsWith('/redirect')) return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
       res.writeHead(204).end();
     });
@@ -94,6 +96,16 @@ describe('webhook endpoints', () => {
     expect(bad.json.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(expect.arrayContaining(['body.url', 'body.events.0']));
     expect((await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token })).status).toBe(204);
     expect((await api(h, 'GET', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('an endpoint whose address is loopback or metadata in another form (NAT64, IPv4-mapped, 6to4, decimal) is refused (422), even with WEBHOOK_ALLOW_PRIVATE', async () => {
+    for (const url of ['http://[64:ff9b::7f00:1]/', 'http://[::ffff:a9fe:a9fe]/latest/meta-data/', 'http://[2002:7f00:1::1]/', 'http://2852039166/', 'http://[::7f00:1]/']) {
+      const r = await api(h, 'POST', hooks(owner.defaultSpaceId), { token: owner.token, body: { url, events: ['dub.ready'] } });
+      expect(r.status, url).toBe(422);
+      expect(r.json.detail[0], url).toMatchObject({ loc: ['body', 'url'], type: 'url_not_allowed', msg: expect.stringMatching(/never reachable by webhooks/) });
+    }
+    const list = await api(h, 'GET', hooks(owner.defaultSpaceId), { token: owner.token });
+    expect(JSON.stringify(list.json)).not.toMatch(/64:ff9b|a9fe|2002:|2852039166|::7f00/);
   });
 
   it('a space whose plan does not include the API cannot add one (403)', async () => {
@@ -188,6 +200,25 @@ describe('deliveries', () => {
     expect(received.filter((r) => r.path === '/flaky').length).toBe(n + 1);
     const body = JSON.parse(received.filter((r) => r.path === '/flaky').pop()!.body);
     expect(body).toMatchObject({ type: 'job.failed', data: { project_id: fourth, status: 'merging_failed' } });
+  });
+
+  it('a redirect to the metadata address written IPv4-mapped, or to loopback behind NAT64, is not followed', async () => {
+    for (const [path, host, range] of [
+      ['/mapped', '::ffff:a9fe:a9fe', 'link-local'],
+      ['/nat64', '64:ff9b::7f00:1', 'loopback behind nat64'],
+    ]) {
+      const e = await endpoint(path, ['dub.ready']);
+      const id = await seedProject(h, owner, { mediaId, status: 'merging_started' });
+      await setStatus(h.deps.db, id, 'merging_done');
+      const log = await eventually(() => deliveries(e.id), (d) => d[0]?.state === 'failed', 30_000, 'failed');
+      for (const a of log[0].attempts) {
+        expect(a.status_code).toBeNull();
+        expect(a.error).toContain(`redirect to http://[${host}]:`);
+        expect(a.error).toContain(`: the address ${host} is never reachable by webhooks (${range}`);
+      }
+      await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token });
+    }
+    expect(received.filter((r) => r.path === '/mapped-target')).toEqual([]);
   });
 
   it('a redirect to a link-local (metadata) address is not followed: the attempt is logged as blocked', async () => {

@@ -101,7 +101,7 @@ describe('serving the builds', () => {
     for (const path of ['/embed/', '/embed/spaces/abc', '/embed/index.html']) {
       const r = await app.request(path);
       expect(r.status).toBe(200);
-      expect(r.headers.get('content-security-policy')).toBe('frame-ancestors https://admin.example.com https://*.myshop.example');
+      expect(r.headers.get('content-security-policy')).toMatch(/; frame-ancestors https:\/\/admin\.example\.com https:\/\/\*\.myshop\.example$/);
       const html = await r.text();
       expect(html).toContain('<meta name="embed-app-key" content="key-&quot;&lt;1&gt;" />');
       expect(html).toContain(
@@ -109,7 +109,7 @@ describe('serving the builds', () => {
       );
     }
     const asset = await app.request('/embed/assets/app.js');
-    expect(asset.headers.get('content-security-policy')).toBe('frame-ancestors https://admin.example.com https://*.myshop.example');
+    expect(asset.headers.get('content-security-policy')).toMatch(/; frame-ancestors https:\/\/admin\.example\.com https:\/\/\*\.myshop\.example$/);
     expect(await asset.text()).toBe('console.log(1)');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const part = await app.request('/embed/assets/app.js', { headers: { range: 'bytes=0-6' } });
@@ -120,10 +120,33 @@ describe('serving the builds', () => {
     expect((await app.request('/embed/')).headers.get('set-cookie')).toBeNull();
   });
 
+  it('/embed/ has the same full Content-Security-Policy as /, only its frame-ancestors differ', async () => {
+    const directives = (csp: string | null) => new Map((csp ?? '').split(/;\s*/).map((d) => [d.split(' ')[0]!, d] as const));
+    const envs: Array<Record<string, string>> = [
+      { ...EMBED, EMBED_ADMIN_ORIGINS: 'https://admin.example.com https://*.myshop.example' },
+      {},
+      { S3_BUCKET: 'media', S3_ENDPOINT: 'https://s3.store.example:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' },
+    ];
+    for (const env of envs) {
+      const app = appWith(env);
+      const page = directives((await app.request('/')).headers.get('content-security-policy'));
+      const embed = directives((await app.request('/embed/')).headers.get('content-security-policy'));
+      expect(page.get('default-src')).toBe("default-src 'self'");
+      expect(page.get('frame-ancestors')).toBe("frame-ancestors 'none'");
+      const framing = 'EMBED_ADMIN_ORIGINS' in env ? 'frame-ancestors https://admin.example.com https://*.myshop.example' : "frame-ancestors 'none'";
+      expect(embed.get('frame-ancestors')).toBe(framing);
+      page.delete('frame-ancestors');
+      embed.delete('frame-ancestors');
+      expect([...embed.entries()]).toEqual([...page.entries()]);
+      expect(embed.size).toBeGreaterThanOrEqual(10);
+      if ('S3_ENDPOINT' in env) expect(embed.get('media-src')).toContain('https://s3.store.example:9000');
+    }
+  });
+
   it('refuses every framing of /embed/ when embedding is not configured, and the standalone build is never framed', async () => {
     const app = appWith({});
     const r = await app.request('/embed/');
-    expect(r.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(r.headers.get('content-security-policy')).toMatch(/; frame-ancestors 'none'$/);
     expect(await r.text()).toContain('<meta name="embed-app-key" content="" />');
     const standalone = await app.request('/spaces/x');
     expect(standalone.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

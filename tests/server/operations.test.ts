@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -12,8 +13,10 @@ import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
 import { createApp } from '../../server/http/app';
-import { checkIngestLink, isPrivateAddress } from '../../server/media/link';
+import { checkIngestLink } from '../../server/media/link';
+import { isPublicAddress } from '../../server/net/addresses';
 import { createLogger } from '../../server/observability';
+import { mediaUrl } from '../../server/storage';
 import { recordingHandlers, recorder, waitFor, projectState } from '../pipeline/queue-helpers';
 import { migratedPglite, type Harness } from './harness';
 import { createProject, newUser, type TestUser } from './projects-fixtures';
@@ -82,6 +85,27 @@ describe('logs', () => {
     const out = JSON.stringify(lines.slice(log));
     expect(out).not.toMatch(/abc|hunter2|"tok"|"sk"/);
     expect(out).toContain('[redacted]');
+  });
+
+  it('a signed file URL is logged without its signature, token-like query parameters without their value', async () => {
+    await deps.storage!.putBuffer('logs/clip.txt', 'hello');
+    const url = mediaUrl(deps, 'logs/clip.txt', { displayName: 'clip.txt' });
+    const path = new URL(url, 'http://x').pathname;
+    const signature = /\/api\/files\/[^/.]+\.([^/]+)\//.exec(path)![1]!;
+    expect(signature.length).toBeGreaterThan(16);
+    const r = await h.request('GET', `${path}?token=tok-secret-1&X-Amz-Signature=amzsig123&X-Amz-Credential=AKIAEXAMPLE&download=1`, {
+      headers: { 'x-request-id': 'req-signed-1' },
+    });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('hello');
+    const line = lines.find((l) => l.requestId === 'req-signed-1' && l.msg === 'request');
+    expect(line).toBeDefined();
+    const logged = JSON.stringify(lines.filter((l) => l.requestId === 'req-signed-1'));
+    for (const secret of [signature, 'tok-secret-1', 'amzsig123', 'AKIAEXAMPLE']) expect(logged).not.toContain(secret);
+    const grant = path.split('/')[3]!.split('.')[0]!;
+    expect(line!.path).toBe(
+      `/api/files/${grant}.[redacted]/clip.txt?token=[redacted]&X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]&download=1`,
+    );
   });
 
   it('every pipeline line of a job carries the job id', async () => {
@@ -222,6 +246,62 @@ describe('security', () => {
     expect(await r.json()).toEqual({ detail: 'Request body too large (the limit is 2 MB)' });
   });
 
+  it('every 413 over a real socket answers Connection: close and arrives whole (declared or chunked length, JSON or CSV)', async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** One POST of `size` bytes on a keep-alive connection: the answer, and whether the server closed the socket. */
+    const post = (path: string, size: number, o: { chunked?: boolean; contentType: string }) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string; socketClosed: Promise<void> }>((resolve, reject) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${u.token}`, 'content-type': o.contentType };
+        if (!o.chunked) headers['content-length'] = String(size);
+        const req = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', agent, headers }, (res) => {
+          const socketClosed = new Promise<void>((r) => (res.socket.destroyed ? r() : res.socket.once('close', () => r())));
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, socketClosed }));
+          res.on('error', reject);
+        });
+        // The server answers before the body is sent: writing the rest may fail, the answer must not.
+        req.on('error', () => {});
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (sent < size) {
+            const n = Math.min(chunk.length, size - sent);
+            sent += n;
+            if (!req.write(chunk.subarray(0, n))) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      });
+    try {
+      const json = { contentType: 'application/json' };
+      for (const [path, size, o, detail] of [
+        ['/api/project/create_transcript', 3 * 1024 * 1024, json, 'Request body too large (the limit is 2 MB)'],
+        ['/api/project/create_transcript', 3 * 1024 * 1024, { ...json, chunked: true }, 'Request body too large (the limit is 2 MB)'],
+        ['/api/glossary/00000000-0000-4000-8000-000000000000/import', 4 * 1024 * 1024, { contentType: 'text/csv' }, 'Request body too large (the limit is 2 MB)'],
+      ] as const) {
+        const r = await post(path, size, o);
+        const what = `${path} ${JSON.stringify(o)}`;
+        expect(r.status, what).toBe(413);
+        expect(r.headers.connection, what).toBe('close');
+        expect(Buffer.byteLength(r.body), what).toBe(Number(r.headers['content-length']));
+        expect(JSON.parse(r.body), what).toEqual({ detail });
+        await r.socketClosed;
+      }
+      // A request that fits still keeps its connection.
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(ok.headers.get('connection')).toBe('keep-alive');
+    } finally {
+      agent.destroy();
+      server.close();
+    }
+  });
+
   it('the link ingest takes only the spec hosts, resolving to public addresses', async () => {
     const bad = await createProject(h, u, { name: 'Bad', src_lang: 'en', dst_lang: 'es', link: 'http://127.0.0.1:8080/video.mp4' });
     expect(bad).toMatchObject({ status: 400, json: { detail: 'Please provide correct link' } });
@@ -230,10 +310,11 @@ describe('security', () => {
       /private network address/,
     );
     await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['::1'] })).rejects.toThrow(/private network address/);
+    await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['::ffff:7f00:1'] })).rejects.toThrow(/private network address/);
     await expect(checkIngestLink('https://vimeo.com/123456', { lookup: async () => ['151.101.0.217'] })).resolves.toBeInstanceOf(URL);
     for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0']) {
-      expect(isPrivateAddress(ip), ip).toBe(true);
+      expect(isPublicAddress(ip), ip).toBe(false);
     }
-    for (const ip of ['8.8.8.8', '151.101.0.217', '2a00:1450:4001::200e']) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const ip of ['8.8.8.8', '151.101.0.217', '2a00:1450:4001::200e']) expect(isPublicAddress(ip), ip).toBe(true);
   });
 });

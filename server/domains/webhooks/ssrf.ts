@@ -1,46 +1,21 @@
-// The SSRF guard of webhook deliveries: a URL may reach only public addresses. Private, loopback and shared
-// ranges are allowed only with WEBHOOK_ALLOW_PRIVATE=1 (tests, trusted networks); link-local (cloud metadata),
-// unspecified and multicast addresses never. Checked on the address actually connected to (the socket's lookup,
-// so a DNS answer cannot change between the check and the connection) and on every redirect hop.
-import { BlockList, isIP } from 'node:net';
+// The SSRF guard of webhook deliveries: a URL may reach only public addresses (server/net/addresses.ts). Private,
+// loopback and shared ranges are allowed only with WEBHOOK_ALLOW_PRIVATE=1 (tests, trusted networks); link-local
+// (cloud metadata), unspecified, multicast, reserved addresses and internal ones behind NAT64/6to4/Teredo never.
+// Checked on the address actually connected to (the socket's lookup, so a DNS answer cannot change between the
+// check and the connection) and on every redirect hop.
+import { isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { classifyAddress, describeRange } from '../../net/addresses';
 
-const never = new BlockList();
-never.addSubnet('0.0.0.0', 8, 'ipv4');
-never.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local: cloud metadata services
-never.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
-never.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, broadcast
-never.addAddress('::', 'ipv6');
-never.addSubnet('fe80::', 10, 'ipv6');
-never.addSubnet('ff00::', 8, 'ipv6');
-
-const privateRanges = new BlockList();
-privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
-privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
-privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
-privateRanges.addSubnet('127.0.0.0', 8, 'ipv4');
-privateRanges.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
-privateRanges.addSubnet('198.18.0.0', 15, 'ipv4'); // benchmarking
-privateRanges.addAddress('::1', 'ipv6');
-privateRanges.addSubnet('fc00::', 7, 'ipv6'); // unique local
-
-/** Why an address may not be reached, or null when it may. */
+/** Why an address may not be reached, or null when it may (classifyAddress, the same verdict as link downloads). */
 export function blockedReason(address: string, allowPrivate: boolean): string | null {
-  let ip = address;
-  let family = isIP(ip);
-  if (family === 0) return `not an IP address: ${address}`;
-  // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) {
-    ip = mapped[1];
-    family = 4;
+  const v = classifyAddress(address);
+  if (!v) return `not an IP address: ${address}`;
+  if (v.kind === 'public') return null;
+  if (v.kind === 'internal') {
+    return allowPrivate ? null : `the address ${address} is private or loopback (${describeRange(v)}; set WEBHOOK_ALLOW_PRIVATE=1 to allow it)`;
   }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (never.check(ip, type)) return `the address ${address} is never reachable by webhooks (link-local, multicast or unspecified)`;
-  if (!allowPrivate && privateRanges.check(ip, type)) {
-    return `the address ${address} is private or loopback (set WEBHOOK_ALLOW_PRIVATE=1 to allow it)`;
-  }
-  return null;
+  return `the address ${address} is never reachable by webhooks (${describeRange(v)})`;
 }
 
 export class BlockedAddressError extends Error {
