@@ -39,8 +39,19 @@ export interface CsvRow {
   entry: GlossaryEntry;
 }
 
-/** Rows that hold an entry, and the rows refused with their 1-based line in the file. */
-export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<{ line: number; msg: string }> } {
+export interface ParsedCsv {
+  rows: CsvRow[];
+  errors: Array<{ line: number; msg: string }>;
+  /** More than `maxRows` rows hold an entry (parsing stopped there). */
+  tooMany: boolean;
+}
+
+/**
+ * Rows that hold an entry, and the rows refused with their 1-based line in the file. Linear in the file's size
+ * (line numbers counted incrementally); stops once `maxRows` is passed.
+ */
+export function parseGlossaryCsv(text: string, maxRows = Infinity): ParsedCsv {
+  let tooMany = false;
   const rows: CsvRow[] = [];
   const errors: Array<{ line: number; msg: string }> = [];
   let columns: string[] = [...GLOSSARY_CSV_COLUMNS];
@@ -49,11 +60,16 @@ export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<
   let lineAt = 1; // line where the next row starts
   Papa.parse<string[]>(text, {
     skipEmptyLines: false,
-    step: (r) => {
+    step: (r, parser) => {
       const line = lineAt;
       const end = r.meta.cursor;
-      lineAt += (text.slice(prevCursor, end).match(/\r\n|\r|\n/g) ?? []).length;
+      lineAt += countLineBreaks(text, prevCursor, end);
       prevCursor = end;
+      if (rows.length > maxRows) {
+        tooMany = true;
+        parser.abort();
+        return;
+      }
       const cells = r.data;
       if (cells.every((c) => c.trim() === '')) return;
       if (first) {
@@ -85,7 +101,31 @@ export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<
       }
     },
   });
-  return { rows, errors };
+  return { rows, errors, tooMany };
+}
+
+/** Line breaks (\r\n, \r or \n) in text[from, to), without copying it. */
+function countLineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) {
+      n++;
+      if (text.charCodeAt(i + 1) === 10 && i + 1 < to) i++;
+    }
+  }
+  return n;
+}
+
+/** A CSV file parsed (decode + parse): what the import's worker thread runs (csv-thread.mjs). */
+export function parseCsvFile(bytes: Uint8Array, maxRows: number): ParsedCsv | { fileError: string } {
+  try {
+    return parseGlossaryCsv(decodeCsv(bytes), maxRows);
+  } catch (e) {
+    if (e instanceof CsvFileError) return { fileError: e.message };
+    throw e;
+  }
 }
 
 /** The dictionary as CSV (UTF-8 with a BOM so spreadsheet programs read accents right), header first. */
