@@ -85,4 +85,17 @@ describe('dictionary CSV import', () => {
     expect(again.status).toBe(200);
     expect(json).toMatchObject({ added: 0, updated: 50_000, errors: [] });
   }, 180_000);
+
+  it('exports a term starting with = + - @ as a guarded cell (the shared CSV writer)', async () => {
+    const r = await api(h, 'POST', `/api/glossary?space_id=${owner.defaultSpaceId}`, {
+      token: owner.token,
+      body: { name: 'Formulas', source_lang: 'en', target_lang: 'es', entries: [{ source: '=1+2', target: '@sum' }, { source: '-minus', target: '+plus' }] },
+    });
+    expect(r.status).toBe(201);
+    const res = await h.app.request(`/api/glossary/${r.json.id}/export?space_id=${owner.defaultSpaceId}`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[1]).toBe(`"'=1+2","'@sum",false,false,`);
+    expect(lines[2]).toBe(`"'-minus","'+plus",false,false,`);
+  });
 });

@@ -2,6 +2,7 @@
 // pronunciation; a header row naming them is optional (without one the columns are taken in that order).
 // The file must be UTF-8 (a BOM is fine) or UTF-16 with a BOM; anything else is refused with a clear error.
 import Papa from 'papaparse';
+import { csvText } from '../../csv';
 import * as v from 'valibot';
 import { GLOSSARY_CSV_COLUMNS, GlossaryEntryInput, type GlossaryEntry } from '../../../contract/schemas/glossary';
 
@@ -128,11 +129,10 @@ export function parseCsvFile(bytes: Uint8Array, maxRows: number): ParsedCsv | { 
   }
 }
 
-/** The dictionary as CSV (UTF-8 with a BOM so spreadsheet programs read accents right), header first. */
+/** The dictionary as CSV (UTF-8 with a BOM so spreadsheet programs read accents right), header first; cells by the shared writer. */
 export function glossaryCsv(entries: readonly GlossaryEntry[]): string {
-  const body = Papa.unparse({
-    fields: [...GLOSSARY_CSV_COLUMNS],
-    data: entries.map((e) => [e.source, e.target, e.do_not_translate ? 'true' : 'false', e.case_sensitive ? 'true' : 'false', e.pronunciation ?? '']),
-  });
-  return `\uFEFF${body}\r\n`;
+  return csvText(
+    [[...GLOSSARY_CSV_COLUMNS], ...entries.map((e) => [e.source, e.target, e.do_not_translate ? 'true' : 'false', e.case_sensitive ? 'true' : 'false', e.pronunciation ?? ''])],
+    { bom: true },
+  );
 }

@@ -4,6 +4,7 @@
 // glossary terms expected and found, ASR confidence; per project: the largest drift, loudness (EBU R128) of the
 // output and the source, whether the background was kept, speech coverage, and what needs attention.
 import { checkSegmentTerms, type TermEntry } from '../glossaries/check';
+import { csvText } from '../../csv';
 import { join } from 'node:path';
 import { QUALITY_ISSUES, type AttentionItem, type QualityIssue, type QualityReport, type QualitySegment, type QualitySpeaker } from '../../../contract/schemas/quality';
 import { extractMonoWav, measureLoudnessFigures } from '../../media/ffmpeg';
@@ -462,13 +463,6 @@ export async function loadQuality(storage: Storage, projectId: string): Promise<
   return r;
 }
 
-function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join('; ') : String(v);
-  // A cell a spreadsheet would run as a formula is kept as text.
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 const SEGMENT_COLUMNS = [
   'id', 'start', 'end', 'speaker', 'speed_factor', 'dub_start', 'dub_end', 'ended_within_slot', 'overflow_sec', 'borrowed_gap_sec',
   'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues',
@@ -480,13 +474,11 @@ const PROJECT_COLUMNS = [
 
 /** The report as CSV: the project's figures (two lines), a blank line, then one line per segment. */
 export function qualityCsv(r: QualityReport): string {
-  const line = (cells: unknown[]) => cells.map(csvCell).join(',');
-  const rows = [
-    line([...PROJECT_COLUMNS]),
-    line(PROJECT_COLUMNS.map((c) => (c === 'attention' ? r.attention.length : r[c]))),
-    '',
-    line([...SEGMENT_COLUMNS]),
-    ...r.segments.map((s) => line(SEGMENT_COLUMNS.map((c) => s[c]))),
-  ];
-  return rows.join('\r\n') + '\r\n';
+  return csvText([
+    [...PROJECT_COLUMNS],
+    PROJECT_COLUMNS.map((c) => (c === 'attention' ? r.attention.length : r[c])),
+    [],
+    [...SEGMENT_COLUMNS],
+    ...r.segments.map((s) => SEGMENT_COLUMNS.map((c) => s[c])),
+  ]);
 }
