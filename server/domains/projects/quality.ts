@@ -45,13 +45,18 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 /** A dictionary entry as stored on the project's glossary (the flags are optional in older rows). */
 export type GlossaryTerm = TermEntry;
 
+const usableTerms = new WeakMap<readonly GlossaryTerm[], GlossaryTerm[]>();
+
 /**
  * Glossary terms of one segment: the translations expected (their source term occurs in the source text) and
  * those found in the translation, by the dictionary's own check (whole words, do-not-translate terms expected
  * as written, case-sensitive terms compared as written).
  */
 export function matchGlossary(src: string, dst: string, terms: readonly GlossaryTerm[]): { expected: string[]; found: string[] } {
-  const c = checkSegmentTerms(src, dst, terms.filter((t) => typeof t.source === 'string' && typeof t.target === 'string'));
+  // The same filtered list for every segment of one report, so the check's per-list index is built once.
+  let usable = usableTerms.get(terms);
+  if (!usable) usableTerms.set(terms, (usable = terms.filter((t) => typeof t.source === 'string' && typeof t.target === 'string')));
+  const c = checkSegmentTerms(src, dst, usable);
   const targets = (hits: ReadonlyArray<{ target: string }>) => [...new Set(hits.map((h) => h.target))];
   return { expected: targets(c.expected), found: targets(c.found) };
 }
