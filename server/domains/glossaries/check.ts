@@ -49,11 +49,19 @@ export function containsTerm(text: string, term: string, caseSensitive = false):
 const WORD = /[\p{L}\p{N}_]+/gu;
 const leadWord = (term: string) => /^[\p{L}\p{N}_]+/u.exec(term.trim())?.[0].toLowerCase() ?? null;
 
+/** An entry with its matchers, compiled on first use (a Unicode matcher is slow to build). */
+interface Item {
+  at: number;
+  e: TermEntry;
+  src?: RegExp | null;
+  dst?: RegExp | null;
+}
+
 interface TermIndex {
   /** Entries by their leading word, in dictionary order within a word. */
-  byWord: Map<string, Array<{ at: number; e: TermEntry; src: RegExp; dst: RegExp | null }>>;
+  byWord: Map<string, Item[]>;
   /** Entries that start with another character (checked on every segment). */
-  other: Array<{ at: number; e: TermEntry; src: RegExp; dst: RegExp | null }>;
+  other: Item[];
 }
 
 /** Per entry list (one dictionary read), its index: matchers built once, not once per segment and term. */
@@ -65,9 +73,7 @@ function termIndex(entries: readonly TermEntry[]): TermIndex {
   ix = { byWord: new Map(), other: [] };
   entries.forEach((e, at) => {
     if (!e?.source?.trim()) return;
-    const src = matcher(e.source, !!e.case_sensitive);
-    if (!src) return;
-    const item = { at, e, src, dst: matcher(expectedTarget(e), !!e.case_sensitive) };
+    const item: Item = { at, e };
     const w = leadWord(e.source);
     if (w === null) ix.other.push(item);
     else {
@@ -100,7 +106,9 @@ export function checkSegmentTerms(src: string, dst: string, entries: readonly Te
   const found: TermHit[] = [];
   const missing: TermHit[] = [];
   for (const c of candidates) {
-    if (!c.src.test(src)) continue;
+    if (c.src === undefined) c.src = matcher(c.e.source, !!c.e.case_sensitive);
+    if (!c.src?.test(src)) continue;
+    if (c.dst === undefined) c.dst = matcher(expectedTarget(c.e), !!c.e.case_sensitive);
     const hit = { source: c.e.source.trim(), target: expectedTarget(c.e) };
     expected.push(hit);
     // The translation is compared case-insensitively unless the term is case-sensitive (sentence starts).
