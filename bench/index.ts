@@ -5,11 +5,14 @@
 //   4. Timeline: a 3-hour project with 10,000 segments: peaks computed from 3 h of audio, time to an interactive
 //      timeline, frame times while scrolling and dragging, in Chromium.
 //   5. Tools: 200 short tools started from an 800 MB process, directly and through the tool spawner.
-//   6. Load (only when asked: `npm run bench load`): 100 clients on the read paths of the scale-out mode,
+//   6. Stalls: per request path that loops over user-sized input (Dictionary CSV import, SRT parsing, dictionary
+//      checks), size, time and the longest event-loop stall; /api/health p99 during the import (bench/stalls.ts).
+//   7. Load (only when asked: `npm run bench load`): 100 clients on the read paths of the scale-out mode,
 //      idle and while two pipeline jobs run (needs PostgreSQL and Redis).
 import { runApiBench } from './api';
 import { runEditorBench } from './editor';
 import { runLoadBench } from './load';
+import { runStallsBench } from './stalls';
 import { runTimelineBench } from './timeline';
 import { runToolsBench } from './tools';
 import { runWebBench } from './web';
@@ -36,6 +39,10 @@ if (want('timeline')) {
 if (want('tools')) {
   console.log('== Tools (starting processes from a large one)');
   await runToolsBench();
+}
+if (want('stalls')) {
+  console.log('== Stalls (event loop held by user-sized input)');
+  await runStallsBench();
 }
 if (only.includes('load')) {
   console.log('== Load (scale-out)');

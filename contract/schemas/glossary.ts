@@ -4,8 +4,13 @@ import * as v from 'valibot';
 
 /** Longest term, translation or pronunciation (characters). */
 export const GLOSSARY_MAX_TERM = 200;
-/** Most entries in one dictionary. */
-export const GLOSSARY_MAX_ENTRIES = 5_000;
+/** Most entries in one dictionary (and rows in one CSV import: a larger file is refused with a 422). */
+export const GLOSSARY_MAX_ENTRIES = 200_000;
+/** Largest CSV file the import accepts (bytes). */
+export const GLOSSARY_CSV_MAX_BYTES = 8 * 1024 * 1024;
+/** The 422 message of an import that would take a dictionary past GLOSSARY_MAX_ENTRIES terms. */
+export const glossaryTooLarge = (n: number) =>
+  `A dictionary holds at most ${GLOSSARY_MAX_ENTRIES.toLocaleString('en-US')} terms: this import would make it ${n.toLocaleString('en-US')}. Split the file or remove terms first`;
 export const GLOSSARY_MAX_NAME = 120;
 
 const Lang = v.pipe(

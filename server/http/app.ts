@@ -183,6 +183,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     // GET and HEAD carry no body: the limit would only build the full Request object of every read.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (c.req.path.startsWith('/api/library/media') || c.req.path.startsWith('/api/library/tus')) return next();
+    // The dictionary CSV import has its own limit (GLOSSARY_CSV_MAX_BYTES, server/domains/glossaries/routes.ts).
+    if (/^\/api\/glossary\/[^/]+\/import$/.test(c.req.path)) return next();
     return jsonLimit(c, next);
   });
 

@@ -6,7 +6,7 @@ import {
   effectiveTierOf, isSubscriptionActive, isSubscriptionExpired,
   isSubscriptionPaused, planNameOf, planOf, planTierOf, subscriptionView, type SubscriptionRow,
 } from '../../server/domains/billing/plan';
-import { csvField } from '../../server/domains/admin/service';
+import { csvCell as csvField } from '../../server/csv';
 import { addMonths } from '../../server/domains/billing/subscriptions';
 
 const NOW = new Date('2026-03-15T12:00:00Z');

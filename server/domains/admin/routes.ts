@@ -7,7 +7,7 @@ import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { writeAppFlags } from '../settings/service';
 import { CSV_COLUMNS, listUsers, updateUser, usersCsvPage } from './service';
-import { CSV_PAGE_ROWS, csvHeaders, csvStream } from './csv';
+import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../../csv';
 import { AdminMinutesGrant, AdminPaymentsSettings } from '../../../contract/schemas/payments';
 import { grantMinutes, paymentsSettings, setLocalCheckout } from '../billing/payments-service';
 

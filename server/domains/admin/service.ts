@@ -61,13 +61,6 @@ export const CSV_COLUMNS = [
   'subscription_id', 'subscription_status', 'current_period_end', 'minutes_total', 'minutes_used',
 ] as const;
 
-/** One CSV field: quoted when needed; a leading = + - @ (spreadsheet formula) is neutralised with a quote. */
-export function csvField(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n']/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** One page of the CSV export of the same search (every match unless a limit is given), streamed by the route. */
 export async function usersCsvPage(
   db: Db,

@@ -6,7 +6,7 @@ import { AdminRecordsQuery, SurveyActiveRequest, SurveyAddRequest, SurveyRejectR
 import { requireSuperuser, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
-import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../admin/csv';
+import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../../csv';
 import {
   FEEDBACK_CSV_COLUMNS, SURVEY_CSV_COLUMNS, answerSurvey, feedbackCsvPage, listFeedback, listSurveyAnswers, rejectSurvey,
   surveyCsvPage, listSurveys, setSurveyActive, type Cursor,

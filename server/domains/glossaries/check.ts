@@ -45,17 +45,74 @@ export function containsTerm(text: string, term: string, caseSensitive = false):
   return matcher(term, caseSensitive)?.test(text) ?? false;
 }
 
-/** Expected, found and missing dictionary terms of one segment. */
+/** A term's leading word (letters, digits, _), lower-cased: a segment can only hold the term if it has this word. */
+const WORD = /[\p{L}\p{N}_]+/gu;
+const leadWord = (term: string) => /^[\p{L}\p{N}_]+/u.exec(term.trim())?.[0].toLowerCase() ?? null;
+
+/** An entry with its matchers, compiled on first use (a Unicode matcher is slow to build). */
+interface Item {
+  at: number;
+  e: TermEntry;
+  src?: RegExp | null;
+  dst?: RegExp | null;
+}
+
+interface TermIndex {
+  /** Entries by their leading word, in dictionary order within a word. */
+  byWord: Map<string, Item[]>;
+  /** Entries that start with another character (checked on every segment). */
+  other: Item[];
+}
+
+/** Per entry list (one dictionary read), its index: matchers built once, not once per segment and term. */
+const indexes = new WeakMap<readonly TermEntry[], TermIndex>();
+
+function termIndex(entries: readonly TermEntry[]): TermIndex {
+  let ix = indexes.get(entries);
+  if (ix) return ix;
+  ix = { byWord: new Map(), other: [] };
+  entries.forEach((e, at) => {
+    if (!e?.source?.trim()) return;
+    const item: Item = { at, e };
+    const w = leadWord(e.source);
+    if (w === null) ix.other.push(item);
+    else {
+      const list = ix.byWord.get(w);
+      if (list) list.push(item);
+      else ix.byWord.set(w, [item]);
+    }
+  });
+  indexes.set(entries, ix);
+  return ix;
+}
+
+/**
+ * Expected, found and missing dictionary terms of one segment. Only the terms whose leading word is a word of
+ * the segment are tried (an index per entry list), so the check is linear in the segment, not in the dictionary.
+ */
 export function checkSegmentTerms(src: string, dst: string, entries: readonly TermEntry[]): SegmentTermCheck {
+  const ix = termIndex(entries);
+  const candidates = [...ix.other];
+  const seen = new Set<string>();
+  for (const m of src.matchAll(WORD)) {
+    const w = m[0].toLowerCase();
+    if (seen.has(w)) continue;
+    seen.add(w);
+    const list = ix.byWord.get(w);
+    if (list) candidates.push(...list);
+  }
+  candidates.sort((a, b) => a.at - b.at);
   const expected: TermHit[] = [];
   const found: TermHit[] = [];
   const missing: TermHit[] = [];
-  for (const e of entries) {
-    if (!e?.source?.trim() || !containsTerm(src, e.source, !!e.case_sensitive)) continue;
-    const hit = { source: e.source.trim(), target: expectedTarget(e) };
+  for (const c of candidates) {
+    if (c.src === undefined) c.src = matcher(c.e.source, !!c.e.case_sensitive);
+    if (!c.src?.test(src)) continue;
+    if (c.dst === undefined) c.dst = matcher(expectedTarget(c.e), !!c.e.case_sensitive);
+    const hit = { source: c.e.source.trim(), target: expectedTarget(c.e) };
     expected.push(hit);
     // The translation is compared case-insensitively unless the term is case-sensitive (sentence starts).
-    if (containsTerm(dst, hit.target, !!e.case_sensitive)) found.push(hit);
+    if (c.dst?.test(dst)) found.push(hit);
     else missing.push(hit);
   }
   return { expected, found, missing };

@@ -2,6 +2,7 @@
 // pronunciation; a header row naming them is optional (without one the columns are taken in that order).
 // The file must be UTF-8 (a BOM is fine) or UTF-16 with a BOM; anything else is refused with a clear error.
 import Papa from 'papaparse';
+import { csvText } from '../../csv';
 import * as v from 'valibot';
 import { GLOSSARY_CSV_COLUMNS, GlossaryEntryInput, type GlossaryEntry } from '../../../contract/schemas/glossary';
 
@@ -39,8 +40,19 @@ export interface CsvRow {
   entry: GlossaryEntry;
 }
 
-/** Rows that hold an entry, and the rows refused with their 1-based line in the file. */
-export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<{ line: number; msg: string }> } {
+export interface ParsedCsv {
+  rows: CsvRow[];
+  errors: Array<{ line: number; msg: string }>;
+  /** More than `maxRows` rows hold an entry (parsing stopped there). */
+  tooMany: boolean;
+}
+
+/**
+ * Rows that hold an entry, and the rows refused with their 1-based line in the file. Linear in the file's size
+ * (line numbers counted incrementally); stops once `maxRows` is passed.
+ */
+export function parseGlossaryCsv(text: string, maxRows = Infinity): ParsedCsv {
+  let tooMany = false;
   const rows: CsvRow[] = [];
   const errors: Array<{ line: number; msg: string }> = [];
   let columns: string[] = [...GLOSSARY_CSV_COLUMNS];
@@ -49,11 +61,16 @@ export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<
   let lineAt = 1; // line where the next row starts
   Papa.parse<string[]>(text, {
     skipEmptyLines: false,
-    step: (r) => {
+    step: (r, parser) => {
       const line = lineAt;
       const end = r.meta.cursor;
-      lineAt += (text.slice(prevCursor, end).match(/\r\n|\r|\n/g) ?? []).length;
+      lineAt += countLineBreaks(text, prevCursor, end);
       prevCursor = end;
+      if (rows.length > maxRows) {
+        tooMany = true;
+        parser.abort();
+        return;
+      }
       const cells = r.data;
       if (cells.every((c) => c.trim() === '')) return;
       if (first) {
@@ -85,14 +102,37 @@ export function parseGlossaryCsv(text: string): { rows: CsvRow[]; errors: Array<
       }
     },
   });
-  return { rows, errors };
+  return { rows, errors, tooMany };
 }
 
-/** The dictionary as CSV (UTF-8 with a BOM so spreadsheet programs read accents right), header first. */
+/** Line breaks (\r\n, \r or \n) in text[from, to), without copying it. */
+function countLineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) {
+      n++;
+      if (text.charCodeAt(i + 1) === 10 && i + 1 < to) i++;
+    }
+  }
+  return n;
+}
+
+/** A CSV file parsed (decode + parse): what the import's worker thread runs (csv-thread.mjs). */
+export function parseCsvFile(bytes: Uint8Array, maxRows: number): ParsedCsv | { fileError: string } {
+  try {
+    return parseGlossaryCsv(decodeCsv(bytes), maxRows);
+  } catch (e) {
+    if (e instanceof CsvFileError) return { fileError: e.message };
+    throw e;
+  }
+}
+
+/** The dictionary as CSV (UTF-8 with a BOM so spreadsheet programs read accents right), header first; cells by the shared writer. */
 export function glossaryCsv(entries: readonly GlossaryEntry[]): string {
-  const body = Papa.unparse({
-    fields: [...GLOSSARY_CSV_COLUMNS],
-    data: entries.map((e) => [e.source, e.target, e.do_not_translate ? 'true' : 'false', e.case_sensitive ? 'true' : 'false', e.pronunciation ?? '']),
-  });
-  return `\uFEFF${body}\r\n`;
+  return csvText(
+    [[...GLOSSARY_CSV_COLUMNS], ...entries.map((e) => [e.source, e.target, e.do_not_translate ? 'true' : 'false', e.case_sensitive ? 'true' : 'false', e.pronunciation ?? ''])],
+    { bom: true },
+  );
 }

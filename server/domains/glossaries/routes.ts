@@ -3,7 +3,7 @@
 // GET {id}/export (CSV). Plan gate 'glossary' (Business and above) on every call: server/http/gates.ts.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { CreateGlossaryRequest, UpdateGlossaryRequest } from '../../../contract/schemas/glossary';
+import { CreateGlossaryRequest, GLOSSARY_CSV_MAX_BYTES, UpdateGlossaryRequest } from '../../../contract/schemas/glossary';
 import { spaceIdFromQuery } from '../../http/access';
 import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
@@ -14,8 +14,6 @@ import * as svc from './service';
 export const glossaryRoutes = new Hono<AppEnv>();
 glossaryRoutes.use('*', requireUser);
 
-/** Largest CSV file accepted by the import. */
-export const GLOSSARY_CSV_MAX_BYTES = 2 * 1024 * 1024;
 
 const LangFilter = v.optional(
   v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^([a-z]{2,3}([-_][a-z0-9]{2,8})?)?$/, 'The language must be a code such as "en" or "es"')),
@@ -47,9 +45,11 @@ glossaryRoutes.patch('/:id', async (c) => {
   return c.json(await svc.updateGlossary(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
+const TOO_LARGE = `The file is too large: at most ${GLOSSARY_CSV_MAX_BYTES / 1024 / 1024} MB`;
+
 async function csvBytes(c: Context<AppEnv>): Promise<Uint8Array> {
   const len = Number(c.req.header('content-length') ?? '0');
-  if (len > GLOSSARY_CSV_MAX_BYTES + 64 * 1024) throw new ApiError(413, 'The file is too large: at most 2 MB');
+  if (len > GLOSSARY_CSV_MAX_BYTES + 64 * 1024) throw new ApiError(413, TOO_LARGE);
   let bytes: Uint8Array;
   if ((c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
     const form = await c.req.formData();
@@ -59,7 +59,7 @@ async function csvBytes(c: Context<AppEnv>): Promise<Uint8Array> {
   } else {
     bytes = new Uint8Array(await c.req.arrayBuffer());
   }
-  if (bytes.byteLength > GLOSSARY_CSV_MAX_BYTES) throw new ApiError(413, 'The file is too large: at most 2 MB');
+  if (bytes.byteLength > GLOSSARY_CSV_MAX_BYTES) throw new ApiError(413, TOO_LARGE);
   if (bytes.byteLength === 0) throw unprocessable([{ loc: ['body', 'file'], msg: 'The file is empty', type: 'missing' }]);
   return bytes;
 }

@@ -3,7 +3,7 @@
 // Plan gate (Business and above): server/http/gates.ts.
 import type * as v from 'valibot';
 import {
-  entryProblems, sameTerm, GLOSSARY_MAX_ENTRIES,
+  entryProblems, sameTerm, glossaryTooLarge, GLOSSARY_MAX_ENTRIES,
   type CreateGlossaryRequest, type UpdateGlossaryRequest, type Glossary, type GlossaryEntry, type GlossaryImportResult,
 } from '../../../contract/schemas/glossary';
 import type { AppDeps } from '../../deps';
@@ -11,7 +11,8 @@ import { spaceAccess, isUuid } from '../spaces/guard';
 import type { UserRow } from '../users/types';
 import { DomainError, notFound, unprocessable } from '../errors';
 import * as repo from './repository';
-import { CsvFileError, decodeCsv, glossaryCsv, parseGlossaryCsv } from './csv';
+import { glossaryCsv } from './csv';
+import { parseCsvInThread } from './parse';
 
 type Deps = Pick<AppDeps, 'db'>;
 type CreateBody = v.InferOutput<typeof CreateGlossaryRequest>;
@@ -91,43 +92,67 @@ export async function deleteGlossary(deps: Deps, user: UserRow, id: string): Pro
   return { glossary_id: id, status: 'deleted' };
 }
 
+/** The key two entries share when they may be the same term (sameTerm decides within a key). */
+const termKey = (e: Pick<GlossaryEntry, 'source'>) => e.source.trim().replace(/\s+/g, ' ').toLowerCase();
+
+const tooLarge = (n: number) => unprocessable([{ loc: ['body', 'file'], msg: glossaryTooLarge(n), type: 'too_long' }]);
+
+/** Lets the event loop answer others between slices of a long loop. */
+const breathe = () => new Promise<void>((r) => setImmediate(r));
+const SLICE = 5_000;
+
 /**
  * Merges a CSV file into the dictionary: a row whose term is already there replaces that entry, other rows are
  * added; refused rows (and rows repeating an earlier row of the file) are reported by line, the rest is kept.
+ * The file is parsed in a worker thread; the merge is linear (terms looked up by key) and yields between slices.
+ * A file, or a result, of more than GLOSSARY_MAX_ENTRIES terms is refused whole (422).
  */
 export async function importGlossaryCsv(deps: Deps, user: UserRow, id: string, bytes: Uint8Array): Promise<GlossaryImportResult> {
-  let text: string;
-  try {
-    text = decodeCsv(bytes);
-  } catch (e) {
-    if (e instanceof CsvFileError) throw new DomainError('unsupported_media', e.message);
-    throw e;
-  }
-  const { rows, errors } = parseGlossaryCsv(text);
+  await accessible(deps, user, id);
+  const parsed = await parseCsvInThread(bytes, GLOSSARY_MAX_ENTRIES);
+  if ('fileError' in parsed) throw new DomainError('unsupported_media', parsed.fileError);
+  const { rows, errors } = parsed;
+  if (parsed.tooMany) throw tooLarge(rows.length);
   if (rows.length === 0 && errors.length === 0) throw new DomainError('bad_request', 'The file has no terms');
   return deps.db.tx(async (db) => {
     const g = await accessible({ db }, user, id, { forUpdate: true });
     const entries = (g.terms ?? []).map(normalise);
-    const fromFile: GlossaryEntry[] = [];
+    const byKey = new Map<string, number[]>();
+    const index = (e: GlossaryEntry, i: number) => {
+      const k = termKey(e);
+      const at = byKey.get(k);
+      if (at) at.push(i);
+      else byKey.set(k, [i]);
+    };
+    for (let i = 0; i < entries.length; i++) {
+      index(entries[i], i);
+      if (i % SLICE === SLICE - 1) await breathe();
+    }
+    const fromFile = new Map<string, GlossaryEntry[]>();
     let added = 0;
     let updated = 0;
-    for (const r of rows) {
-      if (fromFile.some((e) => sameTerm(e, r.entry))) {
+    for (let n = 0; n < rows.length; n++) {
+      if (n % SLICE === SLICE - 1) await breathe();
+      const r = rows[n];
+      const k = termKey(r.entry);
+      const seen = fromFile.get(k);
+      if (seen?.some((e) => sameTerm(e, r.entry))) {
         errors.push({ line: r.line, msg: `The term "${r.entry.source}" appears earlier in the file` });
         continue;
       }
-      fromFile.push(r.entry);
-      const i = entries.findIndex((e) => sameTerm(e, r.entry));
-      if (i >= 0) {
+      if (seen) seen.push(r.entry);
+      else fromFile.set(k, [r.entry]);
+      const i = (byKey.get(k) ?? []).find((j) => sameTerm(entries[j], r.entry));
+      if (i !== undefined) {
         entries[i] = r.entry;
         updated++;
-      } else if (entries.length >= GLOSSARY_MAX_ENTRIES) {
-        errors.push({ line: r.line, msg: `A dictionary holds at most ${GLOSSARY_MAX_ENTRIES} terms` });
       } else {
+        index(r.entry, entries.length);
         entries.push(r.entry);
         added++;
       }
     }
+    if (entries.length > GLOSSARY_MAX_ENTRIES) throw tooLarge(entries.length);
     errors.sort((a, b) => a.line - b.line);
     const saved = added + updated > 0 ? await repo.updateGlossary(db, id, { entries }) : g;
     return { added, updated, errors, glossary: shape(saved, true) };

@@ -4,6 +4,7 @@
 // glossary terms expected and found, ASR confidence; per project: the largest drift, loudness (EBU R128) of the
 // output and the source, whether the background was kept, speech coverage, and what needs attention.
 import { checkSegmentTerms, type TermEntry } from '../glossaries/check';
+import { csvText } from '../../csv';
 import { join } from 'node:path';
 import { QUALITY_ISSUES, type AttentionItem, type QualityIssue, type QualityReport, type QualitySegment, type QualitySpeaker } from '../../../contract/schemas/quality';
 import { extractMonoWav, measureLoudnessFigures } from '../../media/ffmpeg';
@@ -44,13 +45,18 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 /** A dictionary entry as stored on the project's glossary (the flags are optional in older rows). */
 export type GlossaryTerm = TermEntry;
 
+const usableTerms = new WeakMap<readonly GlossaryTerm[], GlossaryTerm[]>();
+
 /**
  * Glossary terms of one segment: the translations expected (their source term occurs in the source text) and
  * those found in the translation, by the dictionary's own check (whole words, do-not-translate terms expected
  * as written, case-sensitive terms compared as written).
  */
 export function matchGlossary(src: string, dst: string, terms: readonly GlossaryTerm[]): { expected: string[]; found: string[] } {
-  const c = checkSegmentTerms(src, dst, terms.filter((t) => typeof t.source === 'string' && typeof t.target === 'string'));
+  // The same filtered list for every segment of one report, so the check's per-list index is built once.
+  let usable = usableTerms.get(terms);
+  if (!usable) usableTerms.set(terms, (usable = terms.filter((t) => typeof t.source === 'string' && typeof t.target === 'string')));
+  const c = checkSegmentTerms(src, dst, usable);
   const targets = (hits: ReadonlyArray<{ target: string }>) => [...new Set(hits.map((h) => h.target))];
   return { expected: targets(c.expected), found: targets(c.found) };
 }
@@ -462,13 +468,6 @@ export async function loadQuality(storage: Storage, projectId: string): Promise<
   return r;
 }
 
-function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join('; ') : String(v);
-  // A cell a spreadsheet would run as a formula is kept as text.
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 const SEGMENT_COLUMNS = [
   'id', 'start', 'end', 'speaker', 'speed_factor', 'dub_start', 'dub_end', 'ended_within_slot', 'overflow_sec', 'borrowed_gap_sec',
   'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues',
@@ -480,13 +479,11 @@ const PROJECT_COLUMNS = [
 
 /** The report as CSV: the project's figures (two lines), a blank line, then one line per segment. */
 export function qualityCsv(r: QualityReport): string {
-  const line = (cells: unknown[]) => cells.map(csvCell).join(',');
-  const rows = [
-    line([...PROJECT_COLUMNS]),
-    line(PROJECT_COLUMNS.map((c) => (c === 'attention' ? r.attention.length : r[c]))),
-    '',
-    line([...SEGMENT_COLUMNS]),
-    ...r.segments.map((s) => line(SEGMENT_COLUMNS.map((c) => s[c]))),
-  ];
-  return rows.join('\r\n') + '\r\n';
+  return csvText([
+    [...PROJECT_COLUMNS],
+    PROJECT_COLUMNS.map((c) => (c === 'attention' ? r.attention.length : r[c])),
+    [],
+    [...SEGMENT_COLUMNS],
+    ...r.segments.map((s) => SEGMENT_COLUMNS.map((c) => s[c])),
+  ]);
 }
