@@ -18,6 +18,22 @@ describe('dictionary checks', () => {
     expect(containsTerm('a (b) c', '(b)')).toBe(true);
   });
 
+  it('keeps word boundaries around letters outside the BMP and accented capitals, and replaces every occurrence', () => {
+    expect(containsTerm('𝒜cme', 'cme')).toBe(false); // a mathematical letter (two UTF-16 units) before the term
+    expect(containsTerm('cme𝒜', 'cme')).toBe(false);
+    expect(containsTerm('😀cme', 'cme')).toBe(true); // an emoji is not a letter
+    expect(containsTerm('ÉCOLE', 'école')).toBe(true);
+    expect(containsTerm('cartcart cart', 'cart')).toBe(true);
+    expect(applyPronunciations('Acme, acme and Acmes', [e('Acme', 'Acme', { pronunciation: 'ak-mee' })])).toBe('ak-mee, ak-mee and Acmes');
+  });
+
+  it('checks a segment against a large dictionary without building an expression per term and segment', () => {
+    const entries = Array.from({ length: 5000 }, (_, i) => e(`term${i}`, `término${i}`));
+    const ok = Array.from({ length: 500 }, (_, i) => checkSegmentTerms(`We say term${i} here`, `Decimos término${i} aquí`, entries));
+    expect(ok.every((c) => c.found.length === 1 && c.missing.length === 0)).toBe(true);
+    expect(checkSegmentTerms('term1 and term2', 'término1', entries).missing).toEqual([{ source: 'term2', target: 'término2' }]);
+  });
+
   it('lists the expected terms of a segment, found and missing in its translation', () => {
     const entries = [e('dashboard', 'tablero'), e('Acme', '', { do_not_translate: true }), e('cart', 'carrito'), e('iOS', 'iOS', { case_sensitive: true })];
     const c = checkSegmentTerms('Open the Acme dashboard on ios.', 'Abre el panel de Acme.', entries);

@@ -22,13 +22,49 @@ export interface SegmentTermCheck {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A whole-word, whitespace-tolerant matcher of `term` (case-insensitive unless `caseSensitive`). */
-function matcher(term: string, caseSensitive: boolean, global = false): RegExp | null {
+/** A letter, digit or underscore (one code point): what a whole-word match must not touch on either side. */
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+/** The code point that ends just before `i` ('' at the start). */
+function charBefore(s: string, i: number): string {
+  if (i <= 0) return '';
+  const c = s.charCodeAt(i - 1);
+  return c >= 0xdc00 && c <= 0xdfff && i >= 2 ? s.slice(i - 2, i) : s.charAt(i - 1);
+}
+/** The code point that starts at `i` ('' at the end). */
+const charAfter = (s: string, i: number): string => (i < s.length ? String.fromCodePoint(s.codePointAt(i)!) : '');
+
+/**
+ * A whole-word, whitespace-tolerant matcher of `term` (case-insensitive unless `caseSensitive`). The expression is
+ * the escaped term alone, without Unicode property classes: those make each new expression cost about a
+ * millisecond to compile, once per term, which a dictionary of thousands of terms turned into seconds. The word
+ * boundaries are checked on each match with one shared expression (wholeMatches).
+ */
+function matcher(term: string, caseSensitive: boolean): RegExp | null {
   const t = term.trim();
   if (!t) return null;
   const body = t.split(/\s+/).map(escape).join('\\s+');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${body}(?![\\p{L}\\p{N}_])`, `u${caseSensitive ? '' : 'i'}${global ? 'g' : ''}`);
+  return new RegExp(body, `g${caseSensitive ? '' : 'i'}`);
 }
+
+/** The whole-word matches of `re` (a matcher) in `text`, as [start, end) offsets, left to right, not overlapping. */
+function wholeMatches(re: RegExp, text: string, first = false): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const a = m.index;
+    const b = a + m[0].length;
+    if (b > a && !WORD_CHAR.test(charBefore(text, a)) && !WORD_CHAR.test(charAfter(text, b))) {
+      out.push([a, b]);
+      if (first) break;
+      re.lastIndex = b;
+    } else {
+      re.lastIndex = a + 1;
+    }
+  }
+  return out;
+}
+
+const hasWhole = (re: RegExp | null | undefined, text: string): boolean => !!re && wholeMatches(re, text, true).length > 0;
 
 /** The text a term must appear as in the translation. */
 export function expectedTarget(e: TermEntry): string {
@@ -42,7 +78,7 @@ export function termsFor(entries: readonly TermEntry[]): Array<{ source: string;
 
 /** Does `text` contain `term` as a whole word? */
 export function containsTerm(text: string, term: string, caseSensitive = false): boolean {
-  return matcher(term, caseSensitive)?.test(text) ?? false;
+  return hasWhole(matcher(term, caseSensitive), text);
 }
 
 /** A term's leading word (letters, digits, _), lower-cased: a segment can only hold the term if it has this word. */
@@ -107,12 +143,12 @@ export function checkSegmentTerms(src: string, dst: string, entries: readonly Te
   const missing: TermHit[] = [];
   for (const c of candidates) {
     if (c.src === undefined) c.src = matcher(c.e.source, !!c.e.case_sensitive);
-    if (!c.src?.test(src)) continue;
+    if (!hasWhole(c.src, src)) continue;
     if (c.dst === undefined) c.dst = matcher(expectedTarget(c.e), !!c.e.case_sensitive);
     const hit = { source: c.e.source.trim(), target: expectedTarget(c.e) };
     expected.push(hit);
     // The translation is compared case-insensitively unless the term is case-sensitive (sentence starts).
-    if (c.dst?.test(dst)) found.push(hit);
+    if (hasWhole(c.dst, dst)) found.push(hit);
     else missing.push(hit);
   }
   return { expected, found, missing };
@@ -125,8 +161,16 @@ export function applyPronunciations(text: string, entries: readonly TermEntry[])
     .sort((a, b) => expectedTarget(b).length - expectedTarget(a).length);
   let out = text;
   for (const e of withSay) {
-    const re = matcher(expectedTarget(e), !!e.case_sensitive, true);
-    if (re) out = out.replace(re, e.pronunciation!.trim());
+    const re = matcher(expectedTarget(e), !!e.case_sensitive);
+    if (!re) continue;
+    const say = e.pronunciation!.trim();
+    let next = '';
+    let at = 0;
+    for (const [a, b] of wholeMatches(re, out)) {
+      next += out.slice(at, a) + say;
+      at = b;
+    }
+    out = next + out.slice(at);
   }
   return out;
 }
