@@ -15,6 +15,7 @@ export interface GlossaryRecord {
 }
 
 const COLS = `id, space_id, name, src_lang, dst_lang, terms, jsonb_array_length(terms)::int AS entries_count, created_at, updated_at`;
+const COLS_WITHOUT_TERMS = `id, space_id, name, src_lang, dst_lang, '[]'::jsonb AS terms, jsonb_array_length(terms)::int AS entries_count, created_at, updated_at`;
 
 export function findGlossaryRecord(db: Db, id: string, o: { forUpdate?: boolean } = {}): Promise<GlossaryRecord | null> {
   return db.maybeOne<GlossaryRecord>(`SELECT ${COLS} FROM glossaries WHERE id = $1${o.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
@@ -49,11 +50,15 @@ export function insertGlossary(
   );
 }
 
-export function updateGlossary(db: Db, id: string, f: { name?: string; entries?: GlossaryEntry[] }): Promise<GlossaryRecord> {
-  return db.one<GlossaryRecord>(
-    `UPDATE glossaries SET name = COALESCE($2, name), terms = COALESCE($3::jsonb, terms), updated_at = now() WHERE id = $1 RETURNING ${COLS}`,
+export async function updateGlossary(db: Db, id: string, f: { name?: string; entries?: GlossaryEntry[] }): Promise<GlossaryRecord> {
+  // New entries are not read back: parsing a large list out of the database again (on the event loop with the
+  // embedded database) cost as much as writing it.
+  const cols = f.entries ? COLS_WITHOUT_TERMS : COLS;
+  const row = await db.one<GlossaryRecord>(
+    `UPDATE glossaries SET name = COALESCE($2, name), terms = COALESCE($3::jsonb, terms), updated_at = now() WHERE id = $1 RETURNING ${cols}`,
     [id, f.name ?? null, f.entries ?? null],
   );
+  return f.entries ? { ...row, terms: f.entries } : row;
 }
 
 export async function deleteGlossary(db: Db, id: string): Promise<void> {
