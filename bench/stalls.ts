@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { upsertSubscription } from '../server/domains/billing/repository';
+import { insertProject } from '../server/domains/projects/repository';
+import { insertSegments } from '../server/domains/transcript/repository';
 import { checkSegmentTerms } from '../server/domains/glossaries/check';
 import { createApp } from '../server/http/app';
 import { parseSrt, toSrt } from '../server/media/subtitles';
@@ -144,6 +146,22 @@ export async function runStallsBench(o: { sizes?: number[]; log?: (l: string) =>
         return found;
       });
       rows.push({ path: 'Dictionary check (checkSegmentTerms)', size: `${segs.toLocaleString('en-US')} segments x ${terms.toLocaleString('en-US')} terms`, ms: r.ms, stallMs: r.stallMs });
+    }
+
+    // 4. A long transcript: GET of every segment and PATCH of a batch (the whole transcript is checked for overlaps).
+    for (const n of [2_000, 10_000]) {
+      const project = await insertProject(deps.db, {
+        spaceId, userId, name: `Bench transcript ${n}`, srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,
+        srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'translation_done', progress: 100,
+      });
+      const segs = await insertSegments(deps.db, project.id, Array.from({ length: n }, (_, i) => ({
+        start: i * 3, end: i * 3 + 2.5, speaker: 'SPEAKER_0', src: `Sentence number ${i} of the long talk.`, dst: `Frase número ${i} de la charla larga.`, status: 'done' as const,
+      })));
+      const get = await withProbe(() => call('GET', `/api/project/${project.id}/transcript`, undefined, token));
+      rows.push({ path: 'GET /api/project/{id}/transcript', size: `${n.toLocaleString('en-US')} segments`, ms: get.ms, stallMs: get.stallMs, status: get.value.status });
+      const batch = segs.slice(0, 50).map((x, i) => ({ id: x.id, dst: { text: `Frase cambiada ${i}.` } }));
+      const patch = await withProbe(() => call('PATCH', `/api/project/${project.id}/transcript`, { segments: batch }, token));
+      rows.push({ path: 'PATCH /api/project/{id}/transcript', size: `50 of ${n.toLocaleString('en-US')} segments`, ms: patch.ms, stallMs: patch.stallMs, status: patch.value.status });
     }
 
     log(`Stalls bench: ${deps.db.kind}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
