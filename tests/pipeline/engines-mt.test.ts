@@ -8,7 +8,9 @@ import {
   restoreSentenceShape,
   restoreTerms,
 } from '../../server/engines/builtin/apertium';
+import { mapLimit } from '../../server/engines/builtin/util';
 import { EngineError } from '../../server/engines/types';
+import { MT_LINES, lineDrift } from '../fixtures/mt-lines';
 
 const mt = createApertiumMt();
 
@@ -69,6 +71,32 @@ describe('apertium', () => {
     expect(out[2]).not.toContain('bólido'); // "carpet" is not "car"
     expect(out[3]).toMatch(/^Bólido/); // sentence-initial capital kept
     for (const o of out) expect(o).not.toMatch(/ZQX/i);
+  });
+
+  it('keeps each line its own: 200 unpunctuated lines in one call match one-at-a-time, no word moves to a neighbour', async () => {
+    const lines = [...MT_LINES];
+    expect(lines).toHaveLength(200);
+    const batched = await mt.translate(lines, 'en', 'es');
+    expect(batched).toHaveLength(200);
+    // One at a time: the first 60 lines (each its own apertium call), compared with the batched ones.
+    const n = 60;
+    const single = await mapLimit(lines.slice(0, n), 3, async (l) => (await mt.translate([l], 'en', 'es'))[0]!);
+    const drift = lineDrift(batched.slice(0, n), single);
+    expect(drift.neighbourWord).toEqual([]);
+    // Apertium's HMM tagger keeps some state from one text to the next, which can change how an ambiguous
+    // word is read (never which line a word lands on): at most one line in 60 may differ that way.
+    expect(drift.differing.length).toBeLessThanOrEqual(1);
+    for (const b of batched) expect(b).not.toMatch(/\s\.$/); // the added boundary mark is stripped
+  }, 240_000);
+
+  it('keeps a line apart even when it ends a sentence or holds a comma at its end', async () => {
+    const out = await mt.translate(['the white', 'house is big.', 'he said,', 'the red car'], 'en', 'es');
+    expect(out[0]).not.toMatch(/casa/i);
+    expect(out[1]).toMatch(/casa/i);
+    expect(out[1]!.endsWith('.')).toBe(true);
+    expect(out[2]!.endsWith(',')).toBe(true);
+    expect(out[3]).toMatch(/coche/i);
+    expect(out[3]!.endsWith('.')).toBe(false);
   });
 
   it('refuses a pair that is not installed', async () => {

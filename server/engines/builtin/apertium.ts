@@ -1,7 +1,10 @@
 // Machine translation with Apertium (rule-based, offline). Installed pairs are discovered once per
-// process with `apertium -l`. A batch of texts is translated in one call in line mode (one text per
-// line, each line translated on its own). Glossary terms are protected with placeholder tokens that
-// Apertium passes through as unknown words, then replaced by the target terms.
+// process with `apertium -l`. A batch of texts is translated in one call, each text its own unit: every
+// text is a paragraph of its own (blank line between) ending with a sentence-final mark (added when the text
+// has none, stripped after), so no word moves to a neighbour and the tagger and transfer rules never see
+// across two texts (line mode does not keep them apart: on unpunctuated subtitle lines words drifted to the
+// next line). Glossary terms are protected with placeholder tokens that Apertium passes through as unknown
+// words, then replaced by the target terms.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,6 +149,9 @@ export function restoreSentenceShape(out: string, source: string): string {
   return r;
 }
 
+/** A text that already ends a sentence (no mark is added to keep it apart from the next one). */
+const SENTENCE_END = /[.!?…]["'»)\]]*$/u;
+
 function oneLine(t: string): string {
   return t.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
@@ -161,18 +167,22 @@ export function createApertiumMt(opts: ApertiumOptions = {}): MtEngine {
     // The input goes through a file: apertium opens /dev/stdin, which fails on Node's socket stdio.
     const dir = mkdtempSync(join(tmpdir(), 'apertium-'));
     const inFile = join(dir, 'in.txt');
-    writeFileSync(inFile, lines.join('\n') + '\n');
+    const added = lines.map((l) => !SENTENCE_END.test(l));
+    writeFileSync(inFile, lines.map((l, i) => (added[i] ? `${l} .` : l)).join('\n\n') + '\n');
     let stdout: string;
     try {
-      ({ stdout } = await run(APERTIUM_BIN, ['-u', '-f', 'line', mode, inFile], { signal: o.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000, cpuSlot: true }));
+      ({ stdout } = await run(APERTIUM_BIN, ['-u', '-f', 'txt', mode, inFile], { signal: o.signal, timeoutMs: opts.timeoutMs ?? 10 * 60_000, cpuSlot: true }));
     } catch (e) {
       if (e instanceof CommandError && e.reason === 'aborted') throw e;
       throw new EngineError('failed', `apertium ${mode} failed: ${(e as Error).message}`, { cause: e });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const out = stdout.replace(/\n$/, '').split('\n');
-    if (out.length === lines.length) return out;
+    const out = stdout
+      .split(/\n[^\S\n]*\n/)
+      .map((t) => t.replace(/\s+/g, ' ').trim())
+      .filter((t, i, all) => t !== '' || i < all.length - 1);
+    if (out.length === lines.length) return out.map((t, i) => (added[i] ? t.replace(/\s*\.$/, '') : t));
     // the line structure was not kept: fall back to one call per text
     if (lines.length === 1) return [out.join(' ')];
     return mapLimit(lines, 2, async (l) => (await translateLines(mode, [l], o))[0]!);
