@@ -75,6 +75,8 @@ export interface DiarizationEngine extends EngineBase {
 export interface GlossaryTerm {
   source: string;
   target: string;
+  /** The source term matches only with this exact case ("Turkey" the country, not "roast turkey"). */
+  caseSensitive?: boolean;
 }
 
 export interface MtEngine extends EngineBase {

@@ -38,7 +38,29 @@ describe('POST /v2/translate', () => {
     expect(r.path).toBe('/v2/translate');
     expect(r.headers.authorization).toBe(`DeepL-Auth-Key ${KEY}`);
     expect(r.headers['content-type']).toMatch(/^application\/json/);
-    expect(r.json).toEqual({ text: ['Hello world', 'How are you?'], source_lang: 'EN', target_lang: 'DE', formality: 'more' });
+    expect(r.json).toEqual({
+      text: ['Hello world', 'How are you?'],
+      context: 'Hello world\nHow are you?',
+      source_lang: 'EN',
+      target_lang: 'DE',
+      formality: 'more',
+    });
+  });
+
+  it('translates each line as its own text with the neighbouring lines as context', async () => {
+    const mt = mk();
+    const lines = Array.from({ length: 60 }, (_, i) => `line ${i} of the white`);
+    const out = await mt.translate(lines, 'en', 'es');
+    expect(out).toEqual(lines.map((l) => `ES:${l}`));
+    const reqs = fake.requestsTo('POST', '/v2/translate').map((r) => r.json as { text: string[]; context?: string });
+    expect(reqs.map((r) => r.text.length)).toEqual([50, 10]);
+    // the second request knows the two lines before it
+    expect(reqs[1]!.context!.split('\n').slice(0, 3)).toEqual(['line 48 of the white', 'line 49 of the white', 'line 50 of the white']);
+    expect(reqs[0]!.context!.split('\n')).toHaveLength(52);
+    // one text alone has no context
+    fake.reset();
+    await mt.translate(['alone'], 'en', 'es');
+    expect(fake.requests[0]!.json).not.toHaveProperty('context');
   });
 
   it('leaves formality out where the target does not support it, and picks regional variants', async () => {

@@ -294,11 +294,30 @@ describe('MT: POST /v1/chat/completions', () => {
       source_language: 'en',
       target_language: 'es',
       glossary: [{ source: 'Open Source', target: 'código abierto' }],
+      context_before: [],
       segments: [
         { id: 0, text: 'Open Source is great', max_chars: 60 },
         { id: 2, text: 'See you soon', max_chars: 60 },
       ],
+      context_after: [],
     });
+  });
+
+  it('gives each batch its neighbouring lines as context and asks for one translation per line, none moved', async () => {
+    const mt = createOpenAiMt({ ...ep('gpt-4o-mini'), batchSize: 3, http: http() });
+    const lines = ['we walked past the white', 'house on our way', 'to the old market', 'and the guards', 'looked at us'];
+    const out = await mt.translate(lines, 'en', 'es');
+    expect(out).toEqual(lines.map((l) => `[es] ${l}`));
+    expect(fake.requests).toHaveLength(2);
+    const [a, b] = fake.requests.map((r) => r.json as ChatRequest);
+    const ua = JSON.parse(a!.messages[1]!.content);
+    const ub = JSON.parse(b!.messages[1]!.content);
+    expect(ua.context_before).toEqual([]);
+    expect(ua.context_after).toEqual(['and the guards', 'looked at us']);
+    expect(ub.context_before).toEqual(['house on our way', 'to the old market']);
+    expect(ub.segments.map((x: { id: number }) => x.id)).toEqual([3, 4]);
+    expect(a!.messages[0]!.content).toMatch(/context only/);
+    expect(a!.messages[0]!.content).toMatch(/never a word of the previous or next segment/);
   });
 
   it('asks for a shorter rendering when a translation exceeds its budget', async () => {

@@ -51,6 +51,13 @@ describe('dictionary checks', () => {
     expect(termsFor([{ source: 'cart', target: 'carrito' }])).toEqual([{ source: 'cart', target: 'carrito' }]);
   });
 
+  it('tells the MT engines which terms are case sensitive', () => {
+    expect(termsFor([e('Turkey', 'Turquía', { case_sensitive: true }), e('cart', 'carrito')])).toEqual([
+      { source: 'Turkey', target: 'Turquía', caseSensitive: true },
+      { source: 'cart', target: 'carrito' },
+    ]);
+  });
+
   it('puts pronunciations in place of the translated terms, longest first, whole words only', () => {
     const entries = [e('Acme', '', { do_not_translate: true, pronunciation: 'ak-mee' }), e('Acme Cloud', 'Acme Nube', { pronunciation: 'ak-mee NOO-beh' }), e('cart', 'carrito')];
     expect(applyPronunciations('Acme Nube y acme, no Acmes.', entries)).toBe('ak-mee NOO-beh y ak-mee, no Acmes.');

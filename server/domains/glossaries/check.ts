@@ -72,8 +72,10 @@ export function expectedTarget(e: TermEntry): string {
 }
 
 /** Entries as the MT engines take them ({source, target}), "do not translate" terms mapped to themselves. */
-export function termsFor(entries: readonly TermEntry[]): Array<{ source: string; target: string }> {
-  return entries.filter((e) => e && typeof e.source === 'string' && e.source.trim()).map((e) => ({ source: e.source.trim(), target: expectedTarget(e) }));
+export function termsFor(entries: readonly TermEntry[]): Array<{ source: string; target: string; caseSensitive?: boolean }> {
+  return entries
+    .filter((e) => e && typeof e.source === 'string' && e.source.trim())
+    .map((e) => ({ source: e.source.trim(), target: expectedTarget(e), ...(e.case_sensitive ? { caseSensitive: true } : {}) }));
 }
 
 /** Does `text` contain `term` as a whole word? */

@@ -1,5 +1,8 @@
 // DeepL adapter (machine translation with service-enforced glossaries).
-//   POST /v2/translate                 {text:[...], source_lang, target_lang, formality?, glossary_id?}
+//   POST /v2/translate                 {text:[...], source_lang, target_lang, context?, formality?, glossary_id?}
+// Each text is its own unit (DeepL translates every entry of text[] apart, so no word moves between lines);
+// the neighbouring lines go in `context` (read, not translated nor billed) so each line is translated knowing
+// what is said around it.
 //   POST /v2/glossaries                {name, source_lang, target_lang, entries (TSV), entries_format:'tsv'}
 //   GET  /v2/glossaries                to reuse a glossary made earlier from the same terms
 //   GET  /v2/languages?type=source|target, GET /v2/glossary-language-pairs   capabilities (at init)
@@ -89,6 +92,23 @@ export function glossaryName(src: string, dst: string, entries: ReadonlyArray<[s
   const tsv = entries.map(([a, b]) => `${a}\t${b}`).join('\n');
   const hash = createHash('sha256').update(`${src}\n${dst}\n${tsv}`).digest('hex').slice(0, 20);
   return `dubbing-studio ${src}-${dst} ${hash}`;
+}
+
+/** Lines of context on each side of a request's texts. */
+export const CONTEXT_LINES = 2;
+const CONTEXT_CHARS = 4000;
+
+/**
+ * The context of the texts [first, last] of a call: the source lines around them and the lines themselves, as
+ * one passage (DeepL applies one context to all the texts of a request). Null when a text stands alone.
+ */
+export function contextFor(texts: readonly string[], first: number, last: number): string | null {
+  const from = Math.max(0, first - CONTEXT_LINES);
+  const to = Math.min(texts.length - 1, last + CONTEXT_LINES);
+  const lines = texts.slice(from, to + 1).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  if (lines.length < 2) return null;
+  const passage = lines.join('\n');
+  return passage.length > CONTEXT_CHARS ? passage.slice(0, CONTEXT_CHARS) : passage;
 }
 
 function baseLang(lang: string): string {
@@ -242,8 +262,10 @@ export function createDeepLMt(o: DeepLOptions): DeepLEngine {
           batch.push(todo[k++]!);
           bytes += b;
         }
+        const context = contextFor(texts, batch[0]!.i, batch[batch.length - 1]!.i);
         const body = () => ({
           text: batch.map((x) => x.t),
+          ...(context ? { context } : {}),
           source_lang: toDeepLSource(s),
           target_lang: target,
           ...(useFormality ? { formality: useFormality } : {}),

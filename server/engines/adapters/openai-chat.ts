@@ -83,12 +83,18 @@ class ChatClient {
   }
 }
 
+/** Lines of context sent on each side of a batch. */
+const CONTEXT_LINES = 2;
+
 function translateSystemPrompt(src: string, dst: string, hasGlossary: boolean): string {
   return [
     `You translate video transcripts for dubbing from ${languageName(src)} (${src}) into ${languageName(dst)} (${dst}).`,
-    'The user sends JSON: {"source_language","target_language","glossary":[{"source","target"}],"segments":[{"id","text","max_chars"}]}.',
-    'Translate every segment on its own, naturally, as spoken language, keeping names, numbers and meaning.',
-    hasGlossary ? 'Glossary: wherever a glossary source term occurs, use exactly its target term in the translation.' : '',
+    'The user sends JSON: {"source_language","target_language","glossary":[{"source","target"}],"context_before":[...],"segments":[{"id","text","max_chars"}],"context_after":[...]}.',
+    'The segments are consecutive lines of speech, often cut mid-sentence; context_before and context_after are the lines just around them, for context only (do not translate them).',
+    'Translate every segment on its own, naturally, as spoken language, keeping names, numbers and meaning: read its neighbours to understand it, but each translation holds exactly the meaning of its own segment, never a word of the previous or next segment, and segments are never merged or split.',
+    hasGlossary
+      ? 'Glossary: wherever a glossary source term occurs, use exactly its target term in the translation, keeping the words around it grammatical (articles agree with it, no capital after it mid-sentence); a term marked case_sensitive applies only where the source has exactly that case.'
+      : '',
     'max_chars, when present, is the longest translation that fits the time the speaker has: stay within it, shortening the wording if needed, never dropping meaning that matters.',
     'Answer with a JSON object only: {"translations":[{"id":<the segment id>,"text":"<translation>"}]}, one entry per segment, same ids.',
   ]
@@ -166,12 +172,20 @@ export function createOpenAiMt(o: OpenAiChatOptions): MtEngine {
       if (cur.length) batches.push(cur);
 
       for (const batch of batches) {
-        const gl = glossary.filter((g) => batch.some((x) => x.text.toLowerCase().includes(g.source.toLowerCase())));
+        const gl = glossary
+          .filter((g) => batch.some((x) => (g.caseSensitive ? x.text.includes(g.source) : x.text.toLowerCase().includes(g.source.toLowerCase()))))
+          .map((g) => ({ source: g.source, target: g.target, ...(g.caseSensitive ? { case_sensitive: true } : {}) }));
+        // The lines around the batch (in the whole call), as context only.
+        const first = batch[0]!.id;
+        const last = batch[batch.length - 1]!.id;
+        const around = (from: number, to: number) => texts.slice(Math.max(0, from), Math.max(0, to)).map((t) => t.trim()).filter(Boolean);
         const payload = (items: typeof batch) => ({
           source_language: s,
           target_language: d,
           glossary: gl,
+          context_before: around(first - CONTEXT_LINES, first),
           segments: items.map((x) => ({ id: x.id, text: x.text, ...(x.max ? { max_chars: x.max } : {}) })),
+          context_after: around(last + 1, last + 1 + CONTEXT_LINES),
         });
         const got = await ask(translateSystemPrompt(s, d, gl.length > 0), payload(batch), 'translation', co.signal);
         const missing = batch.filter((x) => !got.has(x.id));
