@@ -123,10 +123,10 @@ const text = (segs: AsrSegment[]) => segs.map((s) => s.text).join(' ');
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'bench-asr-'));
   const asr = createPocketsphinxAsr();
-  if (!asr.available()) throw new Error('pocketsphinx (pocketsphinx_batch and its en-us model) is not installed');
+  if (asr.available?.() === false) throw new Error('pocketsphinx (pocketsphinx_batch and its en-us model) is not installed');
   const sep = createDspSeparation();
   const vad = createSileroVad();
-  const useVad = vad.available();
+  const useVad = vad.available?.() ?? true;
   if (useVad) await vad.init?.();
   const musics = String(args.music ?? 'drascula2,fb').split(',').filter(Boolean);
   const conditions: Array<{ name: string; music: string | null; lu: number | null }> = [{ name: 'clean', music: null, lu: null }];
