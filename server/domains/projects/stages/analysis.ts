@@ -10,6 +10,7 @@ import { speechSample } from '../../../engines/builtin/voice-sample';
 import { GENDER_SURE } from '../../../engines/builtin/voice-profile';
 import type { AsrSegment, SpeechRegion } from '../../../engines/types';
 import { mapLimit } from '../../../engines/builtin/util';
+import { transcribeBestInput } from '../../../engines/builtin/asr-input';
 import { cpuSlots } from '../../../media/run';
 import { readWavInfo } from '../../../media/wav';
 import { replaceSpeakers, speakersOf, setSpeakerVoice, updateProjectFields } from '../repository';
@@ -126,16 +127,19 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
     if (!asr) throw new StageFailure('transcription_failed', `Speech recognition is not available for the language "${project.src_lang}"`);
     await ready(asr);
     const wav = await input(ctx, A.audio16k);
+    // the separation's speech estimate: recognised beside the mix, each region keeps the surer hypothesis (issue 33)
+    const stem = (await deps.storage.exists(key(ctx, A.speech16k))) ? await input(ctx, A.speech16k) : null;
     const info = readWavInfo(wav);
     const slots = cpuSlots().limit;
     const chunks = planAsrChunks(regions, { durationSec: info.durationSec, minParts: slots });
     const fingerprint = (c: SpeechRegion[]) =>
-      createHash('sha256').update(JSON.stringify([asr.id, project.src_lang, info.frames, info.sampleRate, c])).digest('hex').slice(0, 32);
+      createHash('sha256').update(JSON.stringify([asr.id, project.src_lang, info.frames, info.sampleRate, stem ? 'best-input' : 'mix', c])).digest('hex').slice(0, 32);
     const saved = new Map((await findCheckpoints<AsrSegment[]>(deps.db, project.id, 'transcription')).map((r) => [r.chunk, r]));
     const speech = chunks.map((c) => c.reduce((s, r) => s + Math.min(r.end, info.durationSec) - Math.max(0, r.start), 0));
     const total = speech.reduce((a, b) => a + b, 0) || 1;
     let done = 0;
     let resumed = 0;
+    let fromStem = 0;
     const out = await timed(ctx, 'asr', () =>
       mapLimit(chunks, slots, async (chunk, i) => {
         const fp = fingerprint(chunk);
@@ -146,7 +150,9 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
           resumed++;
         } else {
           checkAborted(ctx);
-          res = await asr.transcribe(wav, chunk, project.src_lang, { signal: ctx.signal, parallel: 1 });
+          const best = await transcribeBestInput(asr, wav, stem, chunk, project.src_lang, { signal: ctx.signal, parallel: 1 });
+          res = best.segments;
+          fromStem += best.choices.filter((c) => c.input === 'speech').length;
           await saveCheckpoint(deps.db, project.id, 'transcription', { chunk: i, fingerprint: fp, data: res });
         }
         done += speech[i]!;
@@ -154,6 +160,7 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
         return res;
       }),
     );
+    if (stem) ctx.log('transcription input', { projectId: project.id, regions: regions.length, fromSpeechEstimate: fromStem });
     if (resumed > 0) ctx.log('transcription resumed', { projectId: project.id, chunks: chunks.length, resumed });
     segs = out
       .flat()

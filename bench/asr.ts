@@ -1,0 +1,197 @@
+// Recognition benchmark (`npm run bench:asr`, issue 33): word error rate of the built-in recognizer (pocketsphinx)
+// on the mix, on the separation's speech estimate (the voice stem) and on the input chosen per region by the
+// recognizer's own confidence (what the transcription stage does), and its time per minute of audio.
+// The test bed is built at run time: the LibriVox reading of pocketsphinx-testdata (5 sentences, 0.8 s apart), alone
+// (clean) and with real music under it (drascula-music's recorded track, fb-music-high's module) at 0, 6 and 12 LU
+// under the speech (EBU R128 integrated loudness of each, measured over the reading's length). Each mix goes
+// through the pipeline's steps: 48 kHz stereo and 16 kHz mono audio, the voice-activity regions (Silero; the true
+// sentence times when it is not installed), the separation engine (writes the 16 kHz speech estimate), recognition.
+// Options: --music=drascula2,fb (default both), --json, --keep.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FFMPEG, FFMPEG_BASE } from '../server/media/args';
+import { runTool } from '../server/media/ffmpeg';
+import { run } from '../server/media/run';
+import { readWav, readWavInfo, toMono, writeWav } from '../server/media/wav';
+import { createPocketsphinxAsr } from '../server/engines/builtin/pocketsphinx';
+import { createDspSeparation } from '../server/engines/builtin/dsp-separation';
+import { createSileroVad } from '../server/engines/builtin/silero-vad';
+import { chooseByConfidence, hasConfidences } from '../server/engines/builtin/asr-input';
+import { segmentRegions } from '../server/domains/projects/stages/analysis';
+import type { AsrSegment, SpeechRegion } from '../server/engines/types';
+
+const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
+const IDS = ['0870', '0880', '0890', '0920', '0930'];
+const MUSIC: Record<string, { file: string; at: number }> = {
+  drascula2: { file: '/usr/share/scummvm/drascula/audio/track2.ogg', at: 30 },
+  fb: { file: '/usr/share/games/frozen-bubble/snd/frozen-mainzik-2p.xm', at: 10 },
+};
+const SR = 48000;
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
+    return m ? [m[1]!, m[2] ?? 'true'] : [a, 'true'];
+  }),
+);
+
+function reference(id: string): string {
+  const line = readFileSync(join(LIBRIVOX_DIR, 'transcription'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes(`-${id})`));
+  if (!line) throw new Error(`no transcript for ${id}`);
+  return line.replace(/\(.*\)\s*$/, '').replace(/<\/?s>/g, '').trim();
+}
+
+const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}'\s]/gu, ' ').split(/\s+/).filter(Boolean);
+/** Word errors (Levenshtein over words; case and punctuation ignored) and the reference's length. */
+function wordErrors(ref: string, hyp: string): { errors: number; words: number } {
+  const r = words(ref);
+  const h = words(hyp);
+  let prev = Array.from({ length: h.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= r.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= h.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return { errors: prev[h.length]!, words: r.length };
+}
+
+async function ff(argv: string[]): Promise<void> {
+  await runTool(FFMPEG, [...FFMPEG_BASE, ...argv]);
+}
+
+async function lufs(path: string): Promise<number> {
+  const r = await run(FFMPEG, ['-nostdin', '-hide_banner', '-nostats', '-i', path, '-af', 'ebur128', '-f', 'null', '-']);
+  const s = r.stderr.slice(r.stderr.lastIndexOf('Summary:'));
+  return Number(/I:\s*(-?[\d.]+) LUFS/.exec(s)?.[1] ?? NaN);
+}
+
+interface Bed {
+  dir: string;
+  seconds: number;
+  turns: SpeechRegion[];
+  speech: Float32Array;
+  ref: string;
+}
+
+async function buildReading(dir: string): Promise<Bed> {
+  const gap = 0.8;
+  let t = 1.0;
+  const turns: SpeechRegion[] = [];
+  const parts: Float32Array[] = [];
+  for (const id of IDS) {
+    const p = join(dir, `${id}.wav`);
+    await ff(['-i', join(LIBRIVOX_DIR, `sense_and_sensibility_01_austen_64kb-${id}.wav`), '-af', `highpass=f=30:poles=2,aresample=${SR}`, '-ac', '1', '-c:a', 'pcm_f32le', p]);
+    const x = toMono(readWav(p).channelData);
+    turns.push({ start: t, end: t + x.length / SR });
+    parts.push(x);
+    t += x.length / SR + gap;
+  }
+  const seconds = Math.ceil(t + 0.5);
+  const speech = new Float32Array(seconds * SR);
+  for (const [k, x] of parts.entries()) speech.set(x, Math.round(turns[k]!.start * SR));
+  return { dir, seconds, turns, speech, ref: IDS.map(reference).join(' ') };
+}
+
+/** The mix (48 kHz stereo float WAV): the reading plus `music` at `lu` LU under it (null: clean). */
+async function buildMix(bed: Bed, music: string | null, lu: number | null, out: string): Promise<void> {
+  const n = bed.speech.length;
+  if (!music || lu === null) {
+    writeWav(out, [bed.speech, bed.speech], SR);
+    return;
+  }
+  const m = MUSIC[music]!;
+  const raw = join(bed.dir, `music-${music}.wav`);
+  await ff(['-ss', String(m.at), '-t', String(bed.seconds), '-i', m.file, '-af', `aresample=${SR},apad`, '-ac', '2', '-t', String(bed.seconds), '-c:a', 'pcm_f32le', raw]);
+  const mus = readWav(raw).channelData;
+  const sp = join(bed.dir, 'speech-only.wav');
+  writeWav(sp, [bed.speech, bed.speech], SR);
+  const gain = 10 ** (((await lufs(sp)) - lu - (await lufs(raw))) / 20);
+  const L = new Float32Array(n);
+  const R = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    L[i] = bed.speech[i]! + (mus[0]![i] ?? 0) * gain;
+    R[i] = bed.speech[i]! + ((mus[1] ?? mus[0]!)[i] ?? 0) * gain;
+  }
+  writeWav(out, [L, R], SR);
+}
+
+const text = (segs: AsrSegment[]) => segs.map((s) => s.text).join(' ');
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'bench-asr-'));
+  const asr = createPocketsphinxAsr();
+  if (asr.available?.() === false) throw new Error('pocketsphinx (pocketsphinx_batch and its en-us model) is not installed');
+  const sep = createDspSeparation();
+  const vad = createSileroVad();
+  const useVad = vad.available?.() ?? true;
+  if (useVad) await vad.init?.();
+  const musics = String(args.music ?? 'drascula2,fb').split(',').filter(Boolean);
+  const conditions: Array<{ name: string; music: string | null; lu: number | null }> = [{ name: 'clean', music: null, lu: null }];
+  for (const mu of musics) for (const lu of [0, 6, 12]) conditions.push({ name: `${mu} ${lu} LU`, music: mu, lu });
+  const rows: Array<Record<string, unknown>> = [];
+  const tot = { mix: 0, speech: 0, chosen: 0, audio: 0 };
+  try {
+    const bed = await buildReading(root);
+    for (const c of conditions) {
+      const dir = join(root, c.name.replace(/\s+/g, '_'));
+      mkdirSync(dir, { recursive: true });
+      const mix48 = join(dir, 'audio_48k.wav');
+      const mix16 = join(dir, 'audio_16k.wav');
+      const speech16 = join(dir, 'speech_16k.wav');
+      await buildMix(bed, c.music, c.lu, mix48);
+      await ff(['-i', mix48, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', mix16]);
+      const vadRegions = useVad ? await vad.detect(mix16) : bed.turns;
+      const regions = segmentRegions(vadRegions);
+      await sep.separate(mix48, vadRegions, { background: join(dir, 'background.wav'), voice: speech16, voiceSampleRate: 16000 });
+      const minutes = readWavInfo(mix16).durationSec / 60;
+      let t0 = performance.now();
+      const onMix = await asr.transcribe(mix16, regions, 'en', { parallel: 1 });
+      const tMix = (performance.now() - t0) / 1000;
+      t0 = performance.now();
+      const onSpeech = await asr.transcribe(speech16, regions, 'en', { parallel: 1 });
+      const tSpeech = (performance.now() - t0) / 1000;
+      const chosen = hasConfidences(onMix) || hasConfidences(onSpeech) ? chooseByConfidence(regions, onMix, onSpeech) : { segments: onMix, choices: [] };
+      const wer = (segs: AsrSegment[]) => {
+        const e = wordErrors(bed.ref, text(segs));
+        return Math.round((1000 * e.errors) / e.words) / 10;
+      };
+      const row = {
+        condition: c.name,
+        regions: regions.length,
+        stemRegions: chosen.choices.filter((x) => x.input === 'speech').length,
+        werMix: wer(onMix),
+        werStem: wer(onSpeech),
+        werChosen: wer(chosen.segments),
+        secPerMinMix: Math.round((tMix / minutes) * 10) / 10,
+        secPerMinChosen: Math.round(((tMix + tSpeech) / minutes) * 10) / 10,
+        ...(args.verbose ? { choices: chosen.choices, hypMix: text(onMix), hypStem: text(onSpeech) } : {}),
+      };
+      tot.mix += tMix;
+      tot.speech += tSpeech;
+      tot.audio += minutes;
+      rows.push(row);
+      if (!args.json) {
+        console.log(
+          `${c.name.padEnd(16)} WER mix ${String(row.werMix).padStart(5)}%  stem ${String(row.werStem).padStart(5)}%  chosen ${String(row.werChosen).padStart(5)}%` +
+            `  (stem kept in ${row.stemRegions}/${row.regions} regions)  recognition ${row.secPerMinMix} -> ${row.secPerMinChosen} s per minute of audio`,
+        );
+        if (args.verbose) console.log(JSON.stringify(chosen.choices), '\n  mix:', text(onMix), '\n  stem:', text(onSpeech));
+      }
+    }
+    const summary = {
+      regionsFrom: useVad ? 'silero-vad' : 'true sentence times',
+      words: words(bed.ref).length,
+      recognitionSecPerMinute: { mixOnly: Math.round((tot.mix / tot.audio) * 10) / 10, chosen: Math.round(((tot.mix + tot.speech) / tot.audio) * 10) / 10 },
+    };
+    if (args.json) console.log(JSON.stringify({ rows, summary }, null, 2));
+    else console.log(JSON.stringify(summary));
+  } finally {
+    if (!args.keep) rmSync(root, { recursive: true, force: true });
+    else console.log('kept', root);
+  }
+}
+
+await main();
