@@ -6,11 +6,11 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPocketsphinxAsr } from '../../server/engines/builtin/pocketsphinx';
 import { createDspSeparation } from '../../server/engines/builtin/dsp-separation';
-import { chooseByConfidence, hypothesisScore, transcribeBestInput } from '../../server/engines/builtin/asr-input';
+import { CLEAN_SHARE, chooseByConfidence, hypothesisScore, removedShare, transcribeBestInput } from '../../server/engines/builtin/asr-input';
 import { FFMPEG, FFMPEG_BASE } from '../../server/media/args';
 import { runTool } from '../../server/media/ffmpeg';
 import { run } from '../../server/media/run';
-import { readWav, toMono, writeWav } from '../../server/media/wav';
+import { readWav, toMono, wavRmsEnvelopeAsync, writeWav } from '../../server/media/wav';
 import type { AsrSegment, SpeechRegion } from '../../server/engines/types';
 import { librivoxTranscript, librivoxWav, tempDir, wordErrorRate, type LibrivoxId } from '../fixtures/media';
 
@@ -103,6 +103,20 @@ describe('recognition input chosen by confidence', () => {
     const cleanMix = await asr.transcribe(clean.mix16, clean.regions, 'en');
     const cleanBest = await transcribeBestInput(asr, clean.mix16, clean.speech16, clean.regions, 'en');
     expect(wordErrorRate(clean.ref, text(cleanBest.segments))).toBeLessThanOrEqual(wordErrorRate(clean.ref, text(cleanMix)));
+
+    // what the stage decodes twice: the music region (the separation took the music away), not clean speech
+    const share = async (c: { mix16: string; speech16: string; regions: SpeechRegion[] }) => {
+      const [m, v] = await Promise.all([wavRmsEnvelopeAsync(c.mix16, 0.05), wavRmsEnvelopeAsync(c.speech16, 0.05)]);
+      return c.regions.map((r) => removedShare(m, v, r.start, r.end));
+    };
+    expect((await share(noisy)).every((x) => x >= CLEAN_SHARE), JSON.stringify(await share(noisy))).toBe(true);
+    expect((await share(clean)).every((x) => x < CLEAN_SHARE), JSON.stringify(await share(clean))).toBe(true);
+    let decodes = 0;
+    const counting = { ...asr, transcribe: (...a: Parameters<typeof asr.transcribe>) => ((decodes += a[1].length), asr.transcribe(...a)) };
+    const [m, v] = await Promise.all([wavRmsEnvelopeAsync(clean.mix16, 0.05), wavRmsEnvelopeAsync(clean.speech16, 0.05)]);
+    const gated = await transcribeBestInput(counting, clean.mix16, clean.speech16, clean.regions, 'en', { worthStem: (r) => removedShare(m, v, r.start, r.end) >= CLEAN_SHARE });
+    expect(decodes).toBe(clean.regions.length); // one decode per region: the mix only
+    expect(text(gated.segments)).toBe(text(cleanMix));
     console.log(`WER under music: mix ${werMix.toFixed(3)}, chosen ${werBest.toFixed(3)}; clean: mix ${wordErrorRate(clean.ref, text(cleanMix)).toFixed(3)}, chosen ${wordErrorRate(clean.ref, text(cleanBest.segments)).toFixed(3)}`, best.choices);
   }, 120_000);
 });

@@ -75,18 +75,41 @@ export async function transcribeBestInput(
   speechWav: string | null,
   regions: SpeechRegion[],
   lang: string,
-  o: AsrCallOptions & { margin?: number } = {},
+  o: AsrCallOptions & { margin?: number; worthStem?: (r: SpeechRegion) => boolean } = {},
 ): Promise<{ segments: AsrSegment[]; choices: RegionChoice[] }> {
+  const { margin, worthStem, ...call } = o;
   const mixOnly = (segs: AsrSegment[]) => ({
     segments: segs,
     choices: regions.map((r) => ({ start: r.start, end: r.end, input: 'mix' as const, mixScore: 0, speechScore: 0 })),
   });
-  if (!speechWav) return mixOnly(await asr.transcribe(mixWav, regions, lang, o));
-  const { margin, ...call } = o;
-  const [mix, speech] = await Promise.all([asr.transcribe(mixWav, regions, lang, call), asr.transcribe(speechWav, regions, lang, call)]);
+  // Only the regions where the separation took something away are decoded a second time (clean speech is not).
+  const second = speechWav ? regions.filter((r) => worthStem?.(r) ?? true) : [];
+  if (!speechWav || second.length === 0) return mixOnly(await asr.transcribe(mixWav, regions, lang, call));
+  const [mix, speech] = await Promise.all([asr.transcribe(mixWav, regions, lang, call), asr.transcribe(speechWav, second, lang, call)]);
   if (!hasConfidences(mix) && !hasConfidences(speech)) return mixOnly(mix);
+  // a region not decoded on the stem has no stem hypothesis: it keeps the mix's words
   return chooseByConfidence(regions, mix, speech, margin);
 }
+
+/** Share of the mix's energy the separation removed in [a, b) seconds (0: the stem is the mix; 1: nothing kept). */
+export function removedShare(mix: { hopSec: number; rms: Float32Array }, stem: { hopSec: number; rms: Float32Array }, a: number, b: number): number {
+  const f0 = Math.max(0, Math.floor(a / mix.hopSec));
+  const f1 = Math.min(mix.rms.length, stem.rms.length, Math.ceil(b / mix.hopSec));
+  let pm = 0;
+  let ps = 0;
+  for (let f = f0; f < f1; f++) {
+    pm += mix.rms[f]! ** 2;
+    ps += stem.rms[f]! ** 2;
+  }
+  if (pm <= 1e-12) return 0;
+  return Math.max(0, Math.min(1, 1 - ps / pm));
+}
+
+/**
+ * Below this share of removed energy (about -18 dB) a region is clean speech and the mix is recognised alone. Measured
+ * on LibriVox readings: clean 0.003-0.005; music 12 LU under the speech 0.045 (louder music more).
+ */
+export const CLEAN_SHARE = 0.015;
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;

@@ -10,9 +10,9 @@ import { speechSample } from '../../../engines/builtin/voice-sample';
 import { GENDER_SURE } from '../../../engines/builtin/voice-profile';
 import type { AsrSegment, SpeechRegion } from '../../../engines/types';
 import { mapLimit } from '../../../engines/builtin/util';
-import { transcribeBestInput } from '../../../engines/builtin/asr-input';
+import { CLEAN_SHARE, removedShare, transcribeBestInput } from '../../../engines/builtin/asr-input';
 import { cpuSlots } from '../../../media/run';
-import { readWavInfo } from '../../../media/wav';
+import { readWavInfo, wavRmsEnvelopeAsync } from '../../../media/wav';
 import { replaceSpeakers, speakersOf, setSpeakerVoice, updateProjectFields } from '../repository';
 import {
   deleteAllSegments, insertSegments, segmentsOf, setSegmentSpeakers, type NewSegment,
@@ -130,6 +130,9 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
     // the separation's speech estimate: recognised beside the mix, each region keeps the surer hypothesis (issue 33)
     const stem = (await deps.storage.exists(key(ctx, A.speech16k))) ? await input(ctx, A.speech16k) : null;
     const info = readWavInfo(wav);
+    // a region where the separation removed little is clean speech: only the mix is recognised there
+    const envelopes = stem ? await Promise.all([wavRmsEnvelopeAsync(wav, 0.05), wavRmsEnvelopeAsync(stem, 0.05)]) : null;
+    const worthStem = (r: SpeechRegion) => !!envelopes && removedShare(envelopes[0], envelopes[1], r.start, r.end) >= CLEAN_SHARE;
     const slots = cpuSlots().limit;
     const chunks = planAsrChunks(regions, { durationSec: info.durationSec, minParts: slots });
     const fingerprint = (c: SpeechRegion[]) =>
@@ -150,7 +153,7 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
           resumed++;
         } else {
           checkAborted(ctx);
-          const best = await transcribeBestInput(asr, wav, stem, chunk, project.src_lang, { signal: ctx.signal, parallel: 1 });
+          const best = await transcribeBestInput(asr, wav, stem, chunk, project.src_lang, { signal: ctx.signal, parallel: 1, worthStem });
           res = best.segments;
           fromStem += best.choices.filter((c) => c.input === 'speech').length;
           await saveCheckpoint(deps.db, project.id, 'transcription', { chunk: i, fingerprint: fp, data: res });
