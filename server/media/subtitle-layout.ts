@@ -66,6 +66,9 @@ const CLINGING = new Set(
 // Conjunctions a new line may start with (a good break before them).
 const LINE_STARTERS = new Set('y e o u ni que pero porque aunque mientras cuando donde and or but because while when where which who that et ou mais qui und oder aber'.split(' '));
 
+// Abbreviations whose full stop ends no sentence.
+const ABBREVIATIONS = new Set('sr sra srta dr dra ud uds vd vds mr mrs ms st jr prof etc vs núm pág av'.split(' '));
+
 function bare(word: string): string {
   return word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }
@@ -73,7 +76,7 @@ function bare(word: string): string {
 /** The cost of ending a line (or a cue, `cue` = true) after `word` when `next` follows. Lower is better. */
 function breakCost(word: string, next: string | undefined, cue: boolean): number {
   if (next === undefined) return 0;
-  if (/[.!?…]["'»”)\]]*$/.test(word)) return cue ? -40 : -12;
+  if (/[.!?…]["'»”)\]]*$/.test(word) && !ABBREVIATIONS.has(bare(word))) return cue ? -40 : -25;
   if (/[,;:]["'»”)\]]*$/.test(word) || /[-–—]$/.test(word)) return cue ? -12 : -8;
   if (/^[-–—(«"“]/.test(next)) return -4;
   if (CLINGING.has(bare(word))) return 60;
@@ -136,7 +139,7 @@ function breakWords(ws: readonly string[], limits: SubtitleLimits): string[] | n
         const dev = (l - ideal) / limits.maxLineChars;
         // a slightly longer bottom line reads better than a longer top one
         const shape = i < n ? (l > ideal ? 1 : 0) : 0;
-        const c = best[k - 1]![j]! + 100 * dev * dev + shape + (i < n ? breakCost(ws[i - 1]!, ws[i], false) : 0);
+        const c = best[k - 1]![j]! + 40 * dev * dev + shape + (i < n ? breakCost(ws[i - 1]!, ws[i], false) : 0);
         if (c < best[k]![i]!) {
           best[k]![i] = c;
           from[k]![i] = j;
@@ -230,7 +233,8 @@ function fewestCues(ws: readonly string[], limits: SubtitleLimits): number {
 function timeline(seg: LayoutSegment): (f: number, late: boolean) => number {
   const words = (seg.words ?? [])
     .filter((w) => Number.isFinite(w.start) && Number.isFinite(w.end) && w.end >= w.start)
-    .map((w) => ({ start: Math.min(Math.max(w.start, seg.start), seg.end), end: Math.min(Math.max(w.end, seg.start), seg.end), n: Math.max(1, len(w.text.trim())) }))
+    // each word weighs its characters and the space after it (as the text's fractions count them)
+    .map((w) => ({ start: Math.min(Math.max(w.start, seg.start), seg.end), end: Math.min(Math.max(w.end, seg.start), seg.end), n: Math.max(1, len(w.text.trim())) + 1 }))
     .sort((a, b) => a.start - b.start);
   if (words.length < 2) return (f) => seg.start + f * (seg.end - seg.start);
   const total = words.reduce((s, w) => s + w.n, 0);
@@ -267,14 +271,13 @@ function layoutSegment(seg: LayoutSegment, limits: SubtitleLimits): Cue[] {
   while (!chunks && count < ws.length) chunks = chunkWords(ws, ++count, limits);
   if (!chunks) chunks = ws.map((_, i) => [i, i + 1] as [number, number]);
   const at = timeline(seg);
-  // each chunk's share of the text: its characters plus the space after it
+  // each chunk's share of the text: its characters and the space after each word
   const cues: Cue[] = [];
   let before = 0;
   for (const [a, b] of chunks) {
-    const c = joinedLength(ws, a, b);
-    const f0 = before / Math.max(chars, 1);
-    before += c + (b < ws.length ? 1 : 0);
-    const f1 = Math.min(1, before / Math.max(chars, 1));
+    const f0 = before / (chars + 1);
+    before += joinedLength(ws, a, b) + 1;
+    const f1 = Math.min(1, before / (chars + 1));
     const start = a === 0 ? seg.start : at(f0, true);
     const end = b === ws.length ? seg.end : at(f1, false);
     cues.push({ start, end: Math.max(start, end), text: breakWords(ws.slice(a, b), limits)?.join('\n') ?? ws.slice(a, b).join(' ') });
@@ -286,7 +289,12 @@ function layoutSegment(seg: LayoutSegment, limits: SubtitleLimits): Cue[] {
  * Readable cues of the segments (sorted by time, empty texts and empty slots skipped). Cues that read too fast or
  * stay too briefly are lengthened into the silence after them (then before them), never over a neighbour.
  */
-export function layoutSubtitles(segments: readonly LayoutSegment[], limits: SubtitleLimits = DEFAULT_SUBTITLE_LIMITS): Cue[] {
+export function layoutSubtitles(
+  segments: readonly LayoutSegment[],
+  limits: SubtitleLimits = DEFAULT_SUBTITLE_LIMITS,
+  /** The media's length: no cue is lengthened past it. */
+  mediaEnd = Infinity,
+): Cue[] {
   const segs = [...segments]
     .filter((s) => s.text.trim() !== '' && s.end > s.start)
     .sort((a, b) => a.start - b.start || a.end - b.end)
@@ -294,10 +302,10 @@ export function layoutSubtitles(segments: readonly LayoutSegment[], limits: Subt
   // A segment that reads too fast takes the silence after it (then before it) first, so all its cues gain.
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i]!;
-    const want = cueChars(s.text.replace(/\s+/g, ' ')) / limits.targetCps;
+    const want = Math.ceil((cueChars(s.text.replace(/\s+/g, ' ')) / limits.targetCps) * 1000) / 1000;
     if (s.end - s.start >= want) continue;
     const next = segs[i + 1];
-    s.end = Math.max(s.end, Math.min(s.start + want, next ? next.start - MIN_GAP_SEC : Infinity));
+    s.end = Math.max(s.end, Math.min(s.start + want, next ? next.start - MIN_GAP_SEC : mediaEnd));
     if (s.end - s.start >= want) continue;
     const prev = segs[i - 1];
     s.start = Math.min(s.start, Math.max(s.end - want, prev ? prev.end + MIN_GAP_SEC : 0, 0));
@@ -306,10 +314,10 @@ export function layoutSubtitles(segments: readonly LayoutSegment[], limits: Subt
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i]!;
     const n = cueChars(c.text);
-    const want = Math.min(limits.maxDuration, Math.max(limits.minDuration, n / limits.targetCps));
+    const want = Math.ceil(Math.min(limits.maxDuration, Math.max(limits.minDuration, n / limits.targetCps)) * 1000) / 1000;
     if (c.end - c.start < want) {
       const next = cues[i + 1];
-      const limit = next ? Math.max(c.end, next.start - MIN_GAP_SEC) : Infinity;
+      const limit = Math.max(c.end, next ? next.start - MIN_GAP_SEC : mediaEnd);
       c.end = Math.min(c.start + want, limit);
     }
     if (c.end - c.start < want) {

@@ -15,6 +15,7 @@ import { segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
 import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
 import { toSrt, toVtt, type Cue } from '../../../media/subtitles';
+import { DEFAULT_SUBTITLE_LIMITS, layoutSubtitles, type LayoutSegment, type SubtitleLimits } from '../../../media/subtitle-layout';
 import { LocalStorage } from '../../../storage/local';
 import { projectKey } from '../../../storage/index';
 import { buildVoiceTrack, fitSegments, type FitSegmentInput, type FittedSegment } from '../../../pipeline/fit';
@@ -196,12 +197,16 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   }
 }
 
-/** Subtitle cues of the translation: each segment's text over its slot. */
-export function translationCues(segs: ReadonlyArray<{ start_sec: number; end_sec: number; dst_text: string }>): Cue[] {
-  return [...segs]
-    .filter((s) => s.dst_text.trim() !== '' && s.end_sec > s.start_sec)
-    .sort((a, b) => a.start_sec - b.start_sec)
-    .map((s) => ({ start: s.start_sec, end: s.end_sec, text: s.dst_text }));
+/**
+ * Subtitle cues of the translation (SRT, VTT and the burned subtitles, made from the SRT): each segment's text
+ * laid out in readable cues over its slot, timed to its words where they are known (server/media/subtitle-layout.ts).
+ */
+export function translationCues(
+  segs: ReadonlyArray<{ start_sec: number; end_sec: number; dst_text: string; words?: LayoutSegment['words'] }>,
+  limits: SubtitleLimits = DEFAULT_SUBTITLE_LIMITS,
+  mediaEnd?: number,
+): Cue[] {
+  return layoutSubtitles(segs.map((s) => ({ start: s.start_sec, end: s.end_sec, text: s.dst_text, words: s.words ?? null })), limits, mediaEnd);
 }
 
 /** The keys the project's fields point at (what downloads may serve). */
@@ -262,7 +267,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const video = scratch(ctx, A.translatedVideo);
   const cover = scratch(ctx, A.cover);
   const source = project.original_video ? await deps.storage.localFile(project.original_video) : null;
-  const cues = translationCues(await segmentsOf(deps.db, project.id));
+  const cues = translationCues(await segmentsOf(deps.db, project.id), DEFAULT_SUBTITLE_LIMITS, duration);
   // Loudness (issue 28): the dub's voice follows the original speech's level segment by segment, and the mix goes
   // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
   const space = await findSpace(deps.db, project.space_id);
