@@ -23,6 +23,7 @@ import * as jobsRepo from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';
 import { A, allOrAbort, checkAborted, input, key, loadJson, save, saveJson, scratch, timed, type ProjectStageContext } from './common';
 import { findSpace } from '../../spaces/repository';
+import { subtitleLimitsOf } from '../../spaces/service';
 import { LOUDNESS_TARGETS, type LoudnessTargetKey } from '../../../../contract/schemas/space';
 import { targetLufs, voiceGainPoints } from '../loudness';
 import { TRUE_PEAK_CEILING_DB, type LoudnessFigures } from '../../../media/args';
@@ -209,6 +210,19 @@ export function translationCues(
   return layoutSubtitles(segs.map((s) => ({ start: s.start_sec, end: s.end_sec, text: s.dst_text, words: s.words ?? null })), limits, mediaEnd);
 }
 
+/** The Teamspace's subtitle limits (its setting, else the common guidelines) as the layout takes them. */
+export function subtitleLayoutLimits(space: Parameters<typeof subtitleLimitsOf>[0]): SubtitleLimits {
+  const l = subtitleLimitsOf(space);
+  return {
+    maxLineChars: l.max_line_chars,
+    maxLines: l.max_lines,
+    targetCps: l.target_cps,
+    maxCps: l.max_cps,
+    minDuration: l.min_duration_sec,
+    maxDuration: l.max_duration_sec,
+  };
+}
+
 /** The keys the project's fields point at (what downloads may serve). */
 function referencedKeys(p: ProjectRow): Set<string> {
   return new Set(
@@ -267,10 +281,10 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const video = scratch(ctx, A.translatedVideo);
   const cover = scratch(ctx, A.cover);
   const source = project.original_video ? await deps.storage.localFile(project.original_video) : null;
-  const cues = translationCues(await segmentsOf(deps.db, project.id), DEFAULT_SUBTITLE_LIMITS, duration);
   // Loudness (issue 28): the dub's voice follows the original speech's level segment by segment, and the mix goes
   // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
   const space = await findSpace(deps.db, project.space_id);
+  const cues = translationCues(await segmentsOf(deps.db, project.id), subtitleLayoutLimits(space), duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
   const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
   // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
