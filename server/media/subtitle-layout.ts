@@ -32,6 +32,9 @@ export const DEFAULT_SUBTITLE_LIMITS: Readonly<SubtitleLimits> = Object.freeze({
 
 /** Two frames at 24 fps: the least gap left between two cues. */
 export const MIN_GAP_SEC = 0.084;
+/** A cue may show this long before its speech starts (to be read in time), and stay this long after it ends. */
+export const MAX_LEAD_IN_SEC = 0.5;
+export const MAX_LINGER_SEC = 2;
 
 export interface TimedWord {
   text: string;
@@ -298,32 +301,33 @@ export function layoutSubtitles(
   const segs = [...segments]
     .filter((s) => s.text.trim() !== '' && s.end > s.start)
     .sort((a, b) => a.start - b.start || a.end - b.end)
-    .map((s) => ({ ...s }));
+    // how far its cues may move from the speech
+    .map((s) => ({ ...s, earliest: Math.max(0, s.start - MAX_LEAD_IN_SEC), latest: Math.min(mediaEnd, Math.max(s.end, s.end + MAX_LINGER_SEC)) }));
   // A segment that reads too fast takes the silence after it (then before it) first, so all its cues gain.
   for (let i = 0; i < segs.length; i++) {
     const s = segs[i]!;
     const want = Math.ceil((cueChars(s.text.replace(/\s+/g, ' ')) / limits.targetCps) * 1000) / 1000;
     if (s.end - s.start >= want) continue;
     const next = segs[i + 1];
-    s.end = Math.max(s.end, Math.min(s.start + want, next ? next.start - MIN_GAP_SEC : mediaEnd));
+    s.end = Math.max(s.end, Math.min(s.start + want, next ? next.start - MIN_GAP_SEC : Infinity, s.latest));
     if (s.end - s.start >= want) continue;
     const prev = segs[i - 1];
-    s.start = Math.min(s.start, Math.max(s.end - want, prev ? prev.end + MIN_GAP_SEC : 0, 0));
+    s.start = Math.min(s.start, Math.max(s.end - want, prev ? prev.end + MIN_GAP_SEC : 0, s.earliest));
   }
-  const cues = segs.flatMap((s) => layoutSegment(s, limits));
+  const cues = segs.flatMap((s) => layoutSegment(s, limits).map((c) => ({ ...c, earliest: s.earliest, latest: s.latest })));
   for (let i = 0; i < cues.length; i++) {
     const c = cues[i]!;
     const n = cueChars(c.text);
     const want = Math.ceil(Math.min(limits.maxDuration, Math.max(limits.minDuration, n / limits.targetCps)) * 1000) / 1000;
     if (c.end - c.start < want) {
       const next = cues[i + 1];
-      const limit = Math.max(c.end, next ? next.start - MIN_GAP_SEC : mediaEnd);
+      const limit = Math.max(c.end, Math.min(next ? next.start - MIN_GAP_SEC : Infinity, c.latest));
       c.end = Math.min(c.start + want, limit);
     }
     if (c.end - c.start < want) {
       const prev = cues[i - 1];
-      const limit = prev ? Math.min(c.start, prev.end + MIN_GAP_SEC) : 0;
-      c.start = Math.max(c.end - want, limit, 0);
+      const limit = Math.min(c.start, Math.max(prev ? prev.end + MIN_GAP_SEC : 0, c.earliest));
+      c.start = Math.max(c.end - want, limit);
     }
     if (c.end - c.start > limits.maxDuration) c.end = c.start + limits.maxDuration;
   }

@@ -284,7 +284,8 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   // Loudness (issue 28): the dub's voice follows the original speech's level segment by segment, and the mix goes
   // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
   const space = await findSpace(deps.db, project.space_id);
-  const cues = translationCues(await segmentsOf(deps.db, project.id), subtitleLayoutLimits(space), duration);
+  const subtitleLimits = subtitleLayoutLimits(space);
+  const cues = translationCues(await segmentsOf(deps.db, project.id), subtitleLimits, duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
   const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
   // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
@@ -336,7 +337,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   }
   // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
   try {
-    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target }));
+    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target, subtitles: { cues, limits: subtitleLimits } }));
   } catch (e) {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
@@ -374,7 +375,10 @@ async function voiceGainCurve(ctx: ProjectStageContext, duration: number): Promi
   return path;
 }
 
-async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey }): Promise<void> {
+async function writeQualityReport(
+  ctx: ProjectStageContext,
+  o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits } },
+): Promise<void> {
   const { project, deps } = ctx;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const has = async (a: string) => ((await deps.storage.exists(key(ctx, a))) ? input(ctx, a) : null);
@@ -405,6 +409,7 @@ async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: strin
       glossary: glossary?.terms ?? [],
       speakers,
       loudnessTarget: o.target,
+      subtitles: o.subtitles,
     },
   );
   await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });
