@@ -1,7 +1,8 @@
 // Subtitle readability before/after the layout (issue 29): `node --import tsx bench/subtitles.ts [--json]`.
 // 50 sentences of Sense and Sensibility (chapter 1, the LibriVox book of the pipeline bench) translated English ->
 // Spanish by the built-in MT (apertium eng-spa, one line at a time), each over a slot of the English speech's length
-// at a speaking rate of 12-19 characters per second (seeded), 0.15-1.2 s between segments, English word timings
+// at a speaking rate of 12-19 characters per second (seeded), 0.15-1.2 s between segments (and a fast set: 16-22,
+// 0.1-0.5 s), English word timings
 // (a pause after commas), as the transcript has them. Before: one cue per segment (the old writer). After: the
 // subtitle layout (server/media/subtitle-layout.ts). Figures: max line length, lines per cue, CPS (max, mean, p95),
 // cues breaking each limit.
@@ -82,11 +83,11 @@ function translate(lines: readonly string[]): string[] {
   }
 }
 
-function segments(es: readonly string[], withWords: boolean): LayoutSegment[] {
+function segments(es: readonly string[], withWords: boolean, fast = false): LayoutSegment[] {
   const r = rng(29);
   let t = 0.5;
   return EN.map((en, i) => {
-    const rate = 12 + r() * 7;
+    const rate = fast ? 16 + r() * 6 : 12 + r() * 7;
     const words = en.split(' ');
     const timed: Array<{ text: string; start: number; end: number }> = [];
     let at = t;
@@ -96,7 +97,7 @@ function segments(es: readonly string[], withWords: boolean): LayoutSegment[] {
       at += d + (/[,;:]$/.test(w) ? 0.25 : 0);
     }
     const seg = { start: t, end: at, text: es[i]!, words: withWords ? timed : null };
-    t = at + 0.15 + r() * 1.05;
+    t = at + (fast ? 0.1 + r() * 0.4 : 0.15 + r() * 1.05);
     return seg;
   });
 }
@@ -129,6 +130,9 @@ const result = {
   before: figures(before),
   after_with_word_timings: figures(layoutSubtitles(segs, DEFAULT_SUBTITLE_LIMITS)),
   after_without_word_timings: figures(layoutSubtitles(segments(es, false), DEFAULT_SUBTITLE_LIMITS)),
+  // fast speakers: 16-22 characters per second, 0.1-0.5 s between segments
+  fast_before: figures(segments(es, true, true).map((s) => ({ start: s.start, end: s.end, text: s.text }))),
+  fast_after: figures(layoutSubtitles(segments(es, true, true), DEFAULT_SUBTITLE_LIMITS)),
 };
 if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
 else console.table(result);

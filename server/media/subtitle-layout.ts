@@ -273,20 +273,28 @@ function layoutSegment(seg: LayoutSegment, limits: SubtitleLimits): Cue[] {
   let chunks = chunkWords(ws, count, limits);
   while (!chunks && count < ws.length) chunks = chunkWords(ws, ++count, limits);
   if (!chunks) chunks = ws.map((_, i) => [i, i + 1] as [number, number]);
-  const at = timeline(seg);
-  // each chunk's share of the text: its characters and the space after each word
-  const cues: Cue[] = [];
-  let before = 0;
-  for (const [a, b] of chunks) {
-    const f0 = before / (chars + 1);
-    before += joinedLength(ws, a, b) + 1;
-    const f1 = Math.min(1, before / (chars + 1));
-    const start = a === 0 ? seg.start : at(f0, true);
-    const end = b === ws.length ? seg.end : at(f1, false);
-    cues.push({ start, end: Math.max(start, end), text: breakWords(ws.slice(a, b), limits)?.join('\n') ?? ws.slice(a, b).join(' ') });
-  }
-  return cues;
+  const texts = chunks.map(([a, b]) => breakWords(ws.slice(a, b), limits)?.join('\n') ?? ws.slice(a, b).join(' '));
+  const place = (at: (f: number, late: boolean) => number): Cue[] => {
+    // each chunk's share of the text: its characters and the space after each word
+    let before = 0;
+    return chunks.map(([a, b], k) => {
+      const f0 = before / (chars + 1);
+      before += joinedLength(ws, a, b) + 1;
+      const f1 = Math.min(1, before / (chars + 1));
+      const start = a === 0 ? seg.start : at(f0, true);
+      const end = b === ws.length ? seg.end : at(f1, false);
+      return { start, end: Math.max(start, end), text: texts[k]! };
+    });
+  };
+  const fastest = (cues: readonly Cue[]) => Math.max(...cues.map((c) => cueChars(c.text) / Math.max(c.end - c.start, 1e-3)));
+  const timed = place(timeline(seg));
+  if (cues1(timed) || fastest(timed) <= limits.maxCps) return timed;
+  // timed to the words, a cue would read too fast: the slot shared in proportion to characters, if that reads better
+  const even = place(timeline({ ...seg, words: null }));
+  return fastest(even) < fastest(timed) ? even : timed;
 }
+
+const cues1 = (cues: readonly Cue[]) => cues.length < 2;
 
 /**
  * Readable cues of the segments (sorted by time, empty texts and empty slots skipped). Cues that read too fast or
@@ -313,6 +321,14 @@ export function layoutSubtitles(
     if (s.end - s.start >= want) continue;
     const prev = segs[i - 1];
     s.start = Math.min(s.start, Math.max(s.end - want, prev ? prev.end + MIN_GAP_SEC : 0, s.earliest));
+    if (s.end - s.start >= want || !prev) continue;
+    // still too fast: the previous segment gives up the time it does not need to be read (its cue ends earlier)
+    const prevWant = Math.max(limits.minDuration, cueChars(prev.text.replace(/\s+/g, ' ')) / limits.targetCps);
+    const start = Math.max(s.end - want, s.earliest, prev.start + prevWant + MIN_GAP_SEC);
+    if (start < s.start) {
+      prev.end = Math.min(prev.end, start - MIN_GAP_SEC);
+      s.start = start;
+    }
   }
   const cues = segs.flatMap((s) => layoutSegment(s, limits).map((c) => ({ ...c, earliest: s.earliest, latest: s.latest })));
   for (let i = 0; i < cues.length; i++) {
@@ -328,6 +344,16 @@ export function layoutSubtitles(
       const prev = cues[i - 1];
       const limit = Math.min(c.start, Math.max(prev ? prev.end + MIN_GAP_SEC : 0, c.earliest));
       c.start = Math.max(c.end - want, limit);
+    }
+    const prev = cues[i - 1];
+    if (c.end - c.start < want && prev) {
+      // still too short or fast: the previous cue gives up the time it does not need to be read
+      const prevWant = Math.max(limits.minDuration, cueChars(prev.text) / limits.targetCps);
+      const start = Math.max(c.end - want, c.earliest, prev.start + prevWant + MIN_GAP_SEC);
+      if (start < c.start) {
+        prev.end = Math.min(prev.end, start - MIN_GAP_SEC);
+        c.start = start;
+      }
     }
     if (c.end - c.start > limits.maxDuration) c.end = c.start + limits.maxDuration;
   }

@@ -119,6 +119,22 @@ describe('cues', () => {
     expectReadable(cues);
   });
 
+  it('a fast segment with no silence around it takes the time the segment before it does not need', () => {
+    const cues = layoutSubtitles([
+      { start: 0, end: 4, text: 'Sí.' },
+      { start: 4.1, end: 5.1, text: 'Esto es una frase larga' }, // 23 characters: 1.35 s at 17 cps
+      { start: 5.2, end: 6, text: 'Y otra.' },
+    ]);
+    expect(cues).toHaveLength(3);
+    // "Sí." keeps 0.83 s at least; the fast line ends before the next one and starts earlier (at most 0.5 s before its speech)
+    expect(cues[0]!.end - cues[0]!.start).toBeGreaterThanOrEqual(0.83);
+    expect(cues[1]!.end).toBeCloseTo(5.2 - MIN_GAP_SEC, 3);
+    expect(cues[1]!.start).toBeCloseTo(5.2 - MIN_GAP_SEC - 1.353, 2);
+    expect(cues[1]!.start).toBeGreaterThanOrEqual(3.6);
+    expect(cues[0]!.end).toBeLessThanOrEqual(cues[1]!.start - MIN_GAP_SEC + 1e-9);
+    expect(checkCues(cues)).toEqual([]);
+  });
+
   it('a segment too fast for any room left is flagged (hard limit 20 cps)', () => {
     const cues = layoutSubtitles([
       { start: 0, end: 1, text: 'Esto es una frase bastante larga que se dice muy deprisa' },
