@@ -288,13 +288,12 @@ function layoutSegment(seg: LayoutSegment, limits: SubtitleLimits): Cue[] {
   };
   const fastest = (cues: readonly Cue[]) => Math.max(...cues.map((c) => cueChars(c.text) / Math.max(c.end - c.start, 1e-3)));
   const timed = place(timeline(seg));
-  if (cues1(timed) || fastest(timed) <= limits.maxCps) return timed;
+  if (timed.length < 2 || fastest(timed) <= limits.maxCps) return timed;
   // timed to the words, a cue would read too fast: the slot shared in proportion to characters, if that reads better
   const even = place(timeline({ ...seg, words: null }));
   return fastest(even) < fastest(timed) ? even : timed;
 }
 
-const cues1 = (cues: readonly Cue[]) => cues.length < 2;
 
 /**
  * Readable cues of the segments (sorted by time, empty texts and empty slots skipped). Cues that read too fast or
