@@ -19,6 +19,44 @@ export const SpaceInvite = v.object({ id: v.string(), email: v.string() });
 export const LOUDNESS_TARGETS = ['source', 'web_-14', 'web_-16', 'broadcast_-23'] as const;
 export type LoudnessTargetKey = (typeof LOUDNESS_TARGETS)[number];
 
+/**
+ * Limits of a Teamspace's subtitles (SRT, VTT, burned; issue 29). Defaults: common subtitle guidelines.
+ * Characters per second count spaces, not line breaks.
+ */
+export const SUBTITLE_LIMITS_DEFAULT = {
+  max_line_chars: 42,
+  max_lines: 2,
+  target_cps: 17,
+  max_cps: 20,
+  min_duration_sec: 0.83,
+  max_duration_sec: 7,
+} as const;
+const bounded = (min: number, max: number, int = false) =>
+  int ? v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max)) : v.pipe(v.number(), v.minValue(min), v.maxValue(max));
+export const SubtitleLimits = v.object({
+  max_line_chars: v.number(),
+  max_lines: v.number(),
+  target_cps: v.number(),
+  max_cps: v.number(),
+  min_duration_sec: v.number(),
+  max_duration_sec: v.number(),
+});
+export type SubtitleLimits = v.InferOutput<typeof SubtitleLimits>;
+/** A change of some limits (the others are kept); null: back to the defaults. */
+export const SubtitleLimitsPatch = v.nullable(
+  v.pipe(
+    v.strictObject({
+      max_line_chars: v.optional(bounded(16, 80, true)),
+      max_lines: v.optional(bounded(1, 3, true)),
+      target_cps: v.optional(bounded(5, 40)),
+      max_cps: v.optional(bounded(5, 40)),
+      min_duration_sec: v.optional(bounded(0.2, 5)),
+      max_duration_sec: v.optional(bounded(1, 20)),
+    }),
+    v.check((o) => Object.keys(o).length > 0, 'Nothing to update'),
+  ),
+);
+
 export const Space = v.object({
   id: v.string(),
   name: v.string(),
@@ -30,6 +68,7 @@ export const Space = v.object({
   invites: v.array(SpaceInvite),
   credits: Credits,
   loudness_target: v.picklist(LOUDNESS_TARGETS),
+  subtitle_limits: SubtitleLimits,
 });
 export type Space = v.InferOutput<typeof Space>;
 /** After deleting or leaving a Teamspace: where the user goes. */
@@ -46,8 +85,13 @@ export const CreateSpaceRequest = v.object({
   emails: v.optional(v.pipe(v.array(Email), v.maxLength(100)), []),
 });
 export const UpdateSpaceRequest = v.pipe(
-  v.object({ name: v.optional(SpaceName), color: v.optional(SpaceColorSchema), loudness_target: v.optional(v.picklist(LOUDNESS_TARGETS)) }),
-  v.check((o) => o.name !== undefined || o.color !== undefined || o.loudness_target !== undefined, 'Nothing to update'),
+  v.object({
+    name: v.optional(SpaceName),
+    color: v.optional(SpaceColorSchema),
+    loudness_target: v.optional(v.picklist(LOUDNESS_TARGETS)),
+    subtitle_limits: v.optional(SubtitleLimitsPatch),
+  }),
+  v.check((o) => o.name !== undefined || o.color !== undefined || o.loudness_target !== undefined || o.subtitle_limits !== undefined, 'Nothing to update'),
 );
 export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });
 

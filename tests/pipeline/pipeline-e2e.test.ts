@@ -133,11 +133,13 @@ describe('English -> Spanish, built-in engines', () => {
     const srt = (await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text());
     expect(srt).toMatch(/^1\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}\n/);
     const cues = parseSrt(srt);
-    expect(cues.map((c) => c.text)).toEqual(segs.map((s) => s.dst.text));
+    // readable cues (issue 29): every word of the translation in order, at most 2 lines of 42 characters
+    expect(cues.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).toBe(segs.map((s) => s.dst.text.replace(/\s+/g, ' ').trim()).join(' '));
+    for (const c of cues) expect(c.text.split('\n').every((l) => l.length <= 42) && c.text.split('\n').length <= 2).toBe(true);
     expect(cues[0]!.start).toBeCloseTo(segs[0]!.start, 3);
     const vtt = (await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'vtt' } })).json.url)).text());
     expect(vtt).toMatch(/^WEBVTT\n\n1\n\d{2}:\d{2}:\d{2}\.\d{3} --> /);
-    expect(vtt).toContain(segs[0]!.dst.text);
+    expect(vtt).toContain(cues[0]!.text);
     const cover = await h.app.request(p.cover);
     expect(cover.headers.get('content-type')).toBe('image/jpeg');
 
@@ -169,7 +171,7 @@ describe('English -> Spanish, built-in engines', () => {
     const credits = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
     expect(credits.json.minutes.used).toBe(2);
     const srt = await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text();
-    expect(srt).toContain('Y el señor John Dashwood tuvo tiempo de pensar.');
+    expect(srt).toContain('Y el señor John Dashwood\ntuvo tiempo de pensar.');
   });
 
   it('burns the subtitles into the dubbed video on request', async () => {

@@ -61,6 +61,17 @@ describe('translation cues', () => {
       { start_sec: 5, end_sec: 6, dst_text: '  ' },
     ])).toEqual([{ start: 0, end: 1, text: 'A' }, { start: 3, end: 4, text: 'B' }]);
   });
+  it('lay a long or fast segment out in readable cues (issue 29)', () => {
+    const text = 'La familia de Dashwood se había establecido durante mucho tiempo en Sussex. Su finca era grande, y su residencia estaba en Norland Park.';
+    const cues = translationCues([{ start_sec: 0, end_sec: 9, dst_text: text }]);
+    expect(cues.length).toBeGreaterThan(1);
+    for (const c of cues) {
+      expect(c.text.split('\n').length).toBeLessThanOrEqual(2);
+      for (const l of c.text.split('\n')) expect(l.length).toBeLessThanOrEqual(42);
+      expect(c.text.replace(/\n/g, ' ').length / (c.end - c.start)).toBeLessThanOrEqual(17.01);
+    }
+    expect(cues.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).toBe(text);
+  });
 });
 
 describe('state machine tables', () => {

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { QualityReport, type QualitySpeaker } from '../../contract/schemas/quality';
 import { analyseQuality, measureQuality, speakerAttention, speechUnderDub, type Envelope, type QualityInputs } from '../../server/domains/projects/quality';
 import { synthAudio } from '../../server/media/ffmpeg';
+import { DEFAULT_SUBTITLE_LIMITS, layoutSubtitles } from '../../server/media/subtitle-layout';
 import { tempDir } from '../fixtures/media';
 
 const HOP = 0.02;
@@ -97,6 +98,27 @@ describe('quality flags: planted problems are reported, clean dubs are not', () 
     const r = analyseQuality(base({ segments: [seg('a', 4, 8, { src: 'Welcome to Acme Cloud', dst: 'Bienvenidos a la nube' })], glossary: [{ source: 'Acme Cloud', target: 'Acme Cloud' }] }));
     expect(kinds(r)).toEqual(['a:glossary']);
     expect(r.attention[0]!.reason).toBe('Dictionary term missing from the translation: Acme Cloud.');
+  });
+
+  it('subtitles that still break the limits once laid out (issue 29): too fast with no silence left, flagged on their segment', () => {
+    const text = 'Esto es una frase bastante larga que se dice muy deprisa, sin pausa alguna';
+    const segments = [seg('a', 4, 6, { dst: text }), seg('b', 6.1, 8, { dst: 'Y otra frase.' })];
+    const cues = layoutSubtitles(segments.map((x) => ({ start: x.start_sec, end: x.end_sec, text: x.dst_text })));
+    const r = analyseQuality(base({ segments, subtitles: { cues, limits: DEFAULT_SUBTITLE_LIMITS } }));
+    const flags = r.attention.filter((a) => a.kind === 'subtitles');
+    expect(flags).toHaveLength(1);
+    expect(flags[0]).toMatchObject({ segment_id: 'a', start: 4, severity: 'critical' });
+    expect(flags[0]!.reason).toMatch(/reads at \d+(\.\d)? characters per second \(at most 20 can be read\)/);
+    expect(flags[0]!.value).toBeGreaterThan(25);
+    expect(flags[0]!.action).toMatch(/Shorten the translation/);
+    // the same text with room to breathe: laid out within the limits, nothing flagged
+    const roomy = [seg('a', 4, 9, { dst: text }), seg('b', 10, 12, { dst: 'Y otra frase.' })];
+    const ok = layoutSubtitles(roomy.map((x) => ({ start: x.start_sec, end: x.end_sec, text: x.dst_text })));
+    expect(analyseQuality(base({ segments: roomy, subtitles: { cues: ok, limits: DEFAULT_SUBTITLE_LIMITS } })).attention.filter((a) => a.kind === 'subtitles')).toEqual([]);
+    // a cue written by hand past the limits (the old one-line writer's output) is flagged with what it breaks
+    const old = [{ start: 4, end: 4.5, text: text + ' ' + text }];
+    const r2 = analyseQuality(base({ segments: [seg('a', 4, 8, { dst: text })], subtitles: { cues: old, limits: DEFAULT_SUBTITLE_LIMITS } }));
+    expect(r2.attention.find((a) => a.kind === 'subtitles')!.reason).toMatch(/reads at .* shows for only 0\.50 s .* has a line over 42 characters/);
   });
 
   it('a voice of the other gender, and a voice far from the speaker’s pitch', () => {

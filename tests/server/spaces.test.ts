@@ -39,6 +39,7 @@ describe('default space and sign-up', () => {
         invites: [],
         credits: { minutes: { total: 3, used: 0 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
         loudness_target: 'source',
+        subtitle_limits: { max_line_chars: 42, max_lines: 2, target_cps: 17, max_cps: 20, min_duration_sec: 0.83, max_duration_sec: 7 },
       },
     ]);
   });
@@ -230,6 +231,23 @@ describe('update', () => {
     expect(await call(h, ed, 'PATCH', `/api/space/${s.id}`, { loudness_target: 'web_-14' })).toEqual({ status: 403, json: { detail: 'Only the owner can do this' } });
     expect((await call(h, o, 'PATCH', `/api/space/${s.id}`, { loudness_target: 'max' })).status).toBe(422);
     expect(await ok(h, o, 'GET', `/api/space/${s.id}`)).toMatchObject({ loudness_target: 'broadcast_-23' });
+  });
+
+  it('the owner sets the subtitle limits (default: common guidelines); changes merge, null resets; editors cannot; out-of-range values are refused', async () => {
+    const o = await makeUser(h, email('subs'));
+    await grantPlan(h, o.id, 'business');
+    const ed = await makeUser(h, email('subs-ed'));
+    const s = await createSpace(h, o, 'Subs', 'ocean', [ed.email]);
+    const defaults = { max_line_chars: 42, max_lines: 2, target_cps: 17, max_cps: 20, min_duration_sec: 0.83, max_duration_sec: 7 };
+    expect((await ok(h, o, 'GET', `/api/space/${s.id}`)).subtitle_limits).toEqual(defaults);
+    expect((await ok(h, o, 'PATCH', `/api/space/${s.id}`, { subtitle_limits: { max_line_chars: 37, max_lines: 1 } })).subtitle_limits).toEqual({ ...defaults, max_line_chars: 37, max_lines: 1 });
+    expect((await ok(h, o, 'PATCH', `/api/space/${s.id}`, { subtitle_limits: { target_cps: 15 } })).subtitle_limits).toEqual({ ...defaults, max_line_chars: 37, max_lines: 1, target_cps: 15 });
+    expect(await call(h, ed, 'PATCH', `/api/space/${s.id}`, { subtitle_limits: { max_lines: 3 } })).toEqual({ status: 403, json: { detail: 'Only the owner can do this' } });
+    for (const bad of [{ max_line_chars: 500 }, { max_lines: 0 }, { max_lines: 1.5 }, { target_cps: 'fast' }, { colour: 1 }, {}]) {
+      expect((await call(h, o, 'PATCH', `/api/space/${s.id}`, { subtitle_limits: bad })).status, JSON.stringify(bad)).toBe(422);
+    }
+    expect((await ok(h, o, 'GET', `/api/space/${s.id}`)).subtitle_limits).toEqual({ ...defaults, max_line_chars: 37, max_lines: 1, target_cps: 15 });
+    expect((await ok(h, o, 'PATCH', `/api/space/${s.id}`, { subtitle_limits: null })).subtitle_limits).toEqual(defaults);
   });
 
   it('accepts every palette colour', async () => {

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import { memoryLocation } from 'wouter/memory-location';
 import { FEATURE_KEYS, type AvailableFeature, type FeatureKey, type PlanTier } from '../../contract/features';
 import type { Settings } from '../../contract/schemas/settings';
-import type { Space } from '../../contract/schemas/space';
+import { SUBTITLE_LIMITS_DEFAULT, type Space } from '../../contract/schemas/space';
 import type { User } from '../../contract/schemas/user';
 import type { ProductsResponse } from '../../contract/schemas/payments';
 import { App } from '../../src/app/App';
@@ -83,6 +83,7 @@ export function spaceFixture(id: string, o: Partial<Space> = {}): Space {
     invites: [],
     credits: { minutes: { total: 3, used: 0 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
     loudness_target: 'source',
+    subtitle_limits: { ...SUBTITLE_LIMITS_DEFAULT },
     ...o,
   };
 }

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import type { Space } from '../../contract/schemas/space';
+import { SUBTITLE_LIMITS_DEFAULT, type Space } from '../../contract/schemas/space';
 import type { User } from '../../contract/schemas/user';
 import { server } from './msw';
 
@@ -67,6 +67,7 @@ export function space(over: Partial<Space> = {}): Space {
     invites: [{ id: 'inv-1', email: 'pending@example.com' }],
     credits: { minutes: { total: 100, used: 12 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
     loudness_target: 'source',
+    subtitle_limits: { ...SUBTITLE_LIMITS_DEFAULT },
     ...over,
   };
 }

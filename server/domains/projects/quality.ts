@@ -14,6 +14,8 @@ import { wavRmsEnvelopeAsync } from '../../media/wav';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
 import type { SegmentRow } from '../transcript/repository';
+import type { Cue } from '../../media/subtitles';
+import { checkCues, type CueCheck, type SubtitleLimits } from '../../media/subtitle-layout';
 
 export const QUALITY_ARTIFACT = 'quality.json';
 export const qualityKey = (projectId: string) => projectKey(projectId, QUALITY_ARTIFACT);
@@ -104,6 +106,8 @@ export interface QualityInputs {
   sourceLoudnessRangeLu?: number | null;
   truePeakDbtp?: number | null;
   loudnessTarget?: string | null;
+  /** The subtitles as written (SRT, VTT, burned) and the limits they were laid out to (issue 29). */
+  subtitles?: { cues: readonly Cue[]; limits: SubtitleLimits } | null;
   now?: Date;
 }
 
@@ -285,7 +289,12 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     loudness_target: i.loudnessTarget ?? null,
     segments: out,
     speakers: i.speakers ?? [],
-    attention: [...speakerAttention(i.speakers ?? []), ...out.flatMap(segmentAttention)],
+    attention: [
+      ...speakerAttention(i.speakers ?? []),
+      // the segments' flags in time order (a stable sort: a segment's own flags first, then its subtitles')
+      ...[...out.flatMap(segmentAttention), ...(i.subtitles ? subtitleAttention(i.segments, i.subtitles.cues, i.subtitles.limits) : [])]
+        .sort((a, b) => (a.start ?? 0) - (b.start ?? 0)),
+    ],
   };
 }
 
@@ -372,6 +381,55 @@ export function segmentAttention(s: QualitySegment): AttentionItem[] {
     }),
   };
   return s.issues.map((k) => ({ kind: k, ...at, ...texts[k]() }));
+}
+
+/**
+ * The subtitles that still break the limits once laid out (a segment too fast for the silence around it, a cue
+ * left shorter than the minimum ...): one item per segment, with the cues' problems and the worst reading speed.
+ */
+export function subtitleAttention(
+  segments: ReadonlyArray<Pick<SegmentRow, 'id' | 'start_sec' | 'end_sec' | 'speaker'>>,
+  cues: readonly Cue[],
+  limits: SubtitleLimits,
+): AttentionItem[] {
+  const bySegment = new Map<string, CueCheck[]>();
+  const order: string[] = [];
+  for (const c of checkCues(cues, limits)) {
+    // the segment the cue belongs to: the one it overlaps most (cues may be lengthened into the gaps around it)
+    let best: (typeof segments)[number] | null = null;
+    let bestOverlap = -Infinity;
+    for (const sg of segments) {
+      const o = Math.min(sg.end_sec, c.end) - Math.max(sg.start_sec, c.start);
+      if (o > bestOverlap) { best = sg; bestOverlap = o; }
+    }
+    const id = best?.id ?? '';
+    if (!bySegment.has(id)) { bySegment.set(id, []); order.push(id); }
+    bySegment.get(id)!.push(c);
+  }
+  return order.map((id) => {
+    const checks = bySegment.get(id)!;
+    const sg = segments.find((x) => x.id === id);
+    const has = (p: CueCheck['problems'][number]) => checks.some((c) => c.problems.includes(p));
+    const fastest = Math.max(...checks.map((c) => c.cps));
+    const reasons: string[] = [];
+    if (has('too_fast')) reasons.push(`reads at ${r1(fastest)} characters per second (at most ${limits.maxCps} can be read)`);
+    if (has('too_short')) reasons.push(`shows for only ${Math.min(...checks.map((c) => c.end - c.start)).toFixed(2)} s (at least ${limits.minDuration} s)`);
+    if (has('too_long')) reasons.push(`stays up more than ${limits.maxDuration} s`);
+    if (has('line_too_long')) reasons.push(`has a line over ${limits.maxLineChars} characters`);
+    if (has('too_many_lines')) reasons.push(`has more than ${limits.maxLines} lines`);
+    return {
+      kind: 'subtitles',
+      severity: has('too_fast') && fastest > limits.maxCps * 1.25 ? 'critical' : 'warning',
+      segment_id: sg?.id ?? null,
+      speaker: sg?.speaker || null,
+      start: sg ? r3(sg.start_sec) : r3(checks[0]!.start),
+      reason: `The subtitle here ${reasons.join(', ')}.`,
+      action: has('too_fast') || has('too_short')
+        ? 'Shorten the translation (Rewrite: shorten), or give the segment more time.'
+        : 'Edit the translation, then generate again.',
+      value: Number.isFinite(fastest) ? r1(fastest) : null,
+    } satisfies AttentionItem;
+  });
 }
 
 export interface QualityFiles {

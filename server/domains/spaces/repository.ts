@@ -12,6 +12,8 @@ export interface SpaceRow {
   video_used: number;
   created_at: Date | string;
   loudness_target: string;
+  /** Overrides of the subtitle limits (contract SubtitleLimits keys); null: the defaults. */
+  subtitle_limits: Record<string, unknown> | null;
 }
 export interface MemberRow {
   space_id: string;
@@ -25,7 +27,7 @@ export interface InviteRow {
   email: string;
 }
 
-const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default, s.video_total, s.video_used, s.created_at, s.loudness_target`;
+const SPACE_COLS = `s.id, s.name, s.color, s.owner_id, s.is_active, s.is_default, s.video_total, s.video_used, s.created_at, s.loudness_target, s.subtitle_limits`;
 
 export function findSpace(db: Db, id: string): Promise<SpaceRow | null> {
   return db.maybeOne<SpaceRow>(`SELECT ${SPACE_COLS} FROM spaces s WHERE s.id = $1`, [id]);
@@ -110,12 +112,23 @@ export function insertDefaultSpaceIfMissing(
     [s.name, s.color, s.ownerId],
   );
 }
-export function updateSpace(db: Db, id: string, patch: { name?: string; color?: string; loudness_target?: string }): Promise<SpaceRow> {
+export function updateSpace(
+  db: Db,
+  id: string,
+  patch: { name?: string; color?: string; loudness_target?: string; subtitle_limits?: Partial<Record<string, number>> | null },
+): Promise<SpaceRow> {
+  // subtitle_limits: merged into the kept overrides (one statement: two owners' changes do not lose each other's); null resets.
   return db.one<SpaceRow>(
     `UPDATE spaces AS s SET name = COALESCE($2, s.name), color = COALESCE($3, s.color),
-       loudness_target = COALESCE($4, s.loudness_target) WHERE s.id = $1
+       loudness_target = COALESCE($4, s.loudness_target),
+       subtitle_limits = CASE WHEN $5::boolean THEN NULL WHEN $6::jsonb IS NULL THEN s.subtitle_limits
+                              ELSE COALESCE(s.subtitle_limits, '{}'::jsonb) || $6::jsonb END
+     WHERE s.id = $1
      RETURNING ${SPACE_COLS}`,
-    [id, patch.name ?? null, patch.color ?? null, patch.loudness_target ?? null],
+    [
+      id, patch.name ?? null, patch.color ?? null, patch.loudness_target ?? null,
+      patch.subtitle_limits === null, patch.subtitle_limits ? JSON.stringify(patch.subtitle_limits) : null,
+    ],
   );
 }
 export async function deleteSpace(db: Db, id: string): Promise<void> {

@@ -1,6 +1,6 @@
 // Teamspace rules (spec sections 4-6). Routes parse and shape; this file decides.
 import { createHash, randomBytes } from 'node:crypto';
-import { LOUDNESS_TARGETS, type Credits, type LoudnessTargetKey, type Space, type SpaceLimits, type UsagePage } from '../../../contract/schemas/space';
+import { LOUDNESS_TARGETS, SUBTITLE_LIMITS_DEFAULT, type SubtitleLimits, type Credits, type LoudnessTargetKey, type Space, type SpaceLimits, type UsagePage } from '../../../contract/schemas/space';
 import type { SpaceColor } from '../../../contract/constants';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, defaultTeamspaceName } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
@@ -82,6 +82,7 @@ async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
       invites: invites.filter((i) => i.space_id === s.id).map((i) => ({ id: i.id, email: i.email })),
       credits: ledger.creditsView(balances.get(s.id)!, { total: Number(s.video_total), used: Number(s.video_used) }),
       loudness_target: (LOUDNESS_TARGETS as readonly string[]).includes(s.loudness_target) ? (s.loudness_target as LoudnessTargetKey) : 'source',
+      subtitle_limits: subtitleLimitsOf(s),
     };
   });
 }
@@ -260,7 +261,25 @@ export async function createSpace(
   return { space: await spaceJson(db, spaceId), invites };
 }
 
-export async function updateSpace(db: Db, spaceId: string, patch: { name?: string; color?: string; loudness_target?: LoudnessTargetKey }): Promise<SpaceJson> {
+/** The Teamspace's subtitle limits: its overrides over the defaults (common subtitle guidelines). */
+export function subtitleLimitsOf(s: Pick<repo.SpaceRow, 'subtitle_limits'> | null | undefined): SubtitleLimits {
+  const out: SubtitleLimits = { ...SUBTITLE_LIMITS_DEFAULT };
+  const kept = s?.subtitle_limits ?? {};
+  for (const k of Object.keys(out) as Array<keyof SubtitleLimits>) {
+    const x = kept[k];
+    if (typeof x === 'number' && Number.isFinite(x)) out[k] = x;
+  }
+  // the hard limit never under the aim, a cue's longest never under its shortest
+  out.max_cps = Math.max(out.max_cps, out.target_cps);
+  out.max_duration_sec = Math.max(out.max_duration_sec, out.min_duration_sec);
+  return out;
+}
+
+export async function updateSpace(
+  db: Db,
+  spaceId: string,
+  patch: { name?: string; color?: string; loudness_target?: LoudnessTargetKey; subtitle_limits?: Partial<SubtitleLimits> | null },
+): Promise<SpaceJson> {
   await repo.updateSpace(db, spaceId, patch);
   return spaceJson(db, spaceId);
 }

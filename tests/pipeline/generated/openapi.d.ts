@@ -2439,6 +2439,14 @@ export interface components {
             };
             /** @enum {string} */
             loudness_target: "source" | "web_-14" | "web_-16" | "broadcast_-23";
+            subtitle_limits: {
+                max_line_chars: number;
+                max_lines: number;
+                target_cps: number;
+                max_cps: number;
+                min_duration_sec: number;
+                max_duration_sec: number;
+            };
         };
         CreateSpaceRequest: {
             data: {
@@ -2457,6 +2465,14 @@ export interface components {
             color?: string;
             /** @enum {string} */
             loudness_target?: "source" | "web_-14" | "web_-16" | "broadcast_-23";
+            subtitle_limits?: {
+                max_line_chars?: number;
+                max_lines?: number;
+                target_cps?: number;
+                max_cps?: number;
+                min_duration_sec?: number;
+                max_duration_sec?: number;
+            } | null;
         };
         InviteRequest: {
             emails: string[];

@@ -15,6 +15,7 @@ import { segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
 import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
 import { toSrt, toVtt, type Cue } from '../../../media/subtitles';
+import { DEFAULT_SUBTITLE_LIMITS, layoutSubtitles, type LayoutSegment, type SubtitleLimits } from '../../../media/subtitle-layout';
 import { LocalStorage } from '../../../storage/local';
 import { projectKey } from '../../../storage/index';
 import { buildVoiceTrack, fitSegments, type FitSegmentInput, type FittedSegment } from '../../../pipeline/fit';
@@ -22,6 +23,7 @@ import * as jobsRepo from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';
 import { A, allOrAbort, checkAborted, input, key, loadJson, save, saveJson, scratch, timed, type ProjectStageContext } from './common';
 import { findSpace } from '../../spaces/repository';
+import { subtitleLimitsOf } from '../../spaces/service';
 import { LOUDNESS_TARGETS, type LoudnessTargetKey } from '../../../../contract/schemas/space';
 import { targetLufs, voiceGainPoints } from '../loudness';
 import { TRUE_PEAK_CEILING_DB, type LoudnessFigures } from '../../../media/args';
@@ -196,12 +198,29 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   }
 }
 
-/** Subtitle cues of the translation: each segment's text over its slot. */
-export function translationCues(segs: ReadonlyArray<{ start_sec: number; end_sec: number; dst_text: string }>): Cue[] {
-  return [...segs]
-    .filter((s) => s.dst_text.trim() !== '' && s.end_sec > s.start_sec)
-    .sort((a, b) => a.start_sec - b.start_sec)
-    .map((s) => ({ start: s.start_sec, end: s.end_sec, text: s.dst_text }));
+/**
+ * Subtitle cues of the translation (SRT, VTT and the burned subtitles, made from the SRT): each segment's text
+ * laid out in readable cues over its slot, timed to its words where they are known (server/media/subtitle-layout.ts).
+ */
+export function translationCues(
+  segs: ReadonlyArray<{ start_sec: number; end_sec: number; dst_text: string; words?: LayoutSegment['words'] }>,
+  limits: SubtitleLimits = DEFAULT_SUBTITLE_LIMITS,
+  mediaEnd?: number,
+): Cue[] {
+  return layoutSubtitles(segs.map((s) => ({ start: s.start_sec, end: s.end_sec, text: s.dst_text, words: s.words ?? null })), limits, mediaEnd);
+}
+
+/** The Teamspace's subtitle limits (its setting, else the common guidelines) as the layout takes them. */
+export function subtitleLayoutLimits(space: Parameters<typeof subtitleLimitsOf>[0]): SubtitleLimits {
+  const l = subtitleLimitsOf(space);
+  return {
+    maxLineChars: l.max_line_chars,
+    maxLines: l.max_lines,
+    targetCps: l.target_cps,
+    maxCps: l.max_cps,
+    minDuration: l.min_duration_sec,
+    maxDuration: l.max_duration_sec,
+  };
 }
 
 /** The keys the project's fields point at (what downloads may serve). */
@@ -262,10 +281,11 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const video = scratch(ctx, A.translatedVideo);
   const cover = scratch(ctx, A.cover);
   const source = project.original_video ? await deps.storage.localFile(project.original_video) : null;
-  const cues = translationCues(await segmentsOf(deps.db, project.id));
   // Loudness (issue 28): the dub's voice follows the original speech's level segment by segment, and the mix goes
   // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
   const space = await findSpace(deps.db, project.space_id);
+  const subtitleLimits = subtitleLayoutLimits(space);
+  const cues = translationCues(await segmentsOf(deps.db, project.id), subtitleLimits, duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
   const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
   // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
@@ -317,7 +337,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   }
   // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
   try {
-    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target }));
+    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target, subtitles: { cues, limits: subtitleLimits } }));
   } catch (e) {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
@@ -355,7 +375,10 @@ async function voiceGainCurve(ctx: ProjectStageContext, duration: number): Promi
   return path;
 }
 
-async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey }): Promise<void> {
+async function writeQualityReport(
+  ctx: ProjectStageContext,
+  o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits } },
+): Promise<void> {
   const { project, deps } = ctx;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const has = async (a: string) => ((await deps.storage.exists(key(ctx, a))) ? input(ctx, a) : null);
@@ -386,6 +409,7 @@ async function writeQualityReport(ctx: ProjectStageContext, o: { audioKey: strin
       glossary: glossary?.terms ?? [],
       speakers,
       loudnessTarget: o.target,
+      subtitles: o.subtitles,
     },
   );
   await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });

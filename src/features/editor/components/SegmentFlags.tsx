@@ -15,6 +15,7 @@ const SHORT: Record<string, string> = {
   low_asr_confidence: 'Check the transcript',
   speech_under_dub: 'Original voice audible',
   background_dip: 'Background drops',
+  subtitles: 'Subtitle hard to read',
 };
 
 /** A short label for a flag (unknown kinds, added by other checks, show their reason's start). */
