@@ -54,6 +54,11 @@ export interface AsrCallOptions extends EngineCallOptions {
 }
 
 export interface AsrEngine extends EngineBase {
+  /**
+   * Runs on this machine and scores its words (confidences): a second decode of the separation's speech estimate
+   * costs nothing but CPU and can be compared with the mix's (a paid service is never asked twice).
+   */
+  readonly localWordConfidences?: boolean;
   languages(): string[];
   transcribe(wav16kMono: string, regions: SpeechRegion[], lang: string, o?: AsrCallOptions): Promise<AsrSegment[]>;
 }

@@ -148,6 +148,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
   return {
     id: 'pocketsphinx',
     label: 'CMU PocketSphinx (en-us)',
+    localWordConfidences: true,
     available: isAvailable,
     async init() {},
     languages() {

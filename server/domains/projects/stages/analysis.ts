@@ -128,7 +128,7 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
     await ready(asr);
     const wav = await input(ctx, A.audio16k);
     // the separation's speech estimate: recognised beside the mix, each region keeps the surer hypothesis (issue 33)
-    const stem = (await deps.storage.exists(key(ctx, A.speech16k))) ? await input(ctx, A.speech16k) : null;
+    const stem = asr.localWordConfidences && (await deps.storage.exists(key(ctx, A.speech16k))) ? await input(ctx, A.speech16k) : null;
     const info = readWavInfo(wav);
     // a region where the separation removed little is clean speech: only the mix is recognised there
     const envelopes = stem ? await Promise.all([wavRmsEnvelopeAsync(wav, 0.05), wavRmsEnvelopeAsync(stem, 0.05)]) : null;
