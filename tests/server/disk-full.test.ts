@@ -1,23 +1,15 @@
 // A full data folder (issue 26): an upload the disk refuses is answered 507 with a clear message and nothing of it
 // is kept; readiness says not ready (and why) when the data folder's free space is below MIN_FREE_DISK_MB.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from './harness';
+import { filesUnder } from './helpers';
 import { newUser, uploadFile, type TestUser } from './projects-fixtures';
 
 let h: Harness;
 let u: TestUser;
 let video: string;
-
-function filesUnder(dir: string): string[] {
-  try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
-  } catch {
-    return [];
-  }
-}
 
 beforeAll(async () => {
   h = await createHarness();

@@ -1,4 +1,6 @@
 // Shared helpers for server tests: accounts made through the real API (sign-up, then POST /api/users).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, vi } from 'vitest';
 import type { Db } from '../../server/db/index';
 import type { User } from '../../contract/schemas/user';
@@ -73,5 +75,14 @@ export async function queriesDuring(db: Db, fn: () => Promise<unknown>): Promise
     return spies.reduce((a, s) => a + s.mock.calls.length, 0);
   } finally {
     for (const s of spies) s.mockRestore();
+  }
+}
+
+/** Every file under `dir`, recursively (none when it does not exist): what a refused upload must not leave. */
+export function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+  } catch {
+    return [];
   }
 }

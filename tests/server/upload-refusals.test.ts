@@ -1,24 +1,16 @@
 // Uploads that cannot be kept (issue 26): a video sent as a subtitle file is refused with 422 and leaves nothing
 // behind (no row, no file); an error text with NUL bytes can still be stored.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
 import { finishMedia, insertMedia } from '../../server/domains/library/repository';
 import { createHarness, type Harness } from './harness';
+import { filesUnder } from './helpers';
 import { newUser, uploadFile, type TestUser } from './projects-fixtures';
 
 let h: Harness;
 let u: TestUser;
 let video: string;
-
-function filesUnder(dir: string): string[] {
-  try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
-  } catch {
-    return [];
-  }
-}
 
 beforeAll(async () => {
   h = await createHarness();
