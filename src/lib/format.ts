@@ -65,3 +65,47 @@ export function formatMoney(amount: number, currency = 'usd'): string {
     return `${formatNumber(amount, 2)} ${currency.toUpperCase()}`;
   }
 }
+
+const languageNames = new Map<string, Intl.DisplayNames | null>();
+function displayNames(locales: string[]): Intl.DisplayNames | null {
+  const key = locales.join(',');
+  if (!languageNames.has(key)) {
+    try {
+      languageNames.set(key, new Intl.DisplayNames(locales, { type: 'language', fallback: 'none' }));
+    } catch {
+      languageNames.set(key, null);
+    }
+  }
+  return languageNames.get(key) ?? null;
+}
+
+/**
+ * A language's name in the user's locale ("Spanish", "Latin American Spanish"; "espagnol" for a French browser),
+ * the same on every screen. `fallback` (the server's label) is used where Intl does not know the code.
+ */
+export function formatLanguage(code: string, fallback?: string): string {
+  try {
+    const name = displayNames(userLocales())?.of(code);
+    if (name && name.toLowerCase() !== code.toLowerCase()) return name.charAt(0).toLocaleUpperCase() + name.slice(1);
+  } catch {
+    // An invalid code: the label below.
+  }
+  return fallback || code;
+}
+
+/** The language's own name for itself ("Español", "Deutsch"), for pickers where a speaker looks for it. */
+export function nativeLanguageName(code: string): string | null {
+  try {
+    const name = displayNames([code])?.of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A picker label: the name in the user's locale, and the language's own name after it when that differs. */
+export function languagePickerLabel(code: string, fallback?: string): string {
+  const name = formatLanguage(code, fallback);
+  const own = nativeLanguageName(code);
+  return own && own.toLocaleLowerCase() !== name.toLocaleLowerCase() ? `${name} (${own})` : name;
+}

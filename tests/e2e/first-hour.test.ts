@@ -137,7 +137,7 @@ describe('a paying user\'s first hour', () => {
     const page = alice.page!;
     const uid = await server.userId(alice.email);
     alice.projectId = await server.seedProject({
-      spaceId: alice.spaceId, userId: uid, name: 'Interview', duration: 12,
+      spaceId: alice.spaceId, userId: uid, name: 'Spring launch interview with Ana', duration: 12,
       translations: ['Hola a todos.', 'Bienvenidos al programa.', 'Empezamos ahora.'],
     });
     await page.goto(`${server.url}/spaces/${alice.spaceId}/project/${alice.projectId}`);
@@ -431,6 +431,16 @@ describe('a paying user\'s first hour', () => {
           await page.getByRole('button', { name: 'Actions for segment 1' }).click();
           await page.getByRole('menuitem', { name: /Split/ }).waitFor();
           await page.keyboard.press('Escape');
+          // The project's name is readable on a phone: a row of its own, whole (it was cut to a few letters between the
+          // back link and the status).
+          const title = page.locator('.ed-header-title h1');
+          expect(await title.textContent()).toBe('Spring launch interview with Ana');
+          const fit = await title.evaluate((el) => {
+            const t = (el.querySelector('.Polaris-Text--truncate') as HTMLElement | null) ?? (el as HTMLElement);
+            return { width: el.getBoundingClientRect().width, cut: t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1 };
+          });
+          expect(fit).toEqual({ width: expect.any(Number), cut: false });
+          expect(fit.width).toBeGreaterThan(300);
           await screenshot(page, 'first-hour-5-phone-editor');
         }
       }

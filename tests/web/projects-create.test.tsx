@@ -174,7 +174,7 @@ describe('create dub: validation', { timeout: 20_000 }, () => {
   it('shows the languages of the settings with flags', async () => {
     setup();
     const target = screen.getByLabelText('Target language') as HTMLSelectElement;
-    expect([...target.options].map((o) => o.textContent)).toEqual(['🇺🇸 English', '🇪🇸 Spanish', '🇫🇷 French']);
+    expect([...target.options].map((o) => o.textContent)).toEqual(['🇺🇸 English', '🇪🇸 Spanish (Español)', '🇫🇷 French (Français)']);
     expect(target.value).toBe('es');
   });
 });

@@ -104,10 +104,16 @@ describe('languages', () => {
     expect(languageOptions(list).map((o) => o.value)).toEqual(['en', 'xx', 'fr']);
     expect(languageOptions(list, { translation: true }).map((o) => o.value)).toEqual(['en', 'fr']);
     expect(languageOptions(list, { translation: true, freeLanguages: true })).toHaveLength(3);
-    expect(languageOptions(list)[0].label).toBe('🇺🇸 EN');
-    expect(languageOptions(list, { translation: true })[0].label).toBe('🇺🇸 en (tr)');
-    // Without colour emoji support the names are shown alone.
-    expect(languageOptions(list, { flags: false })[0].label).toBe('EN');
+    expect(languageOptions(list)[0].label).toBe('🇺🇸 English');
+    // Without colour emoji support the names are shown alone; a code Intl does not know keeps the server's label.
+    expect(languageOptions(list, { flags: false }).map((o) => o.label)).toEqual(['English', 'XX', 'French (Français)']);
+  });
+  it('names a language the same way in the source and the target pickers (the user\'s locale first, then its own name)', () => {
+    const list = [lang(2, 'es', 'ES'), lang(5, 'de', 'DE'), lang(7, 'es-419', 'MX')];
+    const src = languageOptions(list, { flags: false });
+    const dst = languageOptions(list, { translation: true, flags: false });
+    expect(dst).toEqual(src);
+    expect(src.map((o) => o.label)).toEqual(['Spanish (Español)', 'German (Deutsch)', 'Latin American Spanish (Español latinoamericano)']);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   createGlossary, deleteGlossary, downloadGlossaryCsv, importGlossaryCsv, updateGlossary, useGlossary, useGlossaryList, useGlossaryRefresh,
 } from './api';
 import { TermRow, NewTermForm } from './TermTable';
+import { languagePickerLabel } from '../../lib/format';
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -80,9 +81,9 @@ export default function GlossariesPage() {
 function CreateGlossaryModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (g: Glossary) => void }) {
   const { settings } = useSettings();
   const refresh = useGlossaryRefresh();
-  const srcOptions = useMemo(() => (settings?.languages.transcription ?? []).map((l) => ({ label: l.label, value: l.value })), [settings]);
+  const srcOptions = useMemo(() => (settings?.languages.transcription ?? []).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value })), [settings]);
   const dstOptions = useMemo(
-    () => (settings?.languages.translation ?? []).map((l) => ({ label: l.translation_label || l.label, value: l.value })),
+    () => (settings?.languages.translation ?? []).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value })),
     [settings],
   );
   const [name, setName] = useState('');

@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/http';
 import { useSnackbar } from '../../ui/snackbars';
 import { demoOffered, openDemo, useDemoCovers } from './demo-api';
 import './onboarding.css';
+import { formatLanguage } from '../../lib/format';
 
 function minutes(sec: number): string {
   return sec < 60 ? `${Math.round(sec)} s` : `${Math.round(sec / 60)} min`;
@@ -61,11 +62,11 @@ export function DemoView() {
             <ul className="ds-demo-covers" aria-label="Demo languages">
               {data.languages.map((l) => (
                 <li key={l.dst_lang} className="ds-demo-cover" data-lang={l.dst_lang}>
-                  <img src={l.cover_url} alt={`${data.title} in ${l.label}`} loading="lazy" />
+                  <img src={l.cover_url} alt={`${data.title} in ${formatLanguage(l.dst_lang, l.label)}`} loading="lazy" />
                   <div className="ds-demo-cover-body">
                     <InlineStack align="space-between" blockAlign="center" gap="200">
                       <Text as="span" variant="headingSm">
-                        {l.label}
+                        {formatLanguage(l.dst_lang, l.label)}
                       </Text>
                       {l.project_id ? <Badge tone={l.status === 'merging_done' ? 'success' : 'info'}>{l.status === 'merging_done' ? 'Ready' : 'In progress'}</Badge> : null}
                     </InlineStack>
@@ -75,9 +76,9 @@ export function DemoView() {
                       loading={opening === l.dst_lang}
                       disabled={opening !== null && opening !== l.dst_lang}
                       onClick={() => void open(l.dst_lang)}
-                      accessibilityLabel={`Open the demo in ${l.label}`}
+                      accessibilityLabel={`Open the demo in ${formatLanguage(l.dst_lang, l.label)}`}
                     >
-                      {l.project_id ? 'Open demo' : `Dub into ${l.label}`}
+                      {l.project_id ? 'Open demo' : `Dub into ${formatLanguage(l.dst_lang, l.label)}`}
                     </Button>
                   </div>
                 </li>

@@ -19,6 +19,7 @@ import {
   createPreset, createPresetFromProject, deletePreset, markTutorialDisplayed, presetSample, renamePreset, updatePresetSettings, uploadSample,
   usePresetList, usePresetStatuses, useRefreshPresets, useSpaceProjects, useTutorialFlags,
 } from './api';
+import { languagePickerLabel } from '../../lib/format';
 
 const pct = (x: number) => Math.round(x * 100);
 
@@ -128,7 +129,7 @@ function PresetCard({ preset, spaceId }: { preset: VoicePreset; spaceId: string 
   useEffect(() => setLabel(preset.label), [preset.label]);
   useEffect(() => () => audio.current?.pause(), []);
 
-  const languages = (settings?.languages?.translation ?? []).map((l) => ({ label: l.label, value: l.value }));
+  const languages = (settings?.languages?.translation ?? []).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value }));
   const langOptions = languages.length ? languages : [{ label: 'English', value: 'en' }];
   // the sample's language: the chosen one when offered, else the first language offered
   const sampleLang = langOptions.some((l) => l.value === language) ? language : langOptions[0]!.value;

@@ -14,7 +14,7 @@ import { isFinished, isProblem, projectStatusLabel } from '../../../../contract/
 import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
 import { useCredits } from '../../../lib/api/use-credits';
 import { useCurrentUser } from '../../../lib/api/use-current-user';
-import { formatMinutes } from '../../../lib/format';
+import { formatMinutes, languagePickerLabel } from '../../../lib/format';
 import { deviceTypeAtom, getMoreMinutesAtom } from '../../../lib/state';
 import { DiscardChangesModal } from '../../../ui/discard-modal';
 import { useToast } from '../../../ui/toasts';
@@ -352,7 +352,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const saveState = snap.saving ? 'Saving…' : saveErrorAt !== null ? 'Not saved' : unsaved ? 'Unsaved changes' : 'Saved';
   const working = isBusy(project.status);
   const dstOptions = useMemo(
-    () => [...(settings?.languages.translation ?? [])].sort((a, b) => a.id - b.id).map((l) => ({ label: l.translation_label || l.label, value: l.value })),
+    () => [...(settings?.languages.translation ?? [])].sort((a, b) => a.id - b.id).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value })),
     [settings],
   );
 

@@ -1,5 +1,7 @@
-// Language choices of the create-dub form: the settings' lists, sorted by numeric id, with flags.
+// Language choices of the pickers: the settings' lists, sorted by numeric id, with flags, named by the one formatter
+// (src/lib/format.ts: the name in the user's locale, then the language's own name).
 import type { Language } from '../../../../contract/schemas/settings';
+import { languagePickerLabel } from '../../../lib/format';
 
 /** Flag emoji of an ISO 3166-1 alpha-2 country code ('' when the code is not two letters). */
 export function flagOf(countryCode: string | null | undefined): string {
@@ -54,7 +56,7 @@ export function languageOptions(
     .sort((a, b) => a.id - b.id)
     .map((l) => {
       const flag = flags ? flagOf(l.country_code) : '';
-      const name = o.translation ? l.translation_label || l.label : l.label;
+      const name = languagePickerLabel(l.value, l.label);
       return { value: l.value, label: flag ? `${flag} ${name}` : name };
     });
 }
