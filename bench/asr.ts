@@ -6,7 +6,10 @@
 // under the speech (EBU R128 integrated loudness of each, measured over the reading's length). Each mix goes
 // through the pipeline's steps: 48 kHz stereo and 16 kHz mono audio, the voice-activity regions (Silero; the true
 // sentence times when it is not installed), the separation engine (writes the 16 kHz speech estimate), recognition.
-// Options: --music=drascula2,fb (default both), --json, --keep.
+// The customer's words (issue 33 part 2): a clip of 10 sentences, each with an uncommon product or place name
+// (espeak-ng en-us+klatt4 at 130 wpm; nothing mixed), recognised without and with the names as terms (how many of
+// the 10 are recognised), and the clean reading's WER and recognition time without and with them.
+// Options: --music=drascula2,fb (default both), --only=terms (just the terms section), --no-terms, --json, --keep.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +22,7 @@ import { createDspSeparation } from '../server/engines/builtin/dsp-separation';
 import { createSileroVad } from '../server/engines/builtin/silero-vad';
 import { chooseByConfidence, hasConfidences } from '../server/engines/builtin/asr-input';
 import { segmentRegions } from '../server/domains/projects/stages/analysis';
-import type { AsrSegment, SpeechRegion } from '../server/engines/types';
+import type { AsrEngine, AsrSegment, SpeechRegion } from '../server/engines/types';
 
 const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 const IDS = ['0870', '0880', '0890', '0920', '0930'];
@@ -120,6 +123,108 @@ async function buildMix(bed: Bed, music: string | null, lu: number | null, out: 
 
 const text = (segs: AsrSegment[]) => segs.map((s) => s.text).join(' ');
 
+/** The term clip: each sentence says one name (the name as a user would type it, and as it is in the text). */
+export const TERM_SENTENCES: ReadonlyArray<{ name: string; text: string }> = [
+  { name: 'Zephyrix', text: 'Our new Zephyrix headphones ship next week.' },
+  { name: 'Ouarzazate', text: 'The meeting moved to Ouarzazate in the spring.' },
+  { name: 'Nuvexa', text: 'She installed Nuvexa on every laptop in the office.' },
+  { name: 'Tromso', text: 'We drove north from Tromso for two days.' },
+  { name: 'Quillbrook', text: 'The Quillbrook notebook sold out in an hour.' },
+  { name: 'Skelleftea', text: 'Please send the invoice to our office in Skelleftea.' },
+  { name: 'Vantorio', text: 'The Vantorio blender is quieter than the old one.' },
+  { name: 'Kalvaro', text: 'They opened a second store in Kalvaro last year.' },
+  { name: 'Lumora', text: 'My brother works for Lumora in the design team.' },
+  { name: 'Brightlane', text: 'Brightlane delivers groceries to the whole city.' },
+];
+export const TERM_VOICE = 'en-us+klatt4';
+export const TERM_WPM = 130;
+
+/** Synthesises the term clip (16 kHz mono WAV, 0.8 s between sentences) and returns its sentence times. */
+export async function buildTermClip(dir: string, out: string, sentences = TERM_SENTENCES): Promise<SpeechRegion[]> {
+  const parts: Float32Array[] = [];
+  const regions: SpeechRegion[] = [];
+  let t = 0.5;
+  for (const [i, s] of sentences.entries()) {
+    const raw = join(dir, `term${i}.wav`);
+    const wav = join(dir, `term${i}_16k.wav`);
+    await run('espeak-ng', ['-v', TERM_VOICE, '-s', String(TERM_WPM), '-w', raw, s.text]);
+    await ff(['-i', raw, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_f32le', wav]);
+    const x = toMono(readWav(wav).channelData);
+    parts.push(x);
+    regions.push({ start: t, end: t + x.length / 16000 });
+    t += x.length / 16000 + 0.8;
+  }
+  const all = new Float32Array(Math.ceil((t + 0.5) * 16000));
+  parts.forEach((x, k) => all.set(x, Math.round(regions[k]!.start * 16000)));
+  writeWav(out, [all], 16000);
+  return regions;
+}
+
+/** Which sentences' names are in the hypotheses (matched per region, case-insensitive). */
+export function namesRecognised(segs: AsrSegment[], regions: SpeechRegion[], sentences = TERM_SENTENCES): boolean[] {
+  return sentences.map((s, i) => {
+    const r = regions[i]!;
+    const hyp = segs.filter((g) => g.start < r.end && g.end > r.start).map((g) => g.text).join(' ');
+    return words(hyp).includes(s.name.toLowerCase());
+  });
+}
+
+async function termsSection(asr: AsrEngine, root: string): Promise<Record<string, unknown>> {
+  const dir = join(root, 'terms');
+  mkdirSync(dir, { recursive: true });
+  const clip = join(dir, 'terms_16k.wav');
+  const regions = await buildTermClip(dir, clip);
+  const names = TERM_SENTENCES.map((s) => s.name);
+  const ref = TERM_SENTENCES.map((s) => s.text).join(' ');
+  const wer = (r: string, segs: AsrSegment[]) => {
+    const e = wordErrors(r, text(segs));
+    return Math.round((1000 * e.errors) / e.words) / 10;
+  };
+  const before = await asr.transcribe(clip, regions, 'en', { parallel: 1 });
+  const after = await asr.transcribe(clip, regions, 'en', { parallel: 1, terms: names });
+  // the clean reading, without and with the names as terms (their WER must not rise); timed 3 times each, alternately
+  const bed = await buildReading(root);
+  const r16 = join(dir, 'reading_16k.wav');
+  const r48 = join(dir, 'reading_48k.wav');
+  writeWav(r48, [bed.speech], SR);
+  await ff(['-i', r48, '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', r16]);
+  const minutes = readWavInfo(r16).durationSec / 60;
+  const t = { base: [] as number[], terms: [] as number[] };
+  let readBase: AsrSegment[] = [];
+  let readTerms: AsrSegment[] = [];
+  for (let k = 0; k < 3; k++) {
+    let t0 = performance.now();
+    readBase = await asr.transcribe(r16, bed.turns, 'en', { parallel: 1 });
+    t.base.push((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    readTerms = await asr.transcribe(r16, bed.turns, 'en', { parallel: 1, terms: names });
+    t.terms.push((performance.now() - t0) / 1000);
+  }
+  const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+  const hitsBefore = namesRecognised(before, regions);
+  const hitsAfter = namesRecognised(after, regions);
+  const row = {
+    voice: `${TERM_VOICE} ${TERM_WPM} wpm`,
+    namesBefore: hitsBefore.filter(Boolean).length,
+    namesAfter: hitsAfter.filter(Boolean).length,
+    clipWerBefore: wer(ref, before),
+    clipWerAfter: wer(ref, after),
+    readingWerBefore: wer(bed.ref, readBase),
+    readingWerAfter: wer(bed.ref, readTerms),
+    secPerMinBefore: Math.round((median(t.base) / minutes) * 10) / 10,
+    secPerMinAfter: Math.round((median(t.terms) / minutes) * 10) / 10,
+    ...(args.verbose ? { hypBefore: text(before), hypAfter: text(after), lost: names.filter((_, i) => !hitsAfter[i]) } : {}),
+  };
+  if (!args.json) {
+    console.log(
+      `terms clip: ${row.namesBefore}/10 names recognised -> ${row.namesAfter}/10 with them as terms (clip WER ${row.clipWerBefore}% -> ${row.clipWerAfter}%)\n` +
+        `reading (clean): WER ${row.readingWerBefore}% -> ${row.readingWerAfter}% with the 10 terms; recognition ${row.secPerMinBefore} -> ${row.secPerMinAfter} s per minute of audio`,
+    );
+    if (args.verbose) console.log(' before:', text(before), '\n after:', text(after), '\n lost:', row.lost);
+  }
+  return row;
+}
+
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'bench-asr-'));
   const asr = createPocketsphinxAsr();
@@ -129,8 +234,8 @@ async function main(): Promise<void> {
   const useVad = vad.available?.() ?? true;
   if (useVad) await vad.init?.();
   const musics = String(args.music ?? 'drascula2,fb').split(',').filter(Boolean);
-  const conditions: Array<{ name: string; music: string | null; lu: number | null }> = [{ name: 'clean', music: null, lu: null }];
-  for (const mu of musics) for (const lu of [0, 6, 12]) conditions.push({ name: `${mu} ${lu} LU`, music: mu, lu });
+  const conditions: Array<{ name: string; music: string | null; lu: number | null }> = args.only === 'terms' ? [] : [{ name: 'clean', music: null, lu: null }];
+  for (const mu of args.only === 'terms' ? [] : musics) for (const lu of [0, 6, 12]) conditions.push({ name: `${mu} ${lu} LU`, music: mu, lu });
   const rows: Array<Record<string, unknown>> = [];
   const tot = { mix: 0, speech: 0, chosen: 0, audio: 0 };
   try {
@@ -181,10 +286,14 @@ async function main(): Promise<void> {
         if (args.verbose) console.log(JSON.stringify(chosen.choices), '\n  mix:', text(onMix), '\n  stem:', text(onSpeech));
       }
     }
+    const terms = args['no-terms'] ? null : await termsSection(asr, root);
     const summary = {
+      ...(terms ? { terms } : {}),
       regionsFrom: useVad ? 'silero-vad' : 'true sentence times',
       words: words(bed.ref).length,
-      recognitionSecPerMinute: { mixOnly: Math.round((tot.mix / tot.audio) * 10) / 10, chosen: Math.round(((tot.mix + tot.speech) / tot.audio) * 10) / 10 },
+      ...(tot.audio > 0
+        ? { recognitionSecPerMinute: { mixOnly: Math.round((tot.mix / tot.audio) * 10) / 10, chosen: Math.round(((tot.mix + tot.speech) / tot.audio) * 10) / 10 } }
+        : {}),
     };
     if (args.json) console.log(JSON.stringify({ rows, summary }, null, 2));
     else console.log(JSON.stringify(summary));
@@ -194,4 +303,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (process.argv[1] && /bench[\\/]asr\.ts$/.test(process.argv[1])) await main();

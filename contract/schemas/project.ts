@@ -152,6 +152,28 @@ export const UpdateProjectRequest = v.object({
 export type UpdateProjectRequest = v.InferOutput<typeof UpdateProjectRequest>;
 
 export const PromptRequest = v.object({ prompt: v.nullable(Text(5000)) });
+/** Limits of a project's word list for speech recognition (PUT /api/project/{id}/asr_words). */
+export const ASR_WORDS_MAX = 200;
+export const ASR_WORD_MAX_CHARS = 60;
+/**
+ * The words speech recognition should know (product and place names): each entry a word or a short phrase;
+ * blank entries and repeats are dropped. The project's dictionary terms are added to them.
+ */
+export const AsrWordsRequest = v.object({
+  words: v.pipe(
+    v.array(
+      v.pipe(
+        v.string('Each entry must be a string'),
+        v.trim(),
+        v.maxLength(ASR_WORD_MAX_CHARS, `Each entry has at most ${ASR_WORD_MAX_CHARS} characters`),
+      ),
+      'The words must be a list of strings',
+    ),
+    v.maxLength(ASR_WORDS_MAX, `At most ${ASR_WORDS_MAX} words`),
+  ),
+});
+export const AsrWordsResponse = v.object({ words: v.array(v.string()) });
+export type AsrWordsResponse = v.InferOutput<typeof AsrWordsResponse>;
 export const CopyProjectRequest = v.object({ dst_lang: LangCode, free_dubbing: v.optional(v.boolean(), false) });
 export const MEDIA_DOWNLOAD_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original', 'lipsync', 'lipsync_subtitles'] as const;
 /** POST /api/project/{id}/run_lipsync_task. */

@@ -51,6 +51,11 @@ export interface AsrCallOptions extends EngineCallOptions {
    * it runs several chunks of a long file side by side itself. Default: the engine's own choice.
    */
   parallel?: number;
+  /**
+   * The customer's words (dictionary terms, the project's word list): engines that can bias their recognition
+   * toward them do (pocketsphinx adds them to its dictionary); others ignore them.
+   */
+  terms?: readonly string[];
 }
 
 export interface AsrEngine extends EngineBase {

@@ -20,7 +20,7 @@ const SCHEMAS = {
   Project: project.Project, ProjectPage: project.ProjectPage, CreateTranscriptRequest: project.CreateTranscriptRequest,
   UpdateProjectRequest: project.UpdateProjectRequest, CopyProjectRequest: project.CopyProjectRequest,
   MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest,
-  PromptRequest: project.PromptRequest, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
+  PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
   TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
   VoicePool: project.VoicePool,
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
@@ -139,6 +139,11 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/run_lipsync_task': { summary: 'Lip-sync the dub', body: 'RunLipsyncRequest', response: 'Project' },
   'POST /api/project/{id}/feedback': { summary: 'Feedback on a project', body: 'FeedbackRequest' },
   'PUT /api/project/{id}/prompt': { summary: 'The translation instructions of a project', body: 'PromptRequest', response: 'Project' },
+  'GET /api/project/{id}/asr_words': { summary: 'The words speech recognition should know (product and place names)', response: 'AsrWordsResponse' },
+  'PUT /api/project/{id}/asr_words': {
+    summary: 'Set the words speech recognition should know (at most 200, 60 characters each); the dictionary terms are added to them',
+    body: 'AsrWordsRequest', response: 'AsrWordsResponse', example: { words: ['Zephyrix', 'Ouarzazate'] },
+  },
   'GET /api/project/{id}/peaks': {
     summary: 'Waveform peaks of the source audio or the dub: min,max signed-byte pairs per bucket (headers x-peaks-resolution, -from, -count, -total); 409 while the track does not exist yet',
     binary: 'application/octet-stream',

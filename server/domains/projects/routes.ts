@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { PROJECT_PAGE_SIZE } from '../../../contract/constants';
 import {
+  AsrWordsRequest,
   BURN_VIDEO_TYPES, CopyProjectRequest, CreateTranscriptRequest, FeedbackRequest, MediaDownloadRequest, PromptRequest,
   RunLipsyncRequest, UpdateProjectRequest,
 } from '../../../contract/schemas/project';
@@ -16,6 +17,7 @@ import { runCheckFaceTask, runLipsyncTask } from './lipsync';
 import { projectEventStream } from '../../http/events';
 import * as repo from './repository';
 import * as svc from './service';
+import { getAsrWords, setAsrWords } from './asr-words';
 import { oneProjectJson } from './shape';
 import { projectListPage } from './list';
 import { sendAnswer } from '../../http/answers';
@@ -88,6 +90,13 @@ projectsRoutes.delete('/:id', async (c) => {
 projectsRoutes.put('/:id/prompt', async (c) => {
   const body = await jsonBody(c, PromptRequest);
   return c.json(await svc.setPrompt(c.get('deps'), c.get('user'), c.req.param('id'), body.prompt));
+});
+
+projectsRoutes.get('/:id/asr_words', async (c) => c.json(await getAsrWords(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+projectsRoutes.put('/:id/asr_words', async (c) => {
+  const body = await jsonBody(c, AsrWordsRequest);
+  return c.json(await setAsrWords(c.get('deps'), c.get('user'), c.req.param('id'), body.words));
 });
 
 projectsRoutes.patch('/:id/glossary', async (c) => {

@@ -1,14 +1,16 @@
 // English ASR with Debian's pocketsphinx (pocketsphinx_batch + the en-us model). All regions of a file
 // are decoded in one process per CPU share: a control file lists each region as a frame range of the
 // 16 kHz WAV, and the -hypseg output gives each word's start frame relative to its region.
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CommandError } from '../../media/errors';
 import { run } from '../../media/run';
 import { readWavInfo } from '../../media/wav';
 import { EngineError, type AsrCallOptions, type AsrEngine, type AsrSegment, type EngineCallOptions, type SpeechRegion, type Word } from '../types';
-import { mapLimit, which } from './util';
+import { mapLimit, once, which } from './util';
+import { buildTermDict, termWords, type TermDict } from './asr-terms';
 
 export const POCKETSPHINX_BIN = 'pocketsphinx_batch';
 const FRAME_RATE = 100; // frames per second (-frate default)
@@ -46,7 +48,7 @@ export interface HypsegUtterance {
 /**
  * Parses one -hypseg line: `uttid S s T t A a L l  sf ascr lscr word  sf ascr lscr word ... endframe`.
  */
-export function parseHypsegLine(line: string): HypsegUtterance | null {
+export function parseHypsegLine(line: string, aliases?: ReadonlyMap<string, string>): HypsegUtterance | null {
   const tok = line.trim().split(/\s+/);
   if (tok.length < 9 || tok[1] !== 'S') return null;
   const uttId = tok[0]!;
@@ -59,7 +61,7 @@ export function parseHypsegLine(line: string): HypsegUtterance | null {
   items.forEach((it, k) => {
     if (isFillerToken(it.word)) return;
     const ef = k + 1 < items.length ? items[k + 1]!.sf : endFrame;
-    words.push({ text: stripVariant(it.word), start: it.sf / FRAME_RATE, end: Math.max(it.sf + 1, ef) / FRAME_RATE });
+    words.push({ text: aliases?.get(it.word) ?? stripVariant(it.word), start: it.sf / FRAME_RATE, end: Math.max(it.sf + 1, ef) / FRAME_RATE });
   });
   return { uttId, words };
 }
@@ -89,6 +91,34 @@ export function formatTranscript(words: readonly string[]): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
+/**
+ * The language model's vocabulary as a file of one word a line (cached in the temp folder per model file): the
+ * binary trie model ends with its words, NUL-separated. Extracted by a child process; null when that fails.
+ */
+const lmVocabs = new Map<string, () => Promise<string | null>>();
+export function lmVocab(lmPath: string): Promise<string | null> {
+  let f = lmVocabs.get(lmPath);
+  if (!f) {
+    f = once(async () => {
+      try {
+        const st = statSync(lmPath);
+        const out = join(tmpdir(), `psx-lmvocab-${createHash('sha1').update(`${lmPath}:${st.size}:${st.mtimeMs}`).digest('hex').slice(0, 16)}.txt`);
+        if (existsSync(out) && statSync(out).size > 0) return out;
+        const tmp = `${out}.${process.pid}.tmp`;
+        const q = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+        await run('sh', ['-c', `tr '\\0' '\\n' < ${q(lmPath)} | tac | awk '/^[ -~]+$/ {print; next} {exit}' | tac > ${q(tmp)}`], { timeoutMs: 120_000 });
+        if (statSync(tmp).size === 0) return null;
+        renameSync(tmp, out);
+        return out;
+      } catch {
+        return null;
+      }
+    });
+    lmVocabs.set(lmPath, f);
+  }
+  return f();
+}
+
 export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine {
   const modelDir = opts.modelDir ?? DEFAULT_POCKETSPHINX_MODEL;
   const files = modelFiles(modelDir);
@@ -100,6 +130,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
     n: number,
     hdr: number,
     o: EngineCallOptions,
+    terms: TermDict | null,
   ): Promise<Map<number, Word[]>> {
     const ctl = join(dir, `part${n}.ctl`);
     const hyp = join(dir, `part${n}.hypseg`);
@@ -112,7 +143,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
         .join('\n') + '\n',
     );
     const args = [
-      '-hmm', files.hmm, '-lm', files.lm, '-dict', files.dict,
+      '-hmm', files.hmm, '-lm', files.lm, '-dict', terms?.dictPath ?? files.dict,
       '-adcin', 'yes', '-adchdr', String(hdr), '-samprate', '16000',
       '-cepdir', dir, '-cepext', '.wav',
       '-ctl', ctl, '-hypseg', hyp, '-ctm', ctm, '-logfn', log,
@@ -131,7 +162,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
     // each word's posterior probability (its confidence), matched by start frame
     const post = parseCtm(existsSync(ctm) ? readFileSync(ctm, 'utf8') : '');
     for (const line of text.split('\n')) {
-      const u = parseHypsegLine(line);
+      const u = parseHypsegLine(line, terms?.aliases);
       if (!u) continue;
       const pu = post.get(u.uttId);
       res.set(
@@ -170,6 +201,11 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
       const dir = mkdtempSync(join(tmpdir(), 'psx-'));
       try {
         symlinkSync(resolve(wav16kMono), join(dir, 'in.wav'));
+        // the customer's words: added to a copy of the dictionary as pronunciations of a carrier word (asr-terms.ts)
+        const words = o.terms?.length ? termWords(o.terms) : [];
+        const terms = words.length
+          ? await buildTermDict({ dictPath: files.dict, lmVocabPath: await lmVocab(files.lm), words, dir, signal: o.signal })
+          : null;
         // split into chunks of about equal audio duration, one decoder process each
         const conc = Math.max(1, Math.min(o.parallel ?? opts.concurrency ?? Math.min(2, cpus().length), usable.length));
         const total = usable.reduce((s, r) => s + r.region.end - r.region.start, 0);
@@ -185,7 +221,7 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
         const maps = await mapLimit(
           chunks.filter((c) => c.length),
           conc,
-          (c, n) => decodeChunk(dir, c, n, info.dataOffset, o),
+          (c, n) => decodeChunk(dir, c, n, info.dataOffset, o, terms),
         );
         const byIdx = new Map<number, Word[]>();
         for (const m of maps) for (const [k, v] of m) byIdx.set(k, v);

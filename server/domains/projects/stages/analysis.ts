@@ -25,6 +25,7 @@ import { chooseVoices } from './voices';
 import { clonedEngineVoiceIds, ttsProviderOfSpeakers } from '../../voices/service';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { makePendingLanguages } from '../languages';
+import { recognitionTerms } from '../asr-words';
 
 // ------------------------------------------------------------------ separate_background
 
@@ -133,10 +134,12 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
     // a region where the separation removed little is clean speech: only the mix is recognised there
     const envelopes = stem ? await Promise.all([wavRmsEnvelopeAsync(wav, 0.05), wavRmsEnvelopeAsync(stem, 0.05)]) : null;
     const worthStem = (r: SpeechRegion) => !!envelopes && removedShare(envelopes[0], envelopes[1], r.start, r.end) >= CLEAN_SHARE;
+    // the customer's words (the project's word list and its dictionary's terms): the recognizer is told them
+    const terms = await recognitionTerms(deps.db, project);
     const slots = cpuSlots().limit;
     const chunks = planAsrChunks(regions, { durationSec: info.durationSec, minParts: slots });
     const fingerprint = (c: SpeechRegion[]) =>
-      createHash('sha256').update(JSON.stringify([asr.id, project.src_lang, info.frames, info.sampleRate, stem ? 'best-input' : 'mix', c])).digest('hex').slice(0, 32);
+      createHash('sha256').update(JSON.stringify([asr.id, project.src_lang, info.frames, info.sampleRate, stem ? 'best-input' : 'mix', c, ...(terms.length ? [terms] : [])])).digest('hex').slice(0, 32);
     const saved = new Map((await findCheckpoints<AsrSegment[]>(deps.db, project.id, 'transcription')).map((r) => [r.chunk, r]));
     const speech = chunks.map((c) => c.reduce((s, r) => s + Math.min(r.end, info.durationSec) - Math.max(0, r.start), 0));
     const total = speech.reduce((a, b) => a + b, 0) || 1;
@@ -153,7 +156,7 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
           resumed++;
         } else {
           checkAborted(ctx);
-          const best = await transcribeBestInput(asr, wav, stem, chunk, project.src_lang, { signal: ctx.signal, parallel: 1, worthStem });
+          const best = await transcribeBestInput(asr, wav, stem, chunk, project.src_lang, { signal: ctx.signal, parallel: 1, worthStem, terms });
           res = best.segments;
           fromStem += best.choices.filter((c) => c.input === 'speech').length;
           await saveCheckpoint(deps.db, project.id, 'transcription', { chunk: i, fingerprint: fp, data: res });

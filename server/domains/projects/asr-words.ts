@@ -1,0 +1,58 @@
+// The customer's words (issue 33): a project's word list for speech recognition, and the words recognition is
+// given (the list plus the source terms of the project's dictionary). Who may: the project's space members
+// (owner and editors), as for every project call (loadProject).
+import type { AsrWordsResponse } from '../../../contract/schemas/project';
+import type { Db } from '../../db/index';
+import type { AppDeps } from '../../deps';
+import type { UserRow } from '../users/types';
+import { loadProject } from './service';
+
+/** Terms of the dictionary given to recognition at most (a dictionary may hold thousands). */
+export const GLOSSARY_TERMS_FOR_ASR = 300;
+
+/** Trimmed, blank entries and repeats (case-insensitive) dropped, inner white space as one space. */
+export function cleanWords(words: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const w of words) {
+    const t = w.trim().replace(/\s+/g, ' ');
+    const k = t.toLowerCase();
+    if (!t || seen.has(k)) continue;
+    seen.add(k);
+    out.push(t);
+  }
+  return out;
+}
+
+export async function asrWordsOf(db: Db, projectId: string): Promise<string[]> {
+  const r = await db.maybeOne<{ words: unknown }>(`SELECT words FROM project_asr_words WHERE project_id = $1`, [projectId]);
+  const w = typeof r?.words === 'string' ? (JSON.parse(r.words) as unknown) : r?.words;
+  return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string') : [];
+}
+
+export async function getAsrWords(deps: AppDeps, user: UserRow, id: string): Promise<AsrWordsResponse> {
+  const { project } = await loadProject(deps, user, id);
+  return { words: await asrWordsOf(deps.db, project.id) };
+}
+
+export async function setAsrWords(deps: AppDeps, user: UserRow, id: string, words: readonly string[]): Promise<AsrWordsResponse> {
+  const { project } = await loadProject(deps, user, id);
+  const clean = cleanWords(words);
+  await deps.db.query(
+    `INSERT INTO project_asr_words (project_id, words, updated_at) VALUES ($1, $2::jsonb, now())
+     ON CONFLICT (project_id) DO UPDATE SET words = EXCLUDED.words, updated_at = now()`,
+    [project.id, JSON.stringify(clean)],
+  );
+  return { words: clean };
+}
+
+/** What recognition of a project is given: its word list, then its dictionary's source terms. */
+export async function recognitionTerms(db: Db, project: { id: string; glossary_id: string | null }): Promise<string[]> {
+  const words = await asrWordsOf(db, project.id);
+  if (!project.glossary_id) return words;
+  const rows = await db.query<{ term: string | null }>(
+    `SELECT e->>'source' AS term FROM glossaries g, jsonb_array_elements(g.terms) AS e WHERE g.id = $1 LIMIT ${GLOSSARY_TERMS_FOR_ASR}`,
+    [project.glossary_id],
+  );
+  return cleanWords([...words, ...rows.map((r) => r.term ?? '')]);
+}
