@@ -9,8 +9,9 @@ pkgs=(ffmpeg espeak-ng pocketsphinx pocketsphinx-en-us pocketsphinx-testdata ape
   rubberband-cli sox yt-dlp)
 if [[ " $* " == *" --with-tests "* ]]; then
   # drascula-music: real recorded music under the speech in the separation tests and `npm run bench:quality`;
-  # fb-music-high: a second kind of music (a tracker module) in the benchmark
-  pkgs+=(chromium openssl drascula-music fb-music-high)
+  # fb-music-high: a second kind of music (a tracker module) in the benchmark;
+  # festival + festvox-us-slt-hts: a natural-sounding voice saying the customer-words clip (`npm run bench:asr`)
+  pkgs+=(chromium openssl drascula-music fb-music-high festival festvox-us-slt-hts)
 fi
 
 missing=()
