@@ -15,6 +15,8 @@ export const Segment = v.object({
   /** Result of the last voiceover: speed factor applied and seconds past the slot (server fields). */
   speed_factor: v.optional(v.nullable(v.number())),
   overflow: v.optional(v.nullable(v.number())),
+  /** Kept in the original audio (server field): not dubbed, the original speech and background play over its span. */
+  keep_original: v.optional(v.boolean()),
   /**
    * Dictionary terms of this segment (server field; absent without a dictionary): the terms its source holds and
    * those whose translation its target text lacks.
@@ -222,6 +224,18 @@ export type ProjectPage = v.InferOutput<typeof ProjectPage>;
 /** GET /api/project/{id}/transcript and the segment calls. */
 export const TranscriptResponse = v.object({ segments: v.array(Segment) });
 export type TranscriptResponse = v.InferOutput<typeof TranscriptResponse>;
+
+/** POST /api/project/{id}/transcript/{segmentId}/keep_original: keep the original audio over the segment (true) or dub it again (false). */
+export const KeepOriginalRequest = v.object({ keep: v.boolean('keep must be true or false') });
+export type KeepOriginalRequest = v.InferOutput<typeof KeepOriginalRequest>;
+
+/** The timing calls on one segment (borrow_pause, keep_original): the segment as saved. */
+export const SegmentTimingResponse = v.object({
+  segment: Segment,
+  /** borrow_pause: seconds the segment's end moved into the silence after it. */
+  borrowed_sec: v.optional(v.number()),
+});
+export type SegmentTimingResponse = v.InferOutput<typeof SegmentTimingResponse>;
 
 /** GET /api/project/{id}/voice_pool: the voices offered for the project's target language. */
 export const Voice = v.object({

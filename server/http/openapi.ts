@@ -22,6 +22,7 @@ const SCHEMAS = {
   MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest,
   PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
   TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
+  KeepOriginalRequest: project.KeepOriginalRequest, SegmentTimingResponse: project.SegmentTimingResponse,
   VoicePool: project.VoicePool,
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
   Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
@@ -136,6 +137,14 @@ const OPS: Record<string, Op> = {
   },
   'POST /api/project/{id}/transcript': { summary: 'Add segments', body: 'TranscriptAddRequest', response: 'TranscriptResponse' },
   'POST /api/project/{id}/transcript/merge': { summary: 'Merge segments', body: 'TranscriptMergeRequest', response: 'TranscriptResponse' },
+  'POST /api/project/{id}/transcript/{segmentId}/borrow_pause': {
+    summary: 'Move the segment\'s end into the silence after it (up to the next speech, at most 2 s), so its voice needs less speed-up; 409 when there is no pause to borrow',
+    response: 'SegmentTimingResponse',
+  },
+  'POST /api/project/{id}/transcript/{segmentId}/keep_original': {
+    summary: 'Keep the original audio over the segment (not dubbed: the original speech and background play there), or dub it again with keep false',
+    body: 'KeepOriginalRequest', response: 'SegmentTimingResponse', example: { keep: true },
+  },
   'POST /api/project/{id}/run_lipsync_task': { summary: 'Lip-sync the dub', body: 'RunLipsyncRequest', response: 'Project' },
   'POST /api/project/{id}/feedback': { summary: 'Feedback on a project', body: 'FeedbackRequest' },
   'PUT /api/project/{id}/prompt': { summary: 'The translation instructions of a project', body: 'PromptRequest', response: 'Project' },

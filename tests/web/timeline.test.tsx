@@ -250,3 +250,22 @@ describe('Timeline in the editor', { timeout: 60_000 }, () => {
     await waitFor(() => expect(block(segment(1).id)!.getAttribute('aria-label')).toBe('Segment 2: 00:00:04,250 to 00:00:06,000'));
   });
 });
+
+describe('Timeline: the dub\'s fit on each block (issue 29)', () => {
+  it('marks each block with its fit level and says it in words', () => {
+    renderTimeline({
+      segments: [
+        { ...S('a', 1, 3, 'S1'), speed_factor: 1.02, overflow: 0 },
+        { ...S('b', 4, 6, 'S2'), speed_factor: 1.4, overflow: 0.3 },
+        { ...S('c', 8, 10, 'S1'), keep_original: true },
+      ],
+    });
+    expect(block('a')!.getAttribute('data-fit')).toBe('good');
+    expect(block('a')!.getAttribute('aria-label')).toBe('Segment 1: 00:00:01,000 to 00:00:03,000, Fits 1.02×');
+    expect(block('b')!.getAttribute('data-fit')).toBe('bad');
+    expect(block('b')!.getAttribute('aria-label')).toBe('Segment 2: 00:00:04,000 to 00:00:06,000, Cut 1.40×');
+    expect(block('b')!.title).toContain('voice cut by 0.30 s');
+    expect(block('c')!.getAttribute('data-fit')).toBe('kept');
+    expect(block('c')!.getAttribute('aria-label')).toBe('Segment 3: 00:00:08,000 to 00:00:10,000, Original audio');
+  });
+});

@@ -97,5 +97,6 @@ export function segmentJson(s: SegmentRow, src: string, dst: string): Segment {
     status: s.status,
     speed_factor: s.speed_factor,
     overflow: s.overflow_sec,
+    keep_original: s.keep_original === true,
   };
 }

@@ -16,9 +16,11 @@ export interface SegmentRow {
   speed_factor: number | null;
   overflow_sec: number | null;
   audio_hash: string | null;
+  /** Kept in the original audio: not dubbed, the source plays over its span (migration 026). */
+  keep_original: boolean;
 }
 
-const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash`;
+const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original`;
 
 export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
   if (ids && ids.length > 0) {
@@ -87,6 +89,7 @@ export interface SegmentPatch {
   speed_factor?: number | null;
   overflow_sec?: number | null;
   audio_hash?: string | null;
+  keep_original?: boolean;
 }
 
 export async function updateSegment(db: Db, projectId: string, id: string, patch: SegmentPatch): Promise<SegmentRow | null> {
@@ -172,6 +175,16 @@ export async function setSegmentFits(
      FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, speed_factor float8, overflow_sec float8, audio_hash text, status text)
      WHERE s.project_id = $1 AND s.id = x.id`,
     [projectId, rows],
+  );
+}
+
+/** Segments kept in the original audio after a voiceover: not voiced, so no speed factor, overflow or clip. */
+export async function clearSegmentFits(db: Db, projectId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE segments SET speed_factor = NULL, overflow_sec = NULL, audio_hash = NULL, status = 'done', updated_at = now()
+     WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [projectId, ids],
   );
 }
 

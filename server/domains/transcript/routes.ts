@@ -1,6 +1,6 @@
 // /api/project/{id}/transcript: segments (spec section 7). Parse -> service -> shape.
 import { Hono } from 'hono';
-import { TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../contract/schemas/project';
+import { KeepOriginalRequest, TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../contract/schemas/project';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import { sendAnswer } from '../../http/answers';
@@ -9,6 +9,7 @@ import { notFound } from '../../http/errors';
 import * as svc from './service';
 import { SegmentRewriteRequest } from '../../../contract/schemas/tools';
 import { rewriteSegment } from '../tools/segment-rewrite';
+import { borrowPause, keepOriginal } from './timing';
 
 // Mounted inside projectsRoutes (which already requires a user).
 export const transcriptRoutes = new Hono<AppEnv>();
@@ -46,6 +47,20 @@ transcriptRoutes.post('/:id/transcript/:segmentId/rewrite', async (c) => {
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
   const body = await jsonBody(c, SegmentRewriteRequest);
   return c.json(await rewriteSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, body, c.req.raw.signal));
+});
+
+// Timing fixes of one segment (issue 29): borrow the pause after it; keep the original audio over it (not dubbed).
+transcriptRoutes.post('/:id/transcript/:segmentId/borrow_pause', async (c) => {
+  const segmentId = c.req.param('segmentId');
+  if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
+  return c.json(await borrowPause(c.get('deps'), c.get('user'), c.req.param('id'), segmentId));
+});
+
+transcriptRoutes.post('/:id/transcript/:segmentId/keep_original', async (c) => {
+  const segmentId = c.req.param('segmentId');
+  if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
+  const readKeep = async () => (await jsonBody(c, KeepOriginalRequest)).keep;
+  return c.json(await keepOriginal(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, readKeep));
 });
 
 transcriptRoutes.delete('/:id/transcript/:segmentId', async (c) => {

@@ -30,20 +30,20 @@ function overlapText(a: TimedSegment, b: TimedSegment): string {
   return `Segments of the same speaker cannot overlap: ${a.id} (${f(a.start)}-${f(a.end)}) and ${b.id} (${f(b.start)}-${f(b.end)}), speaker ${a.speaker || '(none)'}`;
 }
 
-async function editable(db: Db, projectId: string): Promise<ProjectRow> {
+export async function editable(db: Db, projectId: string): Promise<ProjectRow> {
   const p = (await lockProject(db, projectId))!;
   if (!isEditable(p.status)) throw conflict('The transcript cannot be edited while the project is being processed');
   return p;
 }
 
-async function markEdited(db: Db, p: ProjectRow): Promise<void> {
+export async function markEdited(db: Db, p: ProjectRow): Promise<void> {
   if (p.status !== 'transcript_edited' && p.status !== 'voice_update_started') {
     await setStatus(db, p.id, 'transcript_edited' as ProjectStatus);
   }
 }
 
 /** Segments as JSON with their dictionary check (computed on the current texts, so an edit updates it). */
-async function shapeSegments(deps: AppDeps, project: ProjectRow, rows: repo.SegmentRow[]): Promise<Segment[]> {
+export async function shapeSegments(deps: AppDeps, project: ProjectRow, rows: repo.SegmentRow[]): Promise<Segment[]> {
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   return rows.map((s) => {
     const json = segmentJson(s, project.src_lang, project.dst_lang);

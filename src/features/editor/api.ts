@@ -1,7 +1,7 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
 import useSWR, { mutate } from 'swr';
 import { TIMEOUT_HEADER, fetcher, request, type ApiError } from '../../lib/http';
-import type { Project, Segment, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
+import type { Project, Segment, SegmentTimingResponse, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
 import type { QualityReport } from '../../../contract/schemas/quality';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 
@@ -144,4 +144,26 @@ export function qualityCsv(projectId: string): Promise<Blob> {
 /** An AI proposal for one segment's translation (nothing is saved). */
 export function rewriteSegment(projectId: string, segmentId: string, body: SegmentRewriteRequest): Promise<SegmentRewriteResponse> {
   return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/rewrite`, { json: body, timeout: 120_000 }).json<SegmentRewriteResponse>());
+}
+
+/** POST {id}/transcript/{segmentId}/shorten: the line rewritten to fit its slot (the LLM when configured, else offline rewrites), saved. */
+export interface ShortenResult {
+  segment: Segment;
+  method: 'llm' | 'offline';
+  budget_chars: number;
+  before_chars: number;
+  after_chars: number;
+}
+export function shortenSegment(projectId: string, segmentId: string): Promise<ShortenResult> {
+  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/shorten`, { json: {}, timeout: 120_000 }).json<ShortenResult>());
+}
+
+/** POST {id}/transcript/{segmentId}/borrow_pause: the segment's end moved into the silence after it (409: no pause). */
+export function borrowPause(projectId: string, segmentId: string): Promise<SegmentTimingResponse> {
+  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/borrow_pause`).json<SegmentTimingResponse>());
+}
+
+/** POST {id}/transcript/{segmentId}/keep_original: the original audio plays over the segment (keep), or it is dubbed again. */
+export function keepOriginal(projectId: string, segmentId: string, keep: boolean): Promise<SegmentTimingResponse> {
+  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/keep_original`, { json: { keep } }).json<SegmentTimingResponse>());
 }

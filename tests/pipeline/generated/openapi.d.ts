@@ -1195,6 +1195,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project/{id}/transcript/{segmentId}/borrow_pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the segment's end into the silence after it (up to the next speech, at most 2 s), so its voice needs less speed-up; 409 when there is no pause to borrow */
+        post: operations["post_project_id_transcript_segmentId_borrow_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/project/{id}/transcript/{segmentId}/keep_original": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep the original audio over the segment (not dubbed: the original speech and background play there), or dub it again with keep false */
+        post: operations["post_project_id_transcript_segmentId_keep_original"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/project/{id}/transcript/{segmentId}/rewrite": {
         parameters: {
             query?: never;
@@ -2288,6 +2322,7 @@ export interface components {
                 status: "done" | "error" | "processing" | "updated";
                 speed_factor?: number | null;
                 overflow?: number | null;
+                keep_original?: boolean;
                 terms?: {
                     expected: {
                         source: string;
@@ -2352,6 +2387,7 @@ export interface components {
             status: "done" | "error" | "processing" | "updated";
             speed_factor?: number | null;
             overflow?: number | null;
+            keep_original?: boolean;
             terms?: {
                 expected: {
                     source: string;
@@ -2362,6 +2398,41 @@ export interface components {
                     target: string;
                 }[];
             };
+        };
+        KeepOriginalRequest: {
+            keep: boolean;
+        };
+        SegmentTimingResponse: {
+            segment: {
+                id: string;
+                start: number;
+                end: number;
+                speaker: string;
+                src: {
+                    lang: string;
+                    text: string;
+                };
+                dst: {
+                    lang: string;
+                    text: string;
+                };
+                /** @enum {string} */
+                status: "done" | "error" | "processing" | "updated";
+                speed_factor?: number | null;
+                overflow?: number | null;
+                keep_original?: boolean;
+                terms?: {
+                    expected: {
+                        source: string;
+                        target: string;
+                    }[];
+                    missing: {
+                        source: string;
+                        target: string;
+                    }[];
+                };
+            };
+            borrowed_sec?: number;
         };
         VoicePool: {
             language: string;
@@ -9472,6 +9543,169 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_project_id_transcript_segmentId_borrow_pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentTimingResponse"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_project_id_transcript_segmentId_keep_original: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keep": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["KeepOriginalRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentTimingResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

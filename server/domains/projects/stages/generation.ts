@@ -11,7 +11,7 @@ import { presetTts, presetVoicesFor } from '../../voices/service';
 import { voiceEngines } from '../../voices/engines';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { measureQuality, qualityKey } from '../quality';
-import { segmentsOf, setSegmentFits } from '../../transcript/repository';
+import { clearSegmentFits, segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
 import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
 import { toSrt, toVtt, type Cue } from '../../../media/subtitles';
@@ -29,6 +29,7 @@ import { targetLufs, voiceGainPoints } from '../loudness';
 import { TRUE_PEAK_CEILING_DB, type LoudnessFigures } from '../../../media/args';
 import { writeGainCurveWav } from '../../../media/gate';
 import { wavRmsEnvelopeAsync } from '../../../media/wav';
+import { keepOriginalBed } from '../../../media/keep-original';
 
 export interface VoiceoverStats {
   segments: number;
@@ -92,15 +93,19 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   const say = (text: string) => (glossary ? applyPronunciations(text, glossary.terms ?? []) : text);
 
   // Every segment with its voice and the start of the next segment (over all speakers: no drift).
-  const sorted = [...segs].sort((a, b) => a.start_sec - b.start_sec || a.end_sec - b.end_sec);
-  const inputs: FitSegmentInput[] = sorted.map((s, i) => ({
+  // A segment that keeps the original audio (issue 29) is not voiced; it still bounds the previous one's slot
+  // (its original speech plays there).
+  const all = [...segs].sort((a, b) => a.start_sec - b.start_sec || a.end_sec - b.end_sec);
+  const nextStartOf = new Map(all.map((s, i) => [s.id, all[i + 1]?.start_sec ?? duration]));
+  const sorted = all.filter((s) => !s.keep_original);
+  const inputs: FitSegmentInput[] = sorted.map((s) => ({
     id: s.id,
     start: s.start_sec,
     end: s.end_sec,
     text: say(s.dst_text),
     lang: project.dst_lang,
     voiceId: voiceOf.get(s.speaker) ?? voices[0]!.id,
-    nextStart: sorted[i + 1]?.start_sec ?? duration,
+    nextStart: nextStartOf.get(s.id)!,
   }));
   // One fitting run per TTS engine (a project may mix engines when voices were chosen from several).
   const groups = new Map<TtsEngine, FitSegmentInput[]>();
@@ -133,7 +138,7 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   const cache = await clipCache(ctx);
   const fitted: FittedSegment[] = [];
   // fitting is nearly all of this stage; the voice track the rest
-  const progress = (count: number) => ctx.progress?.((0.95 * (fitted.length + count)) / inputs.length);
+  const progress = (count: number) => ctx.progress?.((0.95 * (fitted.length + count)) / Math.max(1, inputs.length));
   for (const [tts, group] of groups) {
     checkAborted(ctx);
     fitted.push(
@@ -169,6 +174,8 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
       status: 'done' as const,
     })),
   );
+  // kept in the original audio: no voice, so no speed or fit
+  await clearSegmentFits(deps.db, project.id, all.filter((s) => s.keep_original).map((s) => s.id));
   const stats: VoiceoverStats = {
     segments: fitted.length,
     synthesized: fitted.filter((f) => f.path && !f.cached).length,
@@ -272,7 +279,9 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   // This generation's outputs: new keys, so the previous dub stays downloadable until they replace it.
   const out = (artifact: string) => `out/${project.generation}/${artifact}`;
   const voiceTrack = await input(ctx, A.voiceTrack);
-  const background = await input(ctx, A.background);
+  const segments = await segmentsOf(deps.db, project.id);
+  // Segments kept in the original audio (issue 29): the source's own audio plays there instead of the background.
+  const background = await keptBed(ctx, await input(ctx, A.background), segments);
 
   const audio = scratch(ctx, A.translatedAudio);
   const voiceOnly = scratch(ctx, A.voiceover);
@@ -285,7 +294,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   // to the Teamspace's target (by default the source's own loudness), true peak at most -1 dBTP.
   const space = await findSpace(deps.db, project.space_id);
   const subtitleLimits = subtitleLayoutLimits(space);
-  const cues = translationCues(await segmentsOf(deps.db, project.id), subtitleLimits, duration);
+  const cues = translationCues(segments, subtitleLimits, duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
   const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
   // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
@@ -342,6 +351,27 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
   }
+}
+
+/**
+ * The bed of the mix: the background stem, with the source's audio (its speech and background) over the segments
+ * that keep the original audio. The background itself when none does, or when the source audio is gone.
+ */
+async function keptBed(ctx: ProjectStageContext, background: string, segments: ReadonlyArray<{ start_sec: number; end_sec: number; keep_original: boolean }>): Promise<string> {
+  const spans = segments.filter((s) => s.keep_original && s.end_sec > s.start_sec).map((s) => ({ start: s.start_sec, end: s.end_sec }));
+  if (spans.length === 0) return background;
+  const source = (await ctx.deps.storage.exists(key(ctx, A.audio48k)))
+    ? await input(ctx, A.audio48k)
+    : ctx.project.original_video && (await ctx.deps.storage.exists(ctx.project.original_video))
+      ? await ctx.deps.storage.localFile(ctx.project.original_video)
+      : null;
+  if (!source) {
+    ctx.log('the source audio is gone: segments kept in the original play the background only', { projectId: ctx.project.id });
+    return background;
+  }
+  const out = scratch(ctx, 'background_kept.wav');
+  await timed(ctx, 'keep original', () => keepOriginalBed({ background, source, spans, out }, { signal: ctx.signal }));
+  return out;
 }
 
 /** The source's loudness figures, measured once and kept (source_loudness.json). */

@@ -9,7 +9,7 @@ import type { KeyedMutator } from 'swr';
 import { useLocation } from 'wouter';
 import { SEGMENT_SAVE_ERROR_MS, minutesNeeded } from '../../../../contract/constants';
 import { TEXT } from '../../../../contract/errors';
-import type { Project } from '../../../../contract/schemas/project';
+import type { Project, Segment } from '../../../../contract/schemas/project';
 import { isFinished, isProblem, projectStatusLabel } from '../../../../contract/statuses';
 import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
 import { useCredits } from '../../../lib/api/use-credits';
@@ -34,6 +34,7 @@ import { useSegmentFlags } from './SegmentFlags';
 import { RewritePanel, type RewriteAccess } from './RewritePanel';
 import { Player, type PlayerHandle, type PlayerTab } from './Player';
 import { SegmentList, type SegmentListHandle } from './SegmentList';
+import { TimingSummary, useDubTiming } from './TimingSummary';
 import { SpeakersPanel } from './SpeakersPanel';
 import { GenerateCard } from './GenerateCard';
 import { useProjectActions } from '../hooks/useProjectActions';
@@ -63,6 +64,7 @@ export interface EditorViewProps {
 export function EditorView({ project, spaceId, mutateProject }: EditorViewProps) {
   const pid = project.id;
   const segmentFlags = useSegmentFlags(pid, project.translated_audio && isFinished(project.status) ? project.translated_audio : null);
+  const dubTiming = useDubTiming(pid, project.translated_audio && isFinished(project.status) ? project.translated_audio : null);
   const [store] = useState(() => new TranscriptStore());
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const segments = snap.segments;
@@ -203,6 +205,14 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
     void reloadCredits();
   }, [project.status, project.lipsync_info.status, reloadCredits]);
   const readOnly = isBusy(project.status) || generating;
+  // A timing fix saved a segment (shorten, borrow the pause, keep the original): take the server's copy.
+  const onServerSegment = useCallback(
+    (s: Segment) => {
+      store.accept(s);
+      void mutateProject();
+    },
+    [store, mutateProject],
+  );
 
   const onSelect = useCallback((id: string) => {
     setSelectedId(id);
@@ -496,6 +506,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 Add segment
               </Button>
             </div>
+            {loaded ? <TimingSummary segments={segments} timing={dubTiming} /> : null}
             {!loaded && !transcriptError ? (
               <div style={{ padding: 16 }}>
                 <Text as="p" tone="subdued">
@@ -522,6 +533,9 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 onMergeNext={onMergeNext}
                 onDelete={onDelete}
                 flags={segmentFlags}
+                projectId={pid}
+                drift={dubTiming?.drift}
+                onServerSegment={onServerSegment}
               />
             )}
           </div>

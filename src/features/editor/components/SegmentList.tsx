@@ -32,6 +32,11 @@ export interface SegmentListProps {
   flags?: ReadonlyMap<string, AttentionItem[]>;
   /** Narrow rows (phones): times on a second line, actions in a menu. */
   narrow?: boolean;
+  /** The project, for the timing fixes of each row. */
+  projectId?: string;
+  /** The last dub's drift by segment id (seconds). */
+  drift?: ReadonlyMap<string, number | null>;
+  onServerSegment?: SegmentRowProps['onServerSegment'];
 }
 
 export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(function SegmentList(p, ref) {
@@ -99,6 +104,9 @@ export const SegmentList = forwardRef<SegmentListHandle, SegmentListProps>(funct
         onMove={onMove}
         flags={p.flags?.get(s.id)}
         narrow={p.narrow}
+        projectId={p.projectId}
+        driftSec={p.drift?.get(s.id)}
+        onServerSegment={p.onServerSegment}
       />
     );
   };

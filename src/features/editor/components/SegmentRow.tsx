@@ -9,6 +9,8 @@ import { checkSegmentTimes } from '../lib/time';
 import { missingTerms } from '../lib/terms';
 import type { AttentionItem } from '../../../../contract/schemas/quality';
 import { SegmentFlags } from './SegmentFlags';
+import { TimingBar } from './TimingBar';
+import type { Segment } from '../../../../contract/schemas/project';
 
 export const ROW_HEIGHT = 156;
 /** A narrow row carries the times on a second line. */
@@ -42,6 +44,12 @@ export interface SegmentRowProps {
   flags?: readonly AttentionItem[];
   /** Narrow layout: times on a second line, actions in a menu. */
   narrow?: boolean;
+  /** The project (the timing fixes call the server for this segment). */
+  projectId?: string;
+  /** Drift of the last dub at this segment (the quality report's), seconds. */
+  driftSec?: number | null;
+  /** A segment as the server saved it (after a timing fix). */
+  onServerSegment?: (s: Segment) => void;
 }
 
 interface RowAction {
@@ -225,6 +233,7 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
       data-selected={p.selected}
       data-active={p.active}
       data-error={!!s.isSavingError}
+      data-kept={s.keep_original ? true : undefined}
       onFocusCapture={() => {
         if (!p.selected) p.onSelect(s.id);
       }}
@@ -299,6 +308,9 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
           </span>
         )}
         <SegmentFlags items={p.flags} />
+        {p.projectId && p.onServerSegment ? (
+          <TimingBar segment={s} n={n} projectId={p.projectId} driftSec={p.driftSec} readOnly={p.readOnly} dirty={p.dirty} onSegment={p.onServerSegment} />
+        ) : null}
       </div>
     </div>
   );

@@ -16,6 +16,7 @@ import {
   chunksFor, clampView, fitZoom, follow, inView, lanesOf, panBy, pickResolution, tickLabel, tickStep, timeToX, xToTime, zoomAt,
   ZOOM_STEP, type Lane, type TimelineView,
 } from './view';
+import { segmentFit } from '../lib/timing';
 import './timeline.css';
 
 export const GUTTER_PX = 112;
@@ -135,6 +136,9 @@ interface BlockProps {
 const Block = memo(function Block(p: BlockProps) {
   const s = p.seg;
   const overlap = !!s.overlappedTimestamps?.length;
+  // the dub's fit (issue 29), in words too: "Too fast 1.32×", "Original audio"
+  const fit = segmentFit(s);
+  const fitText = fit.level === 'unknown' ? '' : `, ${fit.label}`;
   return (
     <div
       className="tl-block"
@@ -145,12 +149,13 @@ const Block = memo(function Block(p: BlockProps) {
       data-dirty={p.dirty}
       data-overlap={overlap}
       data-dragging={p.dragging}
-      aria-label={`Segment ${p.index + 1}: ${formatSrtTime(s.start)} to ${formatSrtTime(s.end)}`}
+      data-fit={fit.level}
+      aria-label={`Segment ${p.index + 1}: ${formatSrtTime(s.start)} to ${formatSrtTime(s.end)}${fitText}`}
       aria-pressed={p.selected}
       style={{ transform: `translateX(${p.left}px)`, width: Math.max(2, p.width) }}
       onPointerDown={(e) => p.onPointerDown(e, s)}
       onKeyDown={(e) => p.onKeyDown(e, s)}
-      title={`${formatSrtTime(s.start)} – ${formatSrtTime(s.end)}${overlap ? ' · overlaps another segment of this speaker' : ''}`}
+      title={`${formatSrtTime(s.start)} – ${formatSrtTime(s.end)}${overlap ? ' · overlaps another segment of this speaker' : ''}${fit.level === 'unknown' ? '' : ` · ${fit.description}`}`}
     >
       {!p.readOnly && p.width >= 14 && <span className="tl-edge tl-edge-start" data-edge="start" aria-hidden />}
       {p.width >= 28 && <span className="tl-block-text">{s.dst.text || s.src.text}</span>}
