@@ -24,6 +24,8 @@ export const Segment = v.object({
   terms: v.optional(v.object({
     expected: v.array(v.object({ source: v.string(), target: v.string() })),
     missing: v.array(v.object({ source: v.string(), target: v.string() })),
+    /** Of the missing terms, those the translation engine could not apply (its record; absent: none). */
+    unapplied: v.optional(v.array(v.object({ source: v.string(), target: v.string() }))),
   })),
 });
 export type Segment = v.InferOutput<typeof Segment>;

@@ -28,6 +28,8 @@ export const QualitySegment = v.object({
   drift_sec: v.nullable(v.number()),
   glossary_expected: v.array(v.string()),
   glossary_found: v.array(v.string()),
+  /** Of the missing terms, those the translation engine could not apply (its per-segment record; absent: none). */
+  glossary_unapplied: v.optional(v.array(v.string())),
   /** Mean word confidence of the recognised source (null: the engine gives none, or the text was uploaded). */
   asr_confidence: v.nullable(v.number()),
   /** The original speech left in the background under this segment, dB under the speech (null: not measured). */

@@ -1,5 +1,6 @@
 // POST /api/tools/summarize: the AI rewrite tool (summarise or rewrite a piece of the script).
 import * as v from 'valibot';
+import { Segment } from './project';
 
 /** Longest text the tool accepts (characters). */
 export const SUMMARIZE_MAX_TEXT = 20_000;
@@ -74,3 +75,22 @@ export const SegmentRewriteResponse = v.object({
   chars_per_sec: v.number(),
 });
 export type SegmentRewriteResponse = v.InferOutput<typeof SegmentRewriteResponse>;
+
+/** How POST /api/project/{id}/transcript/{segmentId}/shorten shortened the line. */
+export const SEGMENT_SHORTEN_METHODS = ['llm', 'offline'] as const;
+/**
+ * POST /api/project/{id}/transcript/{segmentId}/shorten (empty body): the segment's translation shortened to its
+ * character budget and saved, by the LLM engine when one is configured, else by the offline rewrites (contractions,
+ * fillers, asides). 409 when the line already fits or the project is being processed; 422 when nothing can be
+ * shortened.
+ */
+export const SegmentShortenResponse = v.object({
+  /** The saved segment, as the transcript read returns it. */
+  segment: Segment,
+  method: v.picklist(SEGMENT_SHORTEN_METHODS),
+  /** Characters that fit the segment's slot (and the pause after it) at the voice's speaking rate. */
+  budget_chars: v.number(),
+  before_chars: v.number(),
+  after_chars: v.number(),
+});
+export type SegmentShortenResponse = v.InferOutput<typeof SegmentShortenResponse>;

@@ -83,6 +83,7 @@ export const GATES: readonly Gate[] = [
   { method: 'POST', path: '/glossary/:id/import', feature: 'glossary', scope: 'glossary', note: 'importing dictionary terms from CSV' },
   { method: 'GET', path: '/glossary/:id/export', feature: 'glossary', scope: 'glossary', note: 'exporting a dictionary as CSV' },
   { method: 'POST', path: '/project/:id/transcript/:segmentId/rewrite', feature: 'ai_rewrite', scope: 'project', note: 'AI rewrite of a segment in the editor' },
+  { method: 'POST', path: '/project/:id/transcript/:segmentId/shorten', feature: 'ai_rewrite', scope: 'project', note: 'Shorten a segment to fit its slot in the editor' },
   // The Voice Clone Library: these two here; every other /voice_preset call asks the entitlements function in
   // server/domains/voices/service.ts for the space of the voice or project it names (and the clone limit).
   { method: 'GET', path: '/voice_preset', feature: 'voice_presets', scope: 'space', note: 'listing the voice clones of a Teamspace' },

@@ -30,6 +30,7 @@ const SCHEMAS = {
   Settings: settings.Settings,
   SignUpRequest: auth.SignUpRequest, SignInRequest: auth.SignInRequest, RefreshRequest: auth.RefreshRequest, TokenResponse: auth.TokenResponse,
   SummarizeRequest: tools.SummarizeRequest, SummarizeResponse: tools.SummarizeResponse,
+  SegmentShortenResponse: tools.SegmentShortenResponse,
   ApiCredential: apiS.ApiCredential, ApiCredentialList: apiS.ApiCredentialList, CreateApiCredentialRequest: apiS.CreateApiCredentialRequest,
   CreatedApiCredential: apiS.CreatedApiCredential, WebhookEndpoint: apiS.WebhookEndpoint, WebhookEndpointWithSecret: apiS.WebhookEndpointWithSecret,
   WebhookList: apiS.WebhookList, CreateWebhookRequest: apiS.CreateWebhookRequest, UpdateWebhookRequest: apiS.UpdateWebhookRequest,
@@ -192,6 +193,10 @@ const OPS: Record<string, Op> = {
   'POST /api/users/set_instant_voice_clone_tooltip_displayed': { summary: 'The instant voice clone tooltip was shown', response: 'VoiceTutorialFlags' },
   'GET /api/users/voice_tutorials': { summary: 'Which voice tutorials were shown', response: 'VoiceTutorialFlags' },
   'POST /api/tools/summarize': { summary: 'AI rewrite of a text', body: 'SummarizeRequest', response: 'SummarizeResponse' },
+  'POST /api/project/{id}/transcript/{segmentId}/shorten': {
+    summary: 'Shorten a segment to fit its slot (LLM engine, else offline rewrites) and save it; 409 when it already fits, 422 when nothing can be shortened',
+    response: 'SegmentShortenResponse',
+  },
 };
 
 /** A route as the routers registered it. */

@@ -103,6 +103,10 @@ const CASES: Record<string, { prepare: (w: World) => Prepared; allowed: number; 
   'POST /project/:id/transcript/:segmentId/rewrite ai_rewrite': {
     prepare: (w) => ({ path: `/api/project/${w.projectId}/transcript/${w.segmentId}/rewrite`, body: { mode: 'shorten' } }), allowed: 503,
   },
+  // Through the gate, Shorten answers that the seeded line ("Hola.") already fits its slot.
+  'POST /project/:id/transcript/:segmentId/shorten ai_rewrite': {
+    prepare: (w) => ({ path: `/api/project/${w.projectId}/transcript/${w.segmentId}/shorten` }), allowed: 409,
+  },
   'POST /tools/summarize ai_rewrite': { prepare: (w) => ({ path: `/api/tools/summarize?space_id=${w.user.defaultSpaceId}`, body: { text: 'Hello there' } }), allowed: 503 },
   // The Dictionary (server/domains/glossaries).
   'GET /glossary glossary': { prepare: (w) => ({ path: `/api/glossary?space_id=${w.user.defaultSpaceId}` }), allowed: 200 },

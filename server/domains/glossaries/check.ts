@@ -176,3 +176,52 @@ export function applyPronunciations(text: string, entries: readonly TermEntry[])
   }
   return out;
 }
+
+/** Where one dictionary rule fired in a segment (issue 29): recorded per segment by the translation stage. */
+export interface TermRuleHit {
+  source: string;
+  /** The text expected in the translation. */
+  target: string;
+  /** The rule: the term is translated as `target`, or kept as written (do not translate). */
+  rule: 'translate' | 'do_not_translate';
+  case_sensitive: boolean;
+  /** [start, end) offsets of the term in the source text. */
+  src_at: Array<[number, number]>;
+  /** [start, end) offsets of the expected text in the translation (empty when it could not be applied). */
+  dst_at: Array<[number, number]>;
+  /** The translation holds the term's expected text. */
+  applied: boolean;
+}
+
+const entryKeys = new WeakMap<readonly TermEntry[], Map<string, TermEntry>>();
+
+/** Every dictionary rule that fired in a segment, with where (same matching as checkSegmentTerms). */
+export function termRuleHits(src: string, dst: string, entries: readonly TermEntry[]): TermRuleHit[] {
+  const { expected } = checkSegmentTerms(src, dst, entries);
+  if (expected.length === 0) return [];
+  let byKey = entryKeys.get(entries);
+  if (!byKey) {
+    byKey = new Map();
+    for (const e of entries) if (e?.source?.trim() && !byKey.has(`${e.source.trim()}\u0000${expectedTarget(e)}`)) byKey.set(`${e.source.trim()}\u0000${expectedTarget(e)}`, e);
+    entryKeys.set(entries, byKey);
+  }
+  const out: TermRuleHit[] = [];
+  const seen = new Set<string>();
+  for (const x of expected) {
+    const key = `${x.source}\u0000${x.target}`;
+    const e = byKey.get(key);
+    if (!e || seen.has(key)) continue;
+    seen.add(key);
+    const source = x.source;
+    const target = x.target;
+    const cs = !!e.case_sensitive;
+    const srcRe = matcher(source, cs);
+    const dstRe = matcher(target, cs);
+    const dstAt = dstRe ? wholeMatches(dstRe, dst) : [];
+    out.push({
+      source, target, rule: e.do_not_translate ? 'do_not_translate' : 'translate', case_sensitive: cs,
+      src_at: srcRe ? wholeMatches(srcRe, src) : [], dst_at: dstAt, applied: dstAt.length > 0,
+    });
+  }
+  return out;
+}

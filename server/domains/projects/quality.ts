@@ -88,7 +88,8 @@ export interface QualityInputs {
   generation: number;
   duration: number;
   /** Segments in time order, with their text. */
-  segments: readonly Pick<SegmentRow, 'id' | 'start_sec' | 'end_sec' | 'speaker' | 'src_text' | 'dst_text' | 'speed_factor' | 'words'>[];
+  segments: readonly (Pick<SegmentRow, 'id' | 'start_sec' | 'end_sec' | 'speaker' | 'src_text' | 'dst_text' | 'speed_factor' | 'words'> &
+    Partial<Pick<SegmentRow, 'term_hits'>>)[];
   glossary: readonly GlossaryTerm[];
   /** Level envelopes (same hop) of the voice-only output, the final soundtrack and the source audio. */
   voice: Envelope;
@@ -223,6 +224,8 @@ export function analyseQuality(i: QualityInputs): QualityReport {
       }
     }
     const g = matchGlossary(s.src_text, s.dst_text, i.glossary);
+    // terms the translation engine could not apply (its record) that the translation still lacks
+    const unapplied = [...new Set((s.term_hits ?? []).filter((h) => !h.applied && g.expected.includes(h.target) && !g.found.includes(h.target)).map((h) => h.target))];
     const conf = asrConfidence(s.words);
     const speed = s.speed_factor === null || s.speed_factor === undefined ? null : r3(s.speed_factor);
     const issues: QualityIssue[] = [];
@@ -240,7 +243,7 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     return {
       id: s.id, start: r3(s.start_sec), end: r3(s.end_sec), speaker: s.speaker, speed_factor: speed, dub_start: dubStart, dub_end: dubEnd,
       ended_within_slot: ended, overflow_sec: overflow, borrowed_gap_sec: borrowed, overlap_sec: overlap, drift_sec: drift,
-      glossary_expected: g.expected, glossary_found: g.found, asr_confidence: conf, speech_under_dub_db: leak, background_dip_db: dip, issues,
+      glossary_expected: g.expected, glossary_found: g.found, ...(unapplied.length ? { glossary_unapplied: unapplied } : {}), asr_confidence: conf, speech_under_dub_db: leak, background_dip_db: dip, issues,
     };
   });
 
@@ -359,11 +362,16 @@ export function segmentAttention(s: QualitySegment): AttentionItem[] {
       reason: 'No dubbed voice is heard in this segment although it has a translation.',
       action: 'Check the translation text and the speaker’s voice, then generate again.',
     }),
-    glossary: () => ({
-      severity: 'warning', value: null,
-      reason: `Dictionary term missing from the translation: ${s.glossary_expected.filter((t) => !s.glossary_found.includes(t)).join(', ')}.`,
-      action: 'Edit the translation to use the dictionary’s term.',
-    }),
+    glossary: () => {
+      const missing = s.glossary_expected.filter((t) => !s.glossary_found.includes(t));
+      const unapplied = (s.glossary_unapplied ?? []).filter((t) => missing.includes(t));
+      const edited = missing.filter((t) => !unapplied.includes(t));
+      const parts = [
+        unapplied.length ? `The translation engine could not apply the dictionary term${unapplied.length > 1 ? 's' : ''}: ${unapplied.join(', ')}.` : '',
+        edited.length ? `Dictionary term missing from the translation: ${edited.join(', ')}.` : '',
+      ];
+      return { severity: 'warning', value: null, reason: parts.filter(Boolean).join(' '), action: 'Edit the translation to use the dictionary’s term.' };
+    },
     low_asr_confidence: () => ({
       severity: 'warning', value: s.asr_confidence,
       reason: `The original speech was recognised with low confidence (${Math.round((s.asr_confidence ?? 0) * 100)}%): the transcript may be wrong.`,

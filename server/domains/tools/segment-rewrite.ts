@@ -8,16 +8,11 @@ import type { UserRow } from '../users/types';
 import { DomainError, notFound, unprocessable } from '../errors';
 import { loadProject } from '../projects/service';
 import { speakersOf } from '../projects/repository';
-import { charsPerSecond } from '../projects/stages/rates';
+import { savedSegmentBudget } from '../projects/stages/budget';
 import { segmentsOf } from '../transcript/repository';
 import { AI_REWRITE_NOT_CONFIGURED, engineFailure, rewriterOf } from './service';
 
 type Input = v.InferOutput<typeof SegmentRewriteRequest>;
-
-/** Characters of the target language that are spoken within `slotSec` at its normal rate. */
-export function fitChars(slotSec: number, lang: string): number {
-  return Math.max(4, Math.floor(slotSec * charsPerSecond(lang)));
-}
 
 export function segmentInstructions(mode: Input['mode'], o: { slotSec: number; maxChars: number; current: number; voice: string | null; extra?: string | null }): string {
   const parts: string[] = [];
@@ -47,9 +42,11 @@ export async function rewriteSegment(
   if (!text) throw unprocessable([{ loc: ['body', 'text'], msg: 'The translation is empty: write it first', type: 'value_error' }]);
   const rewriter = rewriterOf(deps);
   if (!rewriter) throw new DomainError('unavailable', AI_REWRITE_NOT_CONFIGURED);
-  const slotSec = Math.max(0, seg.end_sec - seg.start_sec);
-  const cps = charsPerSecond(project.dst_lang);
-  const maxChars = fitChars(slotSec, project.dst_lang);
+  // The translation stage's budget (projects/stages/budget.ts): the slot, the pause after it, the voice's rate.
+  const budget = await savedSegmentBudget(deps.db, project.id, project.dst_lang, seg);
+  const slotSec = budget.slot_sec + budget.pause_sec;
+  const cps = budget.chars_per_sec;
+  const maxChars = budget.chars;
   const voiceId = (await speakersOf(deps.db, project.id)).find((s) => s.id === seg.speaker)?.voice_id ?? null;
   const voice = voiceId ? ((await deps.engines.voices(project.dst_lang)).find((x) => x.id === voiceId)?.name ?? voiceId) : null;
   try {

@@ -1,5 +1,6 @@
 // All SQL of the transcript: a project's segments.
 import type { Db } from '../../db/index';
+import type { TermRuleHit } from '../glossaries/check';
 
 export type SegmentStatus = 'done' | 'error' | 'processing' | 'updated';
 
@@ -18,9 +19,11 @@ export interface SegmentRow {
   audio_hash: string | null;
   /** Kept in the original audio: not dubbed, the source plays over its span (migration 026). */
   keep_original: boolean;
+  /** Which dictionary rule fired where at the last translation (null: none recorded; migration 025). */
+  term_hits?: TermRuleHit[] | null;
 }
 
-const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original`;
+const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original, term_hits`;
 
 export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
   if (ids && ids.length > 0) {
@@ -150,15 +153,22 @@ export async function setSegmentSpeakers(db: Db, projectId: string, rows: Array<
 export async function setSegmentTranslations(
   db: Db,
   projectId: string,
-  rows: Array<{ id: string; dst: string; /** dictionary terms expected and found (glossaries/check.ts) */ glossaryCheck?: object | null }>,
+  rows: Array<{
+    id: string;
+    dst: string;
+    /** dictionary terms expected and found (glossaries/check.ts) */
+    glossaryCheck?: object | null;
+    /** which dictionary rule fired where (glossaries/check.ts termRuleHits) */
+    termHits?: object[] | null;
+  }>,
   status: SegmentStatus,
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `UPDATE segments s SET dst_text = x.dst, status = $3, glossary_check = x.glossary_check, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text, glossary_check jsonb)
+    `UPDATE segments s SET dst_text = x.dst, status = $3, glossary_check = x.glossary_check, term_hits = x.term_hits, updated_at = now()
+     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text, glossary_check jsonb, term_hits jsonb)
      WHERE s.project_id = $1 AND s.id = x.id`,
-    [projectId, rows.map((r) => ({ id: r.id, dst: r.dst, glossary_check: r.glossaryCheck ?? null })), status],
+    [projectId, rows.map((r) => ({ id: r.id, dst: r.dst, glossary_check: r.glossaryCheck ?? null, term_hits: r.termHits ?? null })), status],
   );
 }
 

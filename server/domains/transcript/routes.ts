@@ -10,6 +10,7 @@ import * as svc from './service';
 import { SegmentRewriteRequest } from '../../../contract/schemas/tools';
 import { rewriteSegment } from '../tools/segment-rewrite';
 import { borrowPause, keepOriginal } from './timing';
+import { shortenSegment } from './shorten';
 
 // Mounted inside projectsRoutes (which already requires a user).
 export const transcriptRoutes = new Hono<AppEnv>();
@@ -61,6 +62,14 @@ transcriptRoutes.post('/:id/transcript/:segmentId/keep_original', async (c) => {
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
   const readKeep = async () => (await jsonBody(c, KeepOriginalRequest)).keep;
   return c.json(await keepOriginal(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, readKeep));
+});
+
+// Shorten one segment's translation to its budget and save it: the LLM engine, else the offline rewrites (issue 29;
+// plan gate ai_rewrite in server/http/gates.ts). The body is empty.
+transcriptRoutes.post('/:id/transcript/:segmentId/shorten', async (c) => {
+  const segmentId = c.req.param('segmentId');
+  if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
+  return c.json(await shortenSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, c.req.raw.signal));
 });
 
 transcriptRoutes.delete('/:id/transcript/:segmentId', async (c) => {

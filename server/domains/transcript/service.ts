@@ -49,7 +49,9 @@ export async function shapeSegments(deps: AppDeps, project: ProjectRow, rows: re
     const json = segmentJson(s, project.src_lang, project.dst_lang);
     if (!glossary) return json;
     const c = checkSegmentTerms(s.src_text, s.dst_text, glossary.terms ?? []);
-    return { ...json, terms: { expected: c.expected, missing: c.missing } };
+    // terms the translation engine recorded as not applied (term_hits) that the text still lacks
+    const unapplied = c.missing.filter((m) => (s.term_hits ?? []).some((h) => !h.applied && h.source === m.source && h.target === m.target));
+    return { ...json, terms: { expected: c.expected, missing: c.missing, ...(unapplied.length ? { unapplied } : {}) } };
   });
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommandError } from '../../media/errors';
 import { run } from '../../media/run';
+import { shortenOffline } from '../offline-shorten';
 import { EngineError, type EngineCallOptions, type GlossaryTerm, type MtEngine } from '../types';
 import { mapLimit, once, which } from './util';
 
@@ -348,6 +349,14 @@ export function createApertiumMt(opts: ApertiumOptions = {}): MtEngine {
             result[i] = restoreTerms(restoreSentenceShape(cleanApertiumOutput(out2[j] ?? '', p.source), p.source), p.targets, p.capitalised, p.lowerNext) ?? '';
           });
         }
+      }
+      // Length budget: a line over it gets the offline rewrites (contractions, fillers, asides), terms kept.
+      if (o.maxChars) {
+        const keep = glossary.map((g) => g.target.trim()).filter(Boolean);
+        result.forEach((t, i) => {
+          const max = o.maxChars![i];
+          if (max !== undefined && max > 0 && t.length > max) result[i] = shortenOffline(t, d, { budget: max, keep }).text;
+        });
       }
       return result;
     },

@@ -1246,6 +1246,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/project/{id}/transcript/{segmentId}/shorten": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shorten a segment to fit its slot (LLM engine, else offline rewrites) and save it; 409 when it already fits, 422 when nothing can be shortened */
+        post: operations["post_project_id_transcript_segmentId_shorten"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/project/{id}/transcript/merge": {
         parameters: {
             query?: never;
@@ -2332,6 +2349,10 @@ export interface components {
                         source: string;
                         target: string;
                     }[];
+                    unapplied?: {
+                        source: string;
+                        target: string;
+                    }[];
                 };
             }[];
         };
@@ -2394,6 +2415,10 @@ export interface components {
                     target: string;
                 }[];
                 missing: {
+                    source: string;
+                    target: string;
+                }[];
+                unapplied?: {
                     source: string;
                     target: string;
                 }[];
@@ -2712,6 +2737,45 @@ export interface components {
         };
         SummarizeResponse: {
             text: string;
+        };
+        SegmentShortenResponse: {
+            segment: {
+                id: string;
+                start: number;
+                end: number;
+                speaker: string;
+                src: {
+                    lang: string;
+                    text: string;
+                };
+                dst: {
+                    lang: string;
+                    text: string;
+                };
+                /** @enum {string} */
+                status: "done" | "error" | "processing" | "updated";
+                speed_factor?: number | null;
+                overflow?: number | null;
+                terms?: {
+                    expected: {
+                        source: string;
+                        target: string;
+                    }[];
+                    missing: {
+                        source: string;
+                        target: string;
+                    }[];
+                    unapplied?: {
+                        source: string;
+                        target: string;
+                    }[];
+                };
+            };
+            /** @enum {string} */
+            method: "llm" | "offline";
+            budget_chars: number;
+            before_chars: number;
+            after_chars: number;
         };
         ApiCredential: {
             id: string;
@@ -9783,6 +9847,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_project_id_transcript_segmentId_shorten: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentShortenResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

@@ -1,13 +1,14 @@
 // Stage 7, translation: machine translation with the project's glossary forced and a length budget per
-// segment (slot duration x the target language's characters per second), or an uploaded target SRT.
+// segment (./budget.ts: the slot and the pause after it x the voice's characters per second), or an uploaded
+// target SRT. The engines shorten what is over budget (an LLM asks again; the built-in MT's offline rewrites).
 import type { Cue } from '../../../media/subtitles';
-import { findGlossary } from '../repository';
-import { checkSegmentTerms, termsFor } from '../../glossaries/check';
+import { findGlossary, speakersOf } from '../repository';
+import { checkSegmentTerms, termRuleHits, termsFor } from '../../glossaries/check';
 import { segmentsOf, setSegmentTranslations, type SegmentRow } from '../../transcript/repository';
 import { ready } from '../../../pipeline/engines';
 import { StageFailure } from '../../../pipeline/stages';
 import { checkAborted, srtCues, timed, type ProjectStageContext } from './common';
-import { charsPerSecond } from './rates';
+import { segmentBudgets } from './budget';
 
 const MT_BATCH = 40;
 
@@ -54,12 +55,14 @@ export async function translation(ctx: ProjectStageContext): Promise<void> {
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const entries = glossary?.terms ?? [];
   const terms = termsFor(entries);
-  const cps = charsPerSecond(project.dst_lang);
+  // Each segment's character budget: its slot (and the pause after it) at the speaker's voice rate (./budget.ts).
+  const profiles = new Map((await speakersOf(deps.db, project.id)).map((sp) => [sp.id, sp.profile]));
+  const budgets = segmentBudgets(segs, project.dst_lang, profiles);
   for (let i = 0; i < segs.length; i += MT_BATCH) {
     checkAborted(ctx);
     const batch = segs.slice(i, i + MT_BATCH);
     const texts = batch.map((s) => s.src_text);
-    const maxChars = batch.map((s) => Math.max(8, Math.round((s.end_sec - s.start_sec) * cps)));
+    const maxChars = batch.map((s) => budgets.get(s.id)!.chars);
     const out = await timed(ctx, 'mt', () =>
       mt.translate(texts, project.src_lang, project.dst_lang, {
         signal: ctx.signal,
@@ -73,8 +76,13 @@ export async function translation(ctx: ProjectStageContext): Promise<void> {
       project.id,
       batch.map((s, j) => {
         const dst = (out[j] ?? '').trim();
-        // Which dictionary terms this segment was expected to carry, and which its translation has.
-        return { id: s.id, dst, glossaryCheck: glossary ? checkSegmentTerms(s.src_text, dst, entries) : null };
+        // Which dictionary terms this segment was expected to carry, and which its translation has; and which
+        // rule fired where (a term the engine could not apply is kept with applied: false).
+        return {
+          id: s.id, dst,
+          glossaryCheck: glossary ? checkSegmentTerms(s.src_text, dst, entries) : null,
+          termHits: glossary ? termRuleHits(s.src_text, dst, entries) : null,
+        };
       }),
       'done',
     );
