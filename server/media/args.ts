@@ -124,6 +124,11 @@ export interface MixOptions {
   /** Loudness target of the output (null: the plain sum). */
   loudness?: LoudnessTarget | null;
   sampleRate?: number;
+  /**
+   * Measure what is encoded (EBU R128 loudness, range and true peak of the final samples, printed by ebur128 on
+   * stderr) in the same pass, so the output need not be decoded again to know them.
+   */
+  measureOutput?: boolean;
 }
 
 /** The filter graph of the plain sum: voice track over background, no automatic halving, stereo. */
@@ -219,8 +224,10 @@ export function mixArgs(o: MixOptions, gainDb = 0): string[] {
     const n = Math.round(o.durationSec * sr);
     tail += `,apad=whole_len=${n},atrim=end_sample=${n}`;
   }
+  // ebur128 passes the samples through unchanged; its summary needs the info level (its per-frame lines are hidden)
+  if (o.measureOutput) tail += ',ebur128=peak=true:framelog=verbose';
   return [
-    ...FFMPEG_BASE,
+    ...(o.measureOutput ? ['-nostdin', '-hide_banner', '-nostats', '-loglevel', 'info', '-y'] : FFMPEG_BASE),
     '-i', o.voice,
     '-i', o.background,
     ...(o.voiceGain ? ['-i', o.voiceGain] : []),
@@ -231,8 +238,15 @@ export function mixArgs(o: MixOptions, gainDb = 0): string[] {
   ];
 }
 
-/** One audio file re-encoded by its output extension (resampled, channels set, padded or cut to `durationSec`). */
-export function encodeAudioArgs(input: string, out: string, o: { durationSec?: number; sampleRate?: number; channels?: 1 | 2 } = {}): string[] {
+/**
+ * One audio file re-encoded by its output extension (resampled, channels set, padded or cut to `durationSec`); AAC with
+ * the fast coder and the bitrate asked. With `analysisWav`, the same decode also writes a mono 16 kHz WAV of it.
+ */
+export function encodeAudioArgs(
+  input: string,
+  out: string,
+  o: { durationSec?: number; sampleRate?: number; channels?: 1 | 2; fast?: boolean; bitrate?: string; analysisWav?: string } = {},
+): string[] {
   const sr = o.sampleRate ?? 48000;
   const layout = (o.channels ?? 1) === 2 ? 'stereo' : 'mono';
   let af = `aresample=${sr},aformat=sample_fmts=fltp:channel_layouts=${layout}`;
@@ -240,7 +254,15 @@ export function encodeAudioArgs(input: string, out: string, o: { durationSec?: n
     const n = Math.round(o.durationSec * sr);
     af += `,apad=whole_len=${n},atrim=end_sample=${n}`;
   }
-  return [...FFMPEG_BASE, '-i', input, '-af', af, '-ar', String(sr), ...audioCodecArgs(out), ...BITEXACT, out];
+  const main = [...FFMPEG_BASE, '-i', input, '-af', af, '-ar', String(sr), ...audioCodecArgs(out, { fast: o.fast, bitrate: o.bitrate }), ...BITEXACT, out];
+  if (!o.analysisWav) return main;
+  // the same samples, also as a mono 16 kHz WAV (what the quality report analyses), from the one decode
+  let analysis = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
+  if (o.durationSec !== undefined) {
+    const n = Math.round(o.durationSec * 16000);
+    analysis += `,apad=whole_len=${n},atrim=end_sample=${n}`;
+  }
+  return [...main, '-map', '0:a:0', '-af', analysis, '-ar', '16000', '-c:a', 'pcm_s16le', ...BITEXACT, '-f', 'wav', o.analysisWav];
 }
 
 export interface MuxOptions {

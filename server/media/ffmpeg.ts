@@ -37,7 +37,8 @@ import {
 import { CommandError, MediaError } from './errors';
 import { probe, type ProbeResult } from './probe';
 import { run } from './run';
-import { wavDurationSec, wavHeader } from './wav';
+import { readWav, wavDurationSec, wavHeader } from './wav';
+import { LOUDNESS_RATE, canMeasureMix, measureMix, type Envelope } from './mix-measure';
 
 export interface OpOptions {
   signal?: AbortSignal;
@@ -128,34 +129,70 @@ export async function measureLoudnessFigures(input: string, o: OpOptions & { tru
 }
 
 /**
- * Voice track + background, loudness-normalised in two passes: the integrated loudness of the sum is
- * measured (ebur128, at the track's own rate), then the sum is written with the gain that reaches the
- * target and a look-ahead limiter for the peaks. Returns the measured loudness and the gain applied.
+ * Voice track + background, loudness-normalised: the integrated loudness of the sum is measured (in-process from the
+ * PCM when both tracks are 48 kHz WAV, see ./mix-measure.ts; otherwise by an ffmpeg pass with ebur128), then the sum
+ * is written with the gain that reaches the target and a look-ahead limiter for the peaks. Returns the measured
+ * loudness, the gain applied, when measured in-process the level envelopes of the sum and of the background, and with
+ * `measureOutput` the loudness figures of what was encoded (measured in the same pass).
  */
 export async function mixVoiceAndBackground(
   opts: MixOptions,
-  o: OpOptions & { targetLufs?: Promise<number> } = {},
-): Promise<{ measuredLufs: number | null; gainDb: number }> {
+  o: OpOptions & { targetLufs?: Promise<number>; hopSec?: number } = {},
+): Promise<{
+  measuredLufs: number | null;
+  gainDb: number;
+  envelopes: { mix: Envelope; background: Envelope } | null;
+  /** Loudness, range and true peak of the samples encoded (with `measureOutput`). */
+  output: LoudnessFigures | null;
+}> {
   const target = opts.loudness === undefined ? undefined : opts.loudness;
   let measured: number | null = null;
   let gain = 0;
+  let envelopes: { mix: Envelope; background: Envelope } | null = null;
   if (target !== null) {
     // the target may still be being measured (the source's loudness): both go side by side
-    const [r, I] = await Promise.all([runToolOutput(FFMPEG, measureMixArgs(opts), o), o.targetLufs ?? Promise.resolve((target ?? { I: -16 }).I)]);
-    measured = parseIntegratedLoudness(r.stderr);
+    const [m, I] = await Promise.all([measureMixLoudness(opts, o), o.targetLufs ?? Promise.resolve((target ?? { I: -16 }).I)]);
+    measured = m.lufs;
+    envelopes = m.envelopes;
     if (measured === null) throw new MediaError('failed', 'the loudness of the mix could not be measured');
     gain = loudnessGainDb(measured, I);
   }
-  await runTool(FFMPEG, mixArgs(opts, gain), o);
+  const r = await runToolOutput(FFMPEG, mixArgs(opts, gain), o);
   nonEmpty(opts.out, 'mixing');
-  return { measuredLufs: measured, gainDb: gain };
+  return { measuredLufs: measured, gainDb: gain, envelopes, output: opts.measureOutput ? parseLoudness(r.stderr) : null };
+}
+
+/** The loudness of the plain sum: in-process when the tracks allow it (no decode pass), else by ffmpeg. */
+async function measureMixLoudness(
+  opts: MixOptions,
+  o: OpOptions & { hopSec?: number },
+): Promise<{ lufs: number | null; envelopes: { mix: Envelope; background: Envelope } | null }> {
+  const sr = opts.sampleRate ?? LOUDNESS_RATE;
+  let curve: { rate: number; samples: Float32Array } | null = null;
+  if (opts.voiceGain) {
+    try {
+      const g = readWav(opts.voiceGain);
+      if (g.channels === 1) curve = { rate: g.sampleRate, samples: g.channelData[0]! };
+    } catch {
+      curve = null;
+    }
+  }
+  if (sr === LOUDNESS_RATE && canMeasureMix(opts.voice, opts.background) && (!opts.voiceGain || curve)) {
+    const m = await measureMix({
+      voice: opts.voice, background: opts.background, voiceGain: curve, voiceGainDb: opts.voiceGainDb, backgroundGainDb: opts.backgroundGainDb,
+      durationSec: opts.durationSec, hopSec: o.hopSec, signal: o.signal,
+    });
+    return { lufs: m.lufs, envelopes: { mix: m.mix, background: m.background } };
+  }
+  const r = await runToolOutput(FFMPEG, measureMixArgs(opts), o);
+  return { lufs: parseIntegratedLoudness(r.stderr), envelopes: null };
 }
 
 /** Re-encodes one audio file by the output's extension, resampled and padded or cut to `durationSec`. */
 export async function encodeAudio(
   input: string,
   out: string,
-  o: OpOptions & { durationSec?: number; sampleRate?: number; channels?: 1 | 2 } = {},
+  o: OpOptions & { durationSec?: number; sampleRate?: number; channels?: 1 | 2; fast?: boolean; bitrate?: string; analysisWav?: string } = {},
 ): Promise<void> {
   await runTool(FFMPEG, encodeAudioArgs(input, out, o), o);
   nonEmpty(out, 'audio encoding');

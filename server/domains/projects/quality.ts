@@ -454,6 +454,21 @@ export interface QualityFiles {
   sourceLoudness?: LoudnessFigures | null;
   tmp: string;
   signal?: AbortSignal;
+  /**
+   * What the merge already measured while it made the outputs (issue 30): with it the outputs are not decoded again.
+   * Envelopes at the report's hop (0.02 s).
+   */
+  measured?: {
+    /** The voice-only track, the final soundtrack (null: not known), the background stem and the speech estimate. */
+    voice: Envelope;
+    output: Envelope | null;
+    background?: Envelope | null;
+    speech?: Envelope | null;
+    /** Loudness, range and true peak of the final soundtrack as it was encoded. */
+    outputLoudness: LoudnessFigures | null;
+    /** The voice as a mono 16 kHz WAV (the speakers' dubbed pitch). */
+    voiceWav: string;
+  } | null;
 }
 
 /** A speaker as the report needs it: their profile and the dub voice's gender. */
@@ -466,18 +481,21 @@ export interface SpeakerForQuality {
   dub_gender: 'male' | 'female' | null;
 }
 
-/** Measures the files (levels, loudness) and analyses them. */
+/** Measures the files (levels, loudness), or takes what the merge measured, and analyses them. */
 export async function measureQuality(
   files: QualityFiles,
   meta: Omit<QualityInputs, 'voice' | 'output' | 'source' | 'loudnessLufs' | 'sourceLoudnessLufs' | 'speakers'> & { speakers?: SpeakerForQuality[] },
 ): Promise<QualityReport> {
   const o = { signal: files.signal };
-  const voiceWav = join(files.tmp, 'quality_voice.wav');
+  const pre = files.measured ?? null;
+  const voiceWav = pre ? pre.voiceWav : join(files.tmp, 'quality_voice.wav');
   const outWav = join(files.tmp, 'quality_output.wav');
-  await extractMonoWav(files.voice, voiceWav, o);
-  await extractMonoWav(files.output, outWav, o);
+  if (!pre) {
+    await extractMonoWav(files.voice, voiceWav, o);
+    await extractMonoWav(files.output, outWav, o);
+  }
   const [loud, srcLoud] = await Promise.all([
-    measureLoudnessFigures(files.output, { ...o, truePeak: true }),
+    pre ? Promise.resolve(pre.outputLoudness) : measureLoudnessFigures(files.output, { ...o, truePeak: true }),
     files.sourceLoudness !== undefined && files.sourceLoudness !== null
       ? Promise.resolve(files.sourceLoudness)
       : files.sourceFull
@@ -509,11 +527,11 @@ export async function measureQuality(
   return analyseQuality({
     ...meta,
     speakers,
-    voice: await wavRmsEnvelopeAsync(voiceWav, HOP),
-    output: await wavRmsEnvelopeAsync(outWav, HOP),
+    voice: pre ? pre.voice : await wavRmsEnvelopeAsync(voiceWav, HOP),
+    output: pre ? pre.output : await wavRmsEnvelopeAsync(outWav, HOP),
     source: files.source16k ? await wavRmsEnvelopeAsync(files.source16k, HOP) : null,
-    background: files.background ? await wavRmsEnvelopeAsync(files.background, HOP) : null,
-    speech: files.speech16k ? await wavRmsEnvelopeAsync(files.speech16k, HOP) : null,
+    background: pre?.background !== undefined && pre.background !== null ? pre.background : files.background ? await wavRmsEnvelopeAsync(files.background, HOP) : null,
+    speech: pre?.speech !== undefined && pre.speech !== null ? pre.speech : files.speech16k ? await wavRmsEnvelopeAsync(files.speech16k, HOP) : null,
     sourceSide: files.sourceFull ? await wavRmsEnvelopeAsync(files.sourceFull, HOP, { weights: [0.5, -0.5] }) : null,
     loudnessLufs: loud?.I ?? null,
     sourceLoudnessLufs: srcLoud?.I ?? null,

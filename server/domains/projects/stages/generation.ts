@@ -10,7 +10,7 @@ import { applyPronunciations } from '../../glossaries/check';
 import { presetTts, presetVoicesFor } from '../../voices/service';
 import { voiceEngines } from '../../voices/engines';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
-import { measureQuality, qualityKey } from '../quality';
+import { measureQuality, qualityKey, type Envelope, type QualityFiles } from '../quality';
 import { clearSegmentFits, segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
 import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
@@ -296,27 +296,41 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const subtitleLimits = subtitleLayoutLimits(space);
   const cues = translationCues(segments, subtitleLimits, duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
-  const gainCurve = await timed(ctx, 'voice levels', () => voiceGainCurve(ctx, duration));
-  // Two chains side by side (2 cores): mix -> mux, and voice-only encode + cover + subtitles.
+  const levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
+  // The voice as the quality report analyses it (mono 16 kHz), written by the voice-only encode from its one decode.
+  const voiceWav16k = scratch(ctx, 'quality_voice.wav');
+  let mixed: Awaited<ReturnType<typeof mixVoiceAndBackground>> | null = null;
+  // Two chains side by side (2 cores): mix (loudness measured in-process, the encoded samples measured in the same
+  // pass) -> mux, and voice-only encode + cover + subtitles.
   await allOrAbort(ctx.signal, [
     async (signal) => {
-      await timed(ctx, 'mix+loudness', () =>
+      mixed = await timed(ctx, 'mix+loudness', () =>
         mixVoiceAndBackground(
-          { voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: gainCurve ?? undefined, loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB } },
+          {
+            voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: levels.gainCurve ?? undefined,
+            loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB }, measureOutput: true,
+          },
           // the source's loudness is measured (once: it is kept) while the mix is
-          { signal, targetLufs: target === 'source' ? sourceLoudness(ctx, signal).then((l) => targetLufs('source', l?.I ?? null)) : Promise.resolve(targetLufs(target, null)) },
+          {
+            signal, hopSec: QUALITY_HOP,
+            targetLufs: target === 'source' ? sourceLoudness(ctx, signal).then((l) => targetLufs('source', l?.I ?? null)) : Promise.resolve(targetLufs(target, null)),
+          },
         ),
       );
       ctx.progress?.(source ? 0.8 : 0.95);
       if (source) await timed(ctx, 'mux', () => muxVideo({ video: source, audio, out: video }, { signal }));
     },
     async (signal) => {
-      await timed(ctx, 'voiceover encode', () => encodeAudio(voiceTrack, voiceOnly, { durationSec: duration, sampleRate: 48000, channels: 1, signal }));
+      // the fast AAC coder at 128 kb/s (mono: as many bits per channel as the stereo mix's 192 kb/s and more)
+      await timed(ctx, 'voiceover encode', () =>
+        encodeAudio(voiceTrack, voiceOnly, { durationSec: duration, sampleRate: 48000, channels: 1, fast: true, bitrate: '128k', analysisWav: voiceWav16k, signal }),
+      );
       if (source) await timed(ctx, 'cover', () => makeCover(source, cover, { signal }));
       await writeFile(srt, toSrt(cues), 'utf8');
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
   ]);
+  const mix = mixed as Awaited<ReturnType<typeof mixVoiceAndBackground>> | null;
   let videoKey: string | null = null;
   let coverKey: string | null = null;
   if (source) {
@@ -346,7 +360,22 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   }
   // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
   try {
-    await timed(ctx, 'quality', () => writeQualityReport(ctx, { audioKey, voiceKey, target, subtitles: { cues, limits: subtitleLimits } }));
+    await timed(ctx, 'quality', async () => {
+      // what the merge measured: the report reads no output again (the final soundtrack's envelope is the sum's, at
+      // the loudness gain applied; the limiter only touches peaks)
+      const measured: QualityFiles['measured'] =
+        mix?.envelopes && mix.output
+          ? {
+              voice: await wavRmsEnvelopeAsync(voiceWav16k, QUALITY_HOP),
+              output: scaleEnvelope(mix.envelopes.mix, 10 ** (mix.gainDb / 20)),
+              background: mix.envelopes.background,
+              speech: levels.speech,
+              outputLoudness: mix.output,
+              voiceWav: voiceWav16k,
+            }
+          : null;
+      await writeQualityReport(ctx, { audioKey, voiceKey, target, subtitles: { cues, limits: subtitleLimits }, measured });
+    });
   } catch (e) {
     checkAborted(ctx);
     ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
@@ -391,23 +420,35 @@ export async function sourceLoudness(ctx: ProjectStageContext, signal?: AbortSig
 }
 const SOURCE_LOUDNESS = 'source_loudness.json';
 
-/** The voice's gain curve from the speech estimate and the voice track (null: no speech estimate, nothing measured). */
-async function voiceGainCurve(ctx: ProjectStageContext, duration: number): Promise<string | null> {
-  if (!(await ctx.deps.storage.exists(key(ctx, A.speech16k)))) return null;
+/** Hop of the level envelopes the quality report analyses (seconds). */
+const QUALITY_HOP = 0.02;
+
+function scaleEnvelope(env: Envelope, k: number): Envelope {
+  const rms = new Float32Array(env.rms.length);
+  for (let i = 0; i < rms.length; i++) rms[i] = env.rms[i]! * k;
+  return { hopSec: env.hopSec, rms };
+}
+
+/**
+ * The voice's gain curve from the speech estimate and the voice track (null: no speech estimate, nothing measured),
+ * with the speech estimate's envelope (the quality report reuses it).
+ */
+async function voiceLevels(ctx: ProjectStageContext, duration: number): Promise<{ gainCurve: string | null; speech: Envelope | null }> {
+  if (!(await ctx.deps.storage.exists(key(ctx, A.speech16k)))) return { gainCurve: null, speech: null };
+  const speech = await wavRmsEnvelopeAsync(await input(ctx, A.speech16k), QUALITY_HOP);
   const stats = await loadJson<VoiceoverStats>(ctx, 'voiceover_stats.json');
-  if (!stats) return null;
-  const speech = await wavRmsEnvelopeAsync(await input(ctx, A.speech16k), 0.02);
-  const dub = await wavRmsEnvelopeAsync(await input(ctx, A.voiceTrack), 0.02);
+  if (!stats) return { gainCurve: null, speech };
+  const dub = await wavRmsEnvelopeAsync(await input(ctx, A.voiceTrack), QUALITY_HOP);
   const points = voiceGainPoints(stats.fitted, speech, dub);
-  if (!points) return null;
+  if (!points) return { gainCurve: null, speech };
   const path = scratch(ctx, 'voice_gain.wav');
   await writeGainCurveWav(path, points, duration);
-  return path;
+  return { gainCurve: path, speech };
 }
 
 async function writeQualityReport(
   ctx: ProjectStageContext,
-  o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits } },
+  o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits }; measured?: QualityFiles['measured'] },
 ): Promise<void> {
   const { project, deps } = ctx;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
@@ -430,6 +471,7 @@ async function writeQualityReport(
       sourceLoudness: await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS),
       tmp: ctx.tmp,
       signal: ctx.signal,
+      measured: o.measured ?? null,
     },
     {
       projectId: project.id,
