@@ -50,6 +50,20 @@ describe('the editor with a dictionary', () => {
     await waitFor(() => expect(within(row(0)).queryByText(/Missing term/)).toBeNull());
   });
 
+  it('says when the translation engine could not apply a term (the server recorded it), as against a term edited out', async () => {
+    const pair = { source: 'engine room', target: 'sala de máquinas' };
+    const other = { source: 'cart', target: 'carrito' };
+    handlers(() => project({ glossary_id: 'g1' }), [
+      segment(0, { src: { lang: 'en', text: 'The engine room' }, dst: { lang: 'es', text: 'El cuarto de motores' }, terms: { expected: [pair], missing: [pair], unapplied: [pair] } }),
+      segment(1, { src: { lang: 'en', text: 'The cart' }, dst: { lang: 'es', text: 'La cesta' }, terms: { expected: [other], missing: [other] } }),
+    ]);
+    open();
+    await screen.findByLabelText('Translation of segment 1');
+    const tag = await waitFor(() => within(row(0)).getByText('Term not applied by the translation: sala de máquinas'));
+    expect(tag.getAttribute('title')).toMatch(/could not apply it here, add it by hand/);
+    expect(within(row(1)).getByText('Missing term: carrito')).toBeTruthy();
+  });
+
   it('chooses the project dictionary in the side panel', async () => {
     let current: Project = project();
     const seen: string[] = [];

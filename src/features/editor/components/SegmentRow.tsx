@@ -6,7 +6,7 @@ import { TEXT } from '../../../../contract/errors';
 import type { EditorSegment, SegmentPatch } from '../lib/segments';
 import { formatSrtTime as formatTimestamp } from '../../../../contract/timecodes';
 import { checkSegmentTimes } from '../lib/time';
-import { missingTerms } from '../lib/terms';
+import { missingTerms, unappliedTerms } from '../lib/terms';
 import type { AttentionItem } from '../../../../contract/schemas/quality';
 import { SegmentFlags } from './SegmentFlags';
 import { TimingBar } from './TimingBar';
@@ -122,6 +122,7 @@ function overlapText(edges: readonly string[] | undefined): string | null {
 export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
   const s = p.segment;
   const missing = missingTerms(s.terms, s.dst.text);
+  const unapplied = unappliedTerms(s.terms, missing);
   const [startText, setStartText] = useState(formatTimestamp(s.start));
   const [endText, setEndText] = useState(formatTimestamp(s.end));
   const [timeError, setTimeError] = useState<{ start: string | null; end: string | null }>(NO_TIME_ERROR);
@@ -303,8 +304,14 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
         {!p.dirty && s.status === 'updated' && <span className="ed-tag ed-tag-changed">Changed</span>}
         {s.status === 'processing' && <span className="ed-tag ed-tag-processing">Processing</span>}
         {missing.length > 0 && (
-          <span className="ed-tag ed-tag-term" title={missing.map((t) => `"${t.source}" should be translated as "${t.target}"`).join('\n')}>
-            Missing term: {missing.map((t) => t.target).join(', ')}
+          <span
+            className="ed-tag ed-tag-term"
+            data-unapplied={unapplied.length > 0 || undefined}
+            title={missing
+              .map((t) => `"${t.source}" should be translated as "${t.target}"${unapplied.includes(t) ? ': the translation engine could not apply it here, add it by hand' : ''}`)
+              .join('\n')}
+          >
+            {unapplied.length === missing.length ? 'Term not applied by the translation' : 'Missing term'}: {missing.map((t) => t.target).join(', ')}
           </span>
         )}
         <SegmentFlags items={p.flags} />

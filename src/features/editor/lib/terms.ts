@@ -16,3 +16,12 @@ export function missingTerms(terms: Segment['terms'], dstText: string): Array<{ 
   if (!terms) return [];
   return terms.expected.filter((t) => !contains(dstText, t.target));
 }
+
+/**
+ * Of the missing terms, those the translation engine could not apply (it said so when it translated: the grammar or
+ * the engine left no place for them), as against terms a later edit took out.
+ */
+export function unappliedTerms(terms: Segment['terms'], missing: ReadonlyArray<{ source: string; target: string }>): Array<{ source: string; target: string }> {
+  const engine = terms?.unapplied ?? [];
+  return missing.filter((m) => engine.some((u) => u.source === m.source && u.target === m.target));
+}
