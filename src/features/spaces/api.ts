@@ -1,5 +1,5 @@
 // SWR hooks and calls of the Teamspaces feature. Keys are the API paths as the browser sees them.
-import type { LoudnessTargetKey, SpaceLimits } from '../../../contract/schemas/space';
+import type { LoudnessTargetKey, SpaceLimits, SubtitleLimits } from '../../../contract/schemas/space';
 import { useCallback, useEffect, useMemo } from 'react';
 import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
 import { SPACE_CACHE_MS } from '../../../contract/constants';
@@ -44,11 +44,14 @@ export function invalidateSpaces(mutate: ScopedMutator): Promise<unknown> {
   return mutate(isSpaceKey);
 }
 
+/** What PATCH /api/space/{id} changes (subtitle_limits: some limits, or null for the defaults). */
+export type SpacePatch = { name?: string; color?: string; loudness_target?: LoudnessTargetKey; subtitle_limits?: Partial<SubtitleLimits> | null };
+
 /** Calls of the spaces API. Each returns the server's answer; errors are ApiError. */
 export const spacesApi = {
   create: (body: { data: { name: string; color: string }; emails: string[] }) =>
     request((c) => c.post('space/create', { json: body }).json<Space>()),
-  update: (id: string, patch: { name?: string; color?: string; loudness_target?: LoudnessTargetKey }) =>
+  update: (id: string, patch: SpacePatch) =>
     request((c) => c.patch(`space/${id}`, { json: patch }).json<Space>()),
   remove: (id: string) => request((c) => c.delete(`space/${id}`).json<{ default_space_id: string }>()),
   leave: (id: string) => request((c) => c.get(`space/${id}/leave`).json<{ default_space_id: string }>()),
@@ -80,7 +83,7 @@ export function useSpaceActions() {
   return useMemo(
     () => ({
       create: (body: Parameters<typeof spacesApi.create>[0]) => after(spacesApi.create(body)),
-      update: (id: string, patch: { name?: string; color?: string; loudness_target?: LoudnessTargetKey }) => after(spacesApi.update(id, patch)),
+      update: (id: string, patch: SpacePatch) => after(spacesApi.update(id, patch)),
       remove: (id: string) => after(spacesApi.remove(id)),
       leave: (id: string) => after(spacesApi.leave(id)),
       invite: (id: string, emails: string[]) => after(spacesApi.invite(id, emails)),

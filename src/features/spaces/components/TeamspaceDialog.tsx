@@ -17,6 +17,7 @@ import { InviteForm } from './InviteForm';
 import { MemberList, type MemberItem } from './MemberList';
 import { WebhooksTab } from './WebhooksTab';
 import { LoudnessSetting } from './LoudnessSetting';
+import { SubtitleLimitsSetting } from './SubtitleLimitsSetting';
 
 export interface TeamspaceDialogProps {
   spaceId: string;
@@ -279,6 +280,7 @@ function SettingsTab(p: {
       />
       <ColorPicker value={p.color} onChange={p.onColor} disabled={!owner} />
       <LoudnessSetting space={space} owner={owner} />
+      <SubtitleLimitsSetting space={space} owner={owner} />
       <Divider />
       <InlineStack align="space-between" blockAlign="center">
         <Text as="h3" variant="headingSm">{L.membersTitle}</Text>
