@@ -21,6 +21,13 @@ export const Segment = v.object({
    * Dictionary terms of this segment (server field; absent without a dictionary): the terms its source holds and
    * those whose translation its target text lacks.
    */
+  /**
+   * How sure the recognizer was of this segment, 0..1, and its recognised words with their confidence (the chance
+   * each is right; under DOUBTFUL_WORD_CONFIDENCE of contract/confidence.ts a word is doubtful). Server fields,
+   * absent when the engine gave no scores or the text was uploaded or typed.
+   */
+  asr_confidence: v.optional(v.nullable(v.number())),
+  words: v.optional(v.array(v.object({ text: v.string(), start: v.number(), end: v.number(), confidence: v.optional(v.number()) }))),
   terms: v.optional(v.object({
     expected: v.array(v.object({ source: v.string(), target: v.string() })),
     missing: v.array(v.object({ source: v.string(), target: v.string() })),

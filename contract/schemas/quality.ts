@@ -3,6 +3,7 @@ import * as v from 'valibot';
 
 export const QUALITY_ISSUES = [
   'overflow', 'fast_speech', 'slow_speech', 'overlap', 'drift', 'missing_speech', 'glossary', 'low_asr_confidence', 'speech_under_dub', 'background_dip',
+  'doubtful_words',
 ] as const;
 export type QualityIssue = (typeof QUALITY_ISSUES)[number];
 
@@ -32,6 +33,12 @@ export const QualitySegment = v.object({
   glossary_unapplied: v.optional(v.array(v.string())),
   /** Mean word confidence of the recognised source (null: the engine gives none, or the text was uploaded). */
   asr_confidence: v.nullable(v.number()),
+  /**
+   * Recognised words still in the source text that are likely wrong (confidence under DOUBTFUL_WORD_CONFIDENCE of
+   * contract/confidence.ts), and those words as written (absent in reports made before).
+   */
+  doubtful_words: v.optional(v.number()),
+  doubtful_word_texts: v.optional(v.array(v.string())),
   /** The original speech left in the background under this segment, dB under the speech (null: not measured). */
   speech_under_dub_db: v.optional(v.nullable(v.number())),
   /** How much quieter the background is during this segment than around it, beyond the source's own dip (dB). */
@@ -99,6 +106,8 @@ export const QualityReport = v.object({
   background_kept: v.boolean(),
   /** Share of the source's speech time (segment slots) in which the dubbed voice is heard, 0..1. */
   speech_coverage: v.number(),
+  /** Doubtful recognised words over all segments (absent in reports made before). */
+  doubtful_words: v.optional(v.number()),
   segments: v.array(QualitySegment),
   speakers: v.optional(v.array(QualitySpeaker)),
   /** What needs attention: the dub's and speakers' flags first, then the segments' in time order. */

@@ -19,6 +19,11 @@ export interface AsrSegment {
   end: number;
   text: string;
   words: Word[];
+  /**
+   * How sure the recognizer is of the segment, 0..1 (the duration-weighted confidence of its words, or a server's
+   * own segment score such as Whisper's avg_logprob and no_speech_prob); absent when the engine gives none.
+   */
+  confidence?: number;
 }
 
 export interface EngineCallOptions {
@@ -64,6 +69,11 @@ export interface AsrEngine extends EngineBase {
    * costs nothing but CPU and can be compared with the mix's (a paid service is never asked twice).
    */
   readonly localWordConfidences?: boolean;
+  /**
+   * Maps the engine's own word scores (as transcribe() gives them) to the chance each word is right, 0..1; the
+   * transcription stage stores the mapped values (issue 33). Absent: the scores already are that chance.
+   */
+  readonly wordConfidence?: (raw: number) => number;
   languages(): string[];
   transcribe(wav16kMono: string, regions: SpeechRegion[], lang: string, o?: AsrCallOptions): Promise<AsrSegment[]>;
 }

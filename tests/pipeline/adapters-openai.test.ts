@@ -114,7 +114,8 @@ describe('ASR: POST /v1/audio/transcriptions', () => {
     };
     (res.segments![0] as { words?: unknown }).words = [{ word: ' Hello.', start: 1.1, end: 1.9 }];
     const segs = verboseToSegments(res as never, 10, [{ start: 10.5, end: 12.5 }], 'en');
-    expect(segs).toEqual([{ start: 11, end: 12, text: 'Hello.', words: [{ text: 'Hello.', start: 11.1, end: 11.9 }] }]);
+    // the segment's score: exp(avg_logprob) x (1 - no_speech_prob) (issue 33)
+    expect(segs).toEqual([{ start: 11, end: 12, text: 'Hello.', words: [{ text: 'Hello.', start: 11.1, end: 11.9 }], confidence: 1 }]);
   });
 
   it('joins nothing for Japanese and transcribes it (OpenAI lists Japanese)', async () => {

@@ -94,6 +94,29 @@ describe('quality flags: planted problems are reported, clean dubs are not', () 
     expect(kinds(analyseQuality(base({ segments: [seg('a', 4, 8, { words: sure })] })))).toEqual([]);
   });
 
+  it('many doubtful words in a segment: counted per segment and overall, one flag naming them (not also low confidence)', () => {
+    const w = (text: string, start: number, confidence: number) => ({ text, start, end: start + 0.4, confidence });
+    const words = [w('and', 4, 0.9), w('mister', 4.4, 0.2), w('john', 4.8, 0.3), w('dashwood', 5.2, 0.1), w('had', 5.6, 0.95)];
+    const src = 'And Mister John Dashwood had';
+    const r = analyseQuality(base({ segments: [seg('a', 4, 8, { src, words }), seg('b', 9, 10, { src: 'Fine then', words: [w('fine', 9, 0.9), w('then', 9.4, 0.4)] })], voice: env(syllables([[4, 8], [9, 10]])) }));
+    expect(r.segments.map((s) => s.doubtful_words)).toEqual([3, 1]);
+    expect(r.segments[0]!.doubtful_word_texts).toEqual(['Mister', 'John', 'Dashwood']);
+    expect(r.doubtful_words).toBe(4);
+    expect(kinds(r)).toEqual(['a:doubtful_words']);
+    expect(r.attention[0]).toMatchObject({ severity: 'warning', value: 3 });
+    expect(r.attention[0]!.reason).toBe('3 words of the original speech were recognised with doubt (“Mister”, “John”, “Dashwood”): the transcript is likely wrong there.');
+    expect(r.attention[0]!.action).toMatch(/shaded words/);
+    // the user corrected two of them: the count follows the text, the doubtful-words flag goes; the segment's
+    // recognition score stays what the recognizer said (the existing low-confidence flag, worded as before)
+    const fixed = analyseQuality(base({ segments: [seg('a', 4, 8, { src: 'And Mr John Ashwood had', words })] }));
+    expect(fixed.segments[0]!.doubtful_words).toBe(1);
+    expect(kinds(fixed)).toEqual(['a:low_asr_confidence']);
+    // a stored segment score (an OpenAI-compatible server's) is reported as the segment's confidence
+    const scored = analyseQuality(base({ segments: [{ ...seg('a', 4, 8), asr_confidence: 0.42 }] }));
+    expect(scored.segments[0]!.asr_confidence).toBe(0.42);
+    expect(kinds(scored)).toEqual(['a:low_asr_confidence']);
+  });
+
   it('a dictionary term missing from the translation', () => {
     const r = analyseQuality(base({ segments: [seg('a', 4, 8, { src: 'Welcome to Acme Cloud', dst: 'Bienvenidos a la nube' })], glossary: [{ source: 'Acme Cloud', target: 'Acme Cloud' }] }));
     expect(kinds(r)).toEqual(['a:glossary']);

@@ -85,8 +85,8 @@ describe('analyseQuality (measured envelopes)', () => {
     expect(lines[0]).toMatch(/^project_id,generation,created_at,stale,duration,max_drift_sec,loudness_lufs,/);
     expect(lines[1]).toMatch(/^p,1,/);
     expect(lines[2]).toBe('');
-    expect(lines[3]).toBe('id,start,end,speaker,speed_factor,dub_start,dub_end,ended_within_slot,overflow_sec,borrowed_gap_sec,overlap_sec,drift_sec,glossary_expected,glossary_found,asr_confidence,speech_under_dub_db,background_dip_db,issues');
-    expect(lines[4]).toBe(`a,0.5,2,"'=HYPERLINK(""x"")",1,0.5,2,true,0,0,0,0,,,,,,`);
+    expect(lines[3]).toBe('id,start,end,speaker,speed_factor,dub_start,dub_end,ended_within_slot,overflow_sec,borrowed_gap_sec,overlap_sec,drift_sec,glossary_expected,glossary_found,asr_confidence,speech_under_dub_db,background_dip_db,issues,doubtful_words');
+    expect(lines[4]).toBe(`a,0.5,2,"'=HYPERLINK(""x"")",1,0.5,2,true,0,0,0,0,,,,,,,0`);
   });
 });
 

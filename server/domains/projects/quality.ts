@@ -4,6 +4,7 @@
 // glossary terms expected and found, ASR confidence; per project: the largest drift, loudness (EBU R128) of the
 // output and the source, whether the background was kept, speech coverage, and what needs attention.
 import { checkSegmentTerms, type TermEntry } from '../glossaries/check';
+import { manyDoubtful, scoreTextWords } from '../../../contract/confidence';
 import { csvText } from '../../csv';
 import { join } from 'node:path';
 import { QUALITY_ISSUES, type AttentionItem, type QualityIssue, type QualityReport, type QualitySegment, type QualitySpeaker } from '../../../contract/schemas/quality';
@@ -30,7 +31,11 @@ export const LIMITS = {
   slowSpeech: 0.9,
   overlapSec: 0.2,
   driftSec: 0.3,
-  asrConfidence: 0.6,
+  /**
+   * Mean calibrated word confidence (the chance a word is right, issue 33): the LibriVox reading averages 0.64 clean
+   * (a quarter of its words wrong), 0.42-0.57 with music or noise 15 dB under it (half or more wrong).
+   */
+  asrConfidence: 0.55,
   /** The output's background may be this much quieter than the source's and still count as kept (dB). */
   backgroundDropDb: 15,
   /** Original speech left in the background above this (dB under the speech) is audible under the dub. */
@@ -63,6 +68,18 @@ export function matchGlossary(src: string, dst: string, terms: readonly Glossary
   return { expected: targets(c.expected), found: targets(c.found) };
 }
 
+/**
+ * The recognised words still in the source text that are likely wrong (contract/confidence.ts: a word the user
+ * corrected no longer counts), as written, and how many words of the text carry a score.
+ */
+export function doubtfulOf(text: string, words: SegmentRow['words']): { texts: string[]; scored: number } {
+  const tw = scoreTextWords(text, words);
+  return {
+    texts: tw.filter((w) => w.doubtful).map((w) => text.slice(w.from, w.to).replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')),
+    scored: tw.filter((w) => w.confidence !== null).length,
+  };
+}
+
 /** Mean word confidence of a segment's recognised words (null when the engine gave none). */
 export function asrConfidence(words: SegmentRow['words']): number | null {
   const c = (words ?? []).map((w) => (w as { confidence?: unknown }).confidence).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
@@ -89,7 +106,7 @@ export interface QualityInputs {
   duration: number;
   /** Segments in time order, with their text. */
   segments: readonly (Pick<SegmentRow, 'id' | 'start_sec' | 'end_sec' | 'speaker' | 'src_text' | 'dst_text' | 'speed_factor' | 'words'> &
-    Partial<Pick<SegmentRow, 'term_hits'>>)[];
+    Partial<Pick<SegmentRow, 'term_hits'>> & { asr_confidence?: number | null })[];
   glossary: readonly GlossaryTerm[];
   /** Level envelopes (same hop) of the voice-only output, the final soundtrack and the source audio. */
   voice: Envelope;
@@ -226,7 +243,9 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     const g = matchGlossary(s.src_text, s.dst_text, i.glossary);
     // terms the translation engine could not apply (its record) that the translation still lacks
     const unapplied = [...new Set((s.term_hits ?? []).filter((h) => !h.applied && g.expected.includes(h.target) && !g.found.includes(h.target)).map((h) => h.target))];
-    const conf = asrConfidence(s.words);
+    // the recognizer's own score of the segment when stored, else the mean of its words'
+    const conf = typeof s.asr_confidence === 'number' && Number.isFinite(s.asr_confidence) ? r3(s.asr_confidence) : asrConfidence(s.words);
+    const doubt = doubtfulOf(s.src_text, s.words);
     const speed = s.speed_factor === null || s.speed_factor === undefined ? null : r3(s.speed_factor);
     const issues: QualityIssue[] = [];
     const ended = dubEnd === null || dubEnd <= s.end_sec + 0.05;
@@ -237,13 +256,16 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     if (drift !== null && Math.abs(drift) > LIMITS.driftSec) issues.push('drift');
     if (!heard && s.dst_text.trim() !== '') issues.push('missing_speech');
     if (g.found.length < g.expected.length) issues.push('glossary');
-    if (conf !== null && conf < LIMITS.asrConfidence) issues.push('low_asr_confidence');
+    // many doubtful words say where to listen: that flag replaces the segment's low confidence one
+    if (manyDoubtful(doubt.texts.length, doubt.scored)) issues.push('doubtful_words');
+    else if (conf !== null && conf < LIMITS.asrConfidence) issues.push('low_asr_confidence');
     if (leak !== null && leak > LIMITS.speechUnderDubDb) issues.push('speech_under_dub');
     if (dip !== null && dip > LIMITS.backgroundDipDb) issues.push('background_dip');
     return {
       id: s.id, start: r3(s.start_sec), end: r3(s.end_sec), speaker: s.speaker, speed_factor: speed, dub_start: dubStart, dub_end: dubEnd,
       ended_within_slot: ended, overflow_sec: overflow, borrowed_gap_sec: borrowed, overlap_sec: overlap, drift_sec: drift,
       glossary_expected: g.expected, glossary_found: g.found, ...(unapplied.length ? { glossary_unapplied: unapplied } : {}), asr_confidence: conf, speech_under_dub_db: leak, background_dip_db: dip, issues,
+      doubtful_words: doubt.texts.length, doubtful_word_texts: doubt.texts,
     };
   });
 
@@ -286,6 +308,7 @@ export function analyseQuality(i: QualityInputs): QualityReport {
     source_background_level_db: bgSrc,
     background_kept: kept,
     speech_coverage: slotFrames ? r3(heardFrames / slotFrames) : 0,
+    doubtful_words: out.reduce((a, s) => a + (s.doubtful_words ?? 0), 0),
     loudness_range_lu: finite(i.loudnessRangeLu ?? null),
     source_loudness_range_lu: finite(i.sourceLoudnessRangeLu ?? null),
     true_peak_dbtp: finite(i.truePeakDbtp ?? null),
@@ -377,6 +400,15 @@ export function segmentAttention(s: QualitySegment): AttentionItem[] {
       reason: `The original speech was recognised with low confidence (${Math.round((s.asr_confidence ?? 0) * 100)}%): the transcript may be wrong.`,
       action: 'Listen to the original and correct the transcript, then translate the segment again.',
     }),
+    doubtful_words: () => {
+      const words = s.doubtful_word_texts ?? [];
+      const shown = words.slice(0, 5).map((w) => `“${w}”`).join(', ') + (words.length > 5 ? ` and ${words.length - 5} more` : '');
+      return {
+        severity: 'warning', value: s.doubtful_words ?? words.length,
+        reason: `${words.length} words of the original speech were recognised with doubt (${shown}): the transcript is likely wrong there.`,
+        action: 'Listen to the original at the shaded words and correct the transcript, then translate the segment again.',
+      };
+    },
     speech_under_dub: () => ({
       severity: (s.speech_under_dub_db ?? -99) > -12 ? 'critical' : 'warning', value: s.speech_under_dub_db ?? null,
       reason: `The original speech can still be heard under the dub here (about ${Math.abs(s.speech_under_dub_db ?? 0).toFixed(0)} dB under the voice).`,
@@ -554,11 +586,11 @@ export async function loadQuality(storage: Storage, projectId: string): Promise<
 
 const SEGMENT_COLUMNS = [
   'id', 'start', 'end', 'speaker', 'speed_factor', 'dub_start', 'dub_end', 'ended_within_slot', 'overflow_sec', 'borrowed_gap_sec',
-  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues',
+  'overlap_sec', 'drift_sec', 'glossary_expected', 'glossary_found', 'asr_confidence', 'speech_under_dub_db', 'background_dip_db', 'issues', 'doubtful_words',
 ] as const;
 const PROJECT_COLUMNS = [
   'project_id', 'generation', 'created_at', 'stale', 'duration', 'max_drift_sec', 'loudness_lufs', 'source_loudness_lufs',
-  'background_level_db', 'source_background_level_db', 'background_kept', 'speech_coverage', 'attention',
+  'background_level_db', 'source_background_level_db', 'background_kept', 'speech_coverage', 'attention', 'doubtful_words',
 ] as const;
 
 /** The report as CSV: the project's figures (two lines), a blank line, then one line per segment. */

@@ -98,5 +98,15 @@ export function segmentJson(s: SegmentRow, src: string, dst: string): Segment {
     speed_factor: s.speed_factor,
     overflow: s.overflow_sec,
     keep_original: s.keep_original === true,
+    ...asrScores(s),
   };
+}
+
+/** The recognizer's scores of a segment, only when it gave some (the editor shades the doubtful words). */
+function asrScores(s: SegmentRow): Pick<Segment, 'asr_confidence' | 'words'> {
+  const scored = (s.words ?? []).filter((w) => typeof w.confidence === 'number' && Number.isFinite(w.confidence));
+  const out: Pick<Segment, 'asr_confidence' | 'words'> = {};
+  if (typeof s.asr_confidence === 'number') out.asr_confidence = s.asr_confidence;
+  if (scored.length > 0) out.words = (s.words ?? []).map((w) => ({ text: w.text, start: w.start, end: w.end, ...(typeof w.confidence === 'number' && Number.isFinite(w.confidence) ? { confidence: w.confidence } : {}) }));
+  return out;
 }

@@ -21,9 +21,11 @@ export interface SegmentRow {
   keep_original: boolean;
   /** Which dictionary rule fired where at the last translation (null: none recorded; migration 025). */
   term_hits?: TermRuleHit[] | null;
+  /** How sure the recognizer was of the segment, 0..1 (null: no score, or the text was uploaded or typed). */
+  asr_confidence: number | null;
 }
 
-const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original, term_hits`;
+const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original, term_hits, asr_confidence`;
 
 export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
   if (ids && ids.length > 0) {
@@ -47,6 +49,7 @@ export interface NewSegment {
   dst: string;
   status: SegmentStatus;
   words?: Array<{ text: string; start: number; end: number; confidence?: number }> | null;
+  asr_confidence?: number | null;
 }
 
 export async function insertSegments(db: Db, projectId: string, segs: NewSegment[]): Promise<SegmentRow[]> {
@@ -56,12 +59,13 @@ export async function insertSegments(db: Db, projectId: string, segs: NewSegment
     const chunk = segs.slice(i, i + 200);
     const params: unknown[] = [projectId];
     const values = chunk.map((s) => {
-      params.push(s.start, s.end, s.speaker, s.src, s.dst, s.status, s.words ? JSON.stringify(s.words) : null);
-      const b = params.length - 7;
-      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::jsonb)`;
+      const conf = typeof s.asr_confidence === 'number' && Number.isFinite(s.asr_confidence) ? s.asr_confidence : null;
+      params.push(s.start, s.end, s.speaker, s.src, s.dst, s.status, s.words ? JSON.stringify(s.words) : null, conf);
+      const b = params.length - 8;
+      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::jsonb, $${b + 8}::float8)`;
     });
     const rows = await db.query<SegmentRow>(
-      `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words)
+      `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, asr_confidence)
        VALUES ${values.join(', ')} RETURNING ${COLS}`,
       params as never[],
     );
@@ -130,9 +134,9 @@ export async function countChangedSegments(db: Db, projectIds: string[]): Promis
 
 export async function copySegments(db: Db, fromId: string, toId: string, dstLangText: 'empty' | 'keep'): Promise<void> {
   await db.query(
-    `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, created_at)
+    `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, asr_confidence, created_at)
      SELECT $2, start_sec, end_sec, speaker, src_text, CASE WHEN $3 = 'keep' THEN dst_text ELSE '' END, 'processing', words,
-       created_at
+       asr_confidence, created_at
      FROM segments WHERE project_id = $1`,
     [fromId, toId, dstLangText],
   );

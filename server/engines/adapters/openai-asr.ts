@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { readWavInfo } from '../../media/wav';
 import { EngineError, type AsrEngine, type AsrSegment, type EngineCallOptions, type SpeechRegion, type Word } from '../types';
+import { whisperSegmentConfidence, wordsConfidence } from '../builtin/word-confidence';
 import { sliceWav } from './audio';
 import { OPENAI_WHISPER_LANGUAGES, whisperLanguage } from './capabilities';
 import { EngineResponseError } from './errors';
@@ -13,12 +14,15 @@ const UNSPACED = new Set(['ja', 'zh', 'th', 'lo', 'km', 'my', 'bo']);
 
 // ------------------------------------------------------------------------------------------------ ASR
 
-const WordSchema = v.object({ word: v.string(), start: v.number(), end: v.number() });
+// faster-whisper servers give each word's probability; Whisper's segments their avg_logprob and no_speech_prob
+const WordSchema = v.object({ word: v.string(), start: v.number(), end: v.number(), probability: v.optional(v.nullable(v.number())) });
 const SegmentSchema = v.object({
   start: v.number(),
   end: v.number(),
   text: v.string(),
   words: v.optional(v.nullable(v.array(WordSchema))),
+  avg_logprob: v.optional(v.nullable(v.number())),
+  no_speech_prob: v.optional(v.nullable(v.number())),
 });
 const VerboseSchema = v.object({
   text: v.string(),
@@ -58,13 +62,19 @@ export function chunkRegions(regions: readonly SpeechRegion[], maxSec: number): 
  * timeline. Segments that do not touch any speech region (Whisper's inventions over silence or
  * music) are dropped; words come from the top-level list, or the segment's own list (faster-whisper).
  */
+/** A word probability as a confidence field (absent when the server sent none). */
+function probability(p: number | null | undefined): { confidence?: number } {
+  return typeof p === 'number' && Number.isFinite(p) ? { confidence: round3(Math.max(0, Math.min(1, p))) } : {};
+}
+
 export function verboseToSegments(res: Verbose, offset: number, regions: readonly SpeechRegion[], lang: string): AsrSegment[] {
   const joiner = UNSPACED.has(baseLang(lang)) ? '' : ' ';
-  const topWords = (res.words ?? []).map((w) => ({ text: w.word.trim(), start: w.start + offset, end: w.end + offset }));
+  const word = (w: v.InferOutput<typeof WordSchema>): Word => ({ text: w.word.trim(), start: w.start + offset, end: w.end + offset, ...probability(w.probability) });
+  const topWords = (res.words ?? []).map(word);
   const rawSegments = res.segments?.length
     ? res.segments
     : res.text.trim()
-      ? [{ start: 0, end: res.duration ?? regions[regions.length - 1]!.end - offset, text: res.text, words: null }]
+      ? [{ start: 0, end: res.duration ?? regions[regions.length - 1]!.end - offset, text: res.text, words: null, avg_logprob: null, no_speech_prob: null }]
       : [];
   const touchesSpeech = (s: number, e: number) => regions.some((r) => s < r.end + 0.3 && e > r.start - 0.3);
   const out: AsrSegment[] = [];
@@ -75,7 +85,7 @@ export function verboseToSegments(res: Verbose, offset: number, regions: readonl
     if (!text || !touchesSpeech(start, end)) continue;
     let words: Word[];
     if (seg.words?.length) {
-      words = seg.words.map((w) => ({ text: w.word.trim(), start: w.start + offset, end: w.end + offset }));
+      words = seg.words.map(word);
     } else if (topWords.length) {
       words = topWords.filter((w) => {
         const mid = (w.start + w.end) / 2;
@@ -91,9 +101,11 @@ export function verboseToSegments(res: Verbose, offset: number, regions: readonl
       .filter((w) => w.text.length > 0)
       .map((w) => {
         const s = Math.min(Math.max(w.start, start), end);
-        return { text: w.text, start: round3(s), end: round3(Math.min(Math.max(w.end, s), end)) };
+        return { text: w.text, start: round3(s), end: round3(Math.min(Math.max(w.end, s), end)), ...probability(w.confidence) };
       });
-    out.push({ start: round3(start), end: round3(end), text, words });
+    // the segment's confidence: from its avg_logprob and no_speech_prob, else its words' probabilities
+    const confidence = whisperSegmentConfidence(seg.avg_logprob, seg.no_speech_prob) ?? wordsConfidence(words);
+    out.push({ start: round3(start), end: round3(end), text, words, ...(confidence !== null ? { confidence } : {}) });
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { readWavInfo } from '../../media/wav';
 import { EngineError, type AsrCallOptions, type AsrEngine, type AsrSegment, type EngineCallOptions, type SpeechRegion, type Word } from '../types';
 import { mapLimit, once, which } from './util';
 import { buildTermDict, termWords, type TermDict } from './asr-terms';
+import { calibratePosterior } from './word-confidence';
 
 export const POCKETSPHINX_BIN = 'pocketsphinx_batch';
 const FRAME_RATE = 100; // frames per second (-frate default)
@@ -180,6 +181,8 @@ export function createPocketsphinxAsr(opts: PocketsphinxOptions = {}): AsrEngine
     id: 'pocketsphinx',
     label: 'CMU PocketSphinx (en-us)',
     localWordConfidences: true,
+    // the raw posteriors (what the choice of input compares) become the chance a word is right when stored
+    wordConfidence: calibratePosterior,
     available: isAvailable,
     async init() {},
     languages() {

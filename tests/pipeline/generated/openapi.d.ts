@@ -2340,6 +2340,13 @@ export interface components {
                 speed_factor?: number | null;
                 overflow?: number | null;
                 keep_original?: boolean;
+                asr_confidence?: number | null;
+                words?: {
+                    text: string;
+                    start: number;
+                    end: number;
+                    confidence?: number;
+                }[];
                 terms?: {
                     expected: {
                         source: string;
@@ -2409,6 +2416,13 @@ export interface components {
             speed_factor?: number | null;
             overflow?: number | null;
             keep_original?: boolean;
+            asr_confidence?: number | null;
+            words?: {
+                text: string;
+                start: number;
+                end: number;
+                confidence?: number;
+            }[];
             terms?: {
                 expected: {
                     source: string;
@@ -2446,12 +2460,23 @@ export interface components {
                 speed_factor?: number | null;
                 overflow?: number | null;
                 keep_original?: boolean;
+                asr_confidence?: number | null;
+                words?: {
+                    text: string;
+                    start: number;
+                    end: number;
+                    confidence?: number;
+                }[];
                 terms?: {
                     expected: {
                         source: string;
                         target: string;
                     }[];
                     missing: {
+                        source: string;
+                        target: string;
+                    }[];
+                    unapplied?: {
                         source: string;
                         target: string;
                     }[];
@@ -2756,6 +2781,14 @@ export interface components {
                 status: "done" | "error" | "processing" | "updated";
                 speed_factor?: number | null;
                 overflow?: number | null;
+                keep_original?: boolean;
+                asr_confidence?: number | null;
+                words?: {
+                    text: string;
+                    start: number;
+                    end: number;
+                    confidence?: number;
+                }[];
                 terms?: {
                     expected: {
                         source: string;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { VoiceProfile } from '../../../../contract/schemas/voice-preset';
 import { speechSample } from '../../../engines/builtin/voice-sample';
 import { GENDER_SURE } from '../../../engines/builtin/voice-profile';
-import type { AsrSegment, SpeechRegion } from '../../../engines/types';
+import type { AsrEngine, AsrSegment, SpeechRegion } from '../../../engines/types';
+import { wordsConfidence } from '../../../engines/builtin/word-confidence';
 import { mapLimit } from '../../../engines/builtin/util';
 import { CLEAN_SHARE, removedShare, transcribeBestInput } from '../../../engines/builtin/asr-input';
 import { cpuSlots } from '../../../media/run';
@@ -116,6 +117,17 @@ export function planAsrChunks(
   return chunks.filter((c) => c.length > 0);
 }
 
+/**
+ * A recognised segment as stored: its words' scores mapped to the chance each is right (the engine's calibration),
+ * and the segment's confidence, the engine's own or its words' duration-weighted one (issue 33).
+ */
+export function scored(asr: Pick<AsrEngine, 'wordConfidence'>, s: AsrSegment): AsrSegment {
+  const map = asr.wordConfidence;
+  const words = map ? s.words.map((w) => (w.confidence === undefined ? w : { ...w, confidence: map(w.confidence) })) : s.words;
+  const confidence = s.confidence ?? wordsConfidence(words);
+  return { ...s, words, ...(confidence !== null ? { confidence } : {}) };
+}
+
 export async function transcription(ctx: ProjectStageContext): Promise<void> {
   const { project, deps } = ctx;
   let segs: NewSegment[];
@@ -171,7 +183,8 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
     segs = out
       .flat()
       .filter((s) => s.text.trim() !== '' && s.end > s.start)
-      .map((s) => ({ start: s.start, end: s.end, speaker: '', src: s.text.trim(), dst: '', status: 'processing', words: s.words }));
+      .map((s) => scored(asr, s))
+      .map((s) => ({ start: s.start, end: s.end, speaker: '', src: s.text.trim(), dst: '', status: 'processing', words: s.words, asr_confidence: s.confidence ?? null }));
   }
   checkAborted(ctx);
   if (segs.length === 0) {

@@ -75,6 +75,14 @@ export function QualityPanel({ projectId, projectName, version, onOpenSegment }:
   );
 }
 
+/** "3 in 2 segments", "none". */
+function unsureWords(r: QualityReport): string {
+  const n = r.doubtful_words ?? 0;
+  if (n === 0) return 'none';
+  const segs = r.segments.filter((s) => (s.doubtful_words ?? 0) > 0).length;
+  return `${n} in ${segs} segment${segs === 1 ? '' : 's'}`;
+}
+
 function ReportBody({ report, onOpenSegment }: { report: QualityReport; onOpenSegment: (id: string) => void }) {
   const lu = (x: number | null | undefined) => (x === null || x === undefined ? null : `${x.toFixed(1)} LU`);
   const figures: Array<[string, string]> = [
@@ -86,6 +94,8 @@ function ReportBody({ report, onOpenSegment }: { report: QualityReport; onOpenSe
     ...(report.true_peak_dbtp !== undefined && report.true_peak_dbtp !== null ? [['True peak', `${report.true_peak_dbtp.toFixed(1)} dBTP`] as [string, string]] : []),
     ['Largest drift', `${report.max_drift_sec.toFixed(2)} s`],
     ['Speech covered', `${Math.round(report.speech_coverage * 100)}%`],
+    // recognised words likely wrong (shaded in the source text): where to listen
+    ...(report.doubtful_words !== undefined ? [['Unsure words', unsureWords(report)] as [string, string]] : []),
     ['Background', report.background_kept ? `kept${report.background_level_db !== null ? ` (${report.background_level_db} dB)` : ''}` : `lost (${report.background_level_db ?? '—'} dB, source ${report.source_background_level_db ?? '—'} dB)`],
   ];
   return (

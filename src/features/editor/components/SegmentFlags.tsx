@@ -13,6 +13,7 @@ const SHORT: Record<string, string> = {
   missing_speech: 'No voice heard',
   glossary: 'Dictionary term',
   low_asr_confidence: 'Check the transcript',
+  doubtful_words: 'Unsure words',
   speech_under_dub: 'Original voice audible',
   background_dip: 'Background drops',
   subtitles: 'Subtitle hard to read',

@@ -11,6 +11,7 @@ import type { AttentionItem } from '../../../../contract/schemas/quality';
 import { SegmentFlags } from './SegmentFlags';
 import { TimingBar } from './TimingBar';
 import type { Segment } from '../../../../contract/schemas/project';
+import { SourceText } from './SourceText';
 
 export const ROW_HEIGHT = 156;
 /** A narrow row carries the times on a second line. */
@@ -276,9 +277,10 @@ export const SegmentRow = memo(function SegmentRow(p: SegmentRowProps) {
       <div className="ed-texts">
         <label>
           Source ({s.src.lang})
-          <textarea
-            aria-label={`Source text of segment ${n}`}
+          <SourceText
+            label={`Source text of segment ${n}`}
             value={s.src.text}
+            words={s.words}
             readOnly={p.readOnly}
             onChange={(e) => p.onChange(s.id, { srcText: e.target.value })}
             onSelect={(e) => setCaret({ field: 'src', at: e.currentTarget.selectionStart })}
