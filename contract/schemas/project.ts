@@ -143,6 +143,8 @@ export const CreateTranscriptRequest = v.object({
   num_speakers: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20)))),
   src_srt_media_id: v.optional(v.nullable(Id)),
   dst_srt_media_id: v.optional(v.nullable(Id)),
+  /** The source transcript as plain text (no times): aligned to the speech instead of recognising it. */
+  src_text: v.optional(v.nullable(v.string())),
 });
 export type CreateTranscriptRequest = v.InferOutput<typeof CreateTranscriptRequest>;
 

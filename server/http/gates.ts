@@ -46,8 +46,8 @@ function targetLanguageCount(body: Record<string, unknown>): number {
 export const GATES: readonly Gate[] = [
   {
     method: 'POST', path: '/project/create_transcript', feature: 'srt_upload', scope: 'space',
-    when: (r) => has(r.body.src_srt_media_id) || has(r.body.dst_srt_media_id),
-    note: 'creating a project from an uploaded source or target SRT',
+    when: (r) => has(r.body.src_srt_media_id) || has(r.body.dst_srt_media_id) || has(r.body.src_text),
+    note: 'creating a project from an uploaded source or target SRT or a source transcript',
   },
   {
     method: 'POST', path: '/project/create_transcript', feature: 'glossary', scope: 'space',

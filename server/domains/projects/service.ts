@@ -6,7 +6,8 @@ import { TEXT } from '../../../contract/errors';
 import { isEditable, isFinished, isGeneratable, isGenerating, type ProjectStatus } from '../../../contract/statuses';
 import { MAX_DST_LANGS, type CreateTranscriptRequest, type UpdateProjectRequest } from '../../../contract/schemas/project';
 import type { Db } from '../../db/index';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound, unprocessable } from '../errors';
+import { SOURCE_TEXT, sourceTextProblem } from './stages/given-text';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import type { EngineRegistryLike } from '../../pipeline/engines';
@@ -94,12 +95,20 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
     if (m.kind !== 'srt') throw badRequest(`${what}: not a subtitle (SRT) file`);
     if (m.status !== 'uploaded') throw badRequest(`${what} could not be read${m.error ? `: ${m.error}` : ''}`);
   }
+  // a plain-text source transcript: aligned to the speech instead of recognising it (issue 33)
+  const srcText = typeof body.src_text === 'string' && body.src_text.trim() !== '' ? body.src_text.replace(/\r\n?/g, '\n').trim() : null;
+  if (body.src_text != null) {
+    const problem = body.src_srt_media_id
+      ? 'Give either a source subtitle file or a source transcript, not both'
+      : sourceTextProblem(body.src_text);
+    if (problem) throw unprocessable([{ loc: ['body', 'src_text'], msg: problem, type: 'value_error' }]);
+  }
   const langs = targetLanguages(body);
   if (langs.length === 0) throw badRequest('Choose a target language');
   if (langs.length > MAX_DST_LANGS) throw badRequest(`At most ${MAX_DST_LANGS} target languages`);
   if (body.dst_srt_media_id && langs.length > 1) throw badRequest('A target subtitle file can only be used with one target language');
   for (const dst of langs) {
-    await checkLanguages(deps.engines, { src: body.src_lang, dst, srcSrt: !!body.src_srt_media_id, dstSrt: !!body.dst_srt_media_id });
+    await checkLanguages(deps.engines, { src: body.src_lang, dst, srcSrt: !!body.src_srt_media_id || !!srcText, dstSrt: !!body.dst_srt_media_id });
   }
   // The dictionary applies to the language it is for (with several languages, one of them).
   let glossaryLang: string | null = null;
@@ -127,6 +136,7 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
     // The other languages' projects are made from this one once its speakers are known (one analysis).
     pendingDstLangs: others.map((l) => ({ dst_lang: l, glossary_id: glossaryFor(l) })),
   });
+  if (srcText) await deps.storage.putBuffer(projectKey(row.id, SOURCE_TEXT), srcText, { contentType: 'text/plain; charset=utf-8' });
   // The upload's cover frame becomes the project's picture at once (its own copy: generations replace it).
   const coverKey = mediaCoverKey(uploaded);
   if (coverKey) {

@@ -2281,6 +2281,7 @@ export interface components {
             num_speakers?: number | null;
             src_srt_media_id?: string | null;
             dst_srt_media_id?: string | null;
+            src_text?: string | null;
         };
         UpdateProjectRequest: {
             name?: string;

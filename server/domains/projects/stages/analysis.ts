@@ -1,4 +1,5 @@
-// Stages 2-6: background separation, speech segmentation (VAD), transcription (ASR or a source SRT),
+// Stages 2-6: background separation, speech segmentation (VAD), transcription (ASR, or the alignment of a given
+// source SRT or plain-text transcript),
 // speakers (diarization) and a voice per speaker.
 // Transcription works in chunks of speech: they run side by side (one CPU slot each), each finished chunk
 // is kept as a checkpoint (a restart goes on from there) and moves the project's progress.
@@ -27,6 +28,7 @@ import { clonedEngineVoiceIds, ttsProviderOfSpeakers } from '../../voices/servic
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { makePendingLanguages } from '../languages';
 import { recognitionTerms } from '../asr-words';
+import { hasSourceText, segmentsFromSrt, segmentsFromText } from './given-text';
 
 // ------------------------------------------------------------------ separate_background
 
@@ -132,8 +134,10 @@ export async function transcription(ctx: ProjectStageContext): Promise<void> {
   const { project, deps } = ctx;
   let segs: NewSegment[];
   if (project.src_srt_media_id) {
-    const cues = await srtCues(ctx, project.src_srt_media_id, 'source');
-    segs = cues.map((c) => ({ start: c.start, end: c.end, speaker: '', src: c.text.replace(/\s*\n\s*/g, ' ').trim(), dst: '', status: 'processing' }));
+    // the user's words, timed from the voice (issue 33)
+    segs = await segmentsFromSrt(ctx, project.src_srt_media_id);
+  } else if (await hasSourceText(ctx)) {
+    segs = await segmentsFromText(ctx, segmentRegions(await speechRegions(ctx)), MAX_SEGMENT_SEC);
   } else {
     const regions = (await loadJson<SpeechRegion[]>(ctx, A.regions)) ?? segmentRegions(await speechRegions(ctx));
     const asr = await deps.engines.asrFor(project.src_lang);

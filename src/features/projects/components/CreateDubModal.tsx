@@ -18,6 +18,7 @@ import { languageOptions } from '../lib/languages';
 import { checkMinutes } from '../lib/minutes';
 import { isFileProblem, UPLOAD_TEXTS, uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
 import { SrtPicker, useSrtUpload } from './SrtPicker';
+import { SourceTextField } from './SourceTextField';
 
 export interface CreateDubModalProps {
   open: boolean;
@@ -61,6 +62,8 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const [extraLangs, setExtraLangs] = useState<string[]>([]);
   const [speakers, setSpeakers] = useState('');
   const [glossaryId, setGlossaryId] = useState('');
+  /** A plain-text source transcript (aligned to the speech instead of recognised). */
+  const [srcText, setSrcText] = useState('');
   const video = useVideoUpload({ spaceId, tus: tusOn });
   const { upload, duration: localDur } = video;
   const srcSrtSlot = useSrtUpload();
@@ -112,6 +115,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     setShown({});
     setSubmitError(null);
     setGlossaryId('');
+    setSrcText('');
     setSpeakers('');
     setExtraLangs([]);
   };
@@ -180,6 +184,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     if (speakers) body.num_speakers = Number(speakers);
     if (glossaryId) body.glossary_id = glossaryId;
     if (srcSrt?.mediaId) body.src_srt_media_id = srcSrt.mediaId;
+    else if (srcText.trim()) body.src_text = srcText;
     if (dstSrt?.mediaId) body.dst_srt_media_id = dstSrt.mediaId;
     setSubmitting(true);
     try {
@@ -358,6 +363,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
               <SrtPicker label="Target subtitles (optional)" state={dstSrt} onPick={dstSrtSlot.pick} onClear={dstSrtSlot.clear} />
             </InlineStack>
           )}
+          {srtUpload && <SourceTextField value={srcText} onChange={setSrcText} disabled={!!srcSrt} />}
 
           {durationSec != null && minutes.ok && (
             <Text as="p" tone="subdued" variant="bodySm">
