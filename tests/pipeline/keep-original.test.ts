@@ -155,5 +155,10 @@ describe('a segment kept in the original audio', () => {
     const t = (await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token })).json.segments;
     expect(t[1]).toMatchObject({ keep_original: true, speed_factor: null, overflow: null, status: 'done' });
     expect(t[0].speed_factor).toBeGreaterThan(0);
+    // the quality report judges the dub only: the kept segment is neither "no voice heard" nor "original voice audible"
+    const q = await api(h, 'GET', `/api/project/${projectId}/quality`, { token: u.token });
+    expect(q.status).toBe(200);
+    expect(q.json.segments.map((s: { id: string }) => s.id)).toEqual([segs[0]!.id]);
+    expect(q.json.attention.filter((a: { segment_id?: string }) => a.segment_id === segs[1]!.id)).toEqual([]);
   }, 600_000);
 });

@@ -234,6 +234,52 @@ function mockSpaceApi(s = space(), over: { me?: ReturnType<typeof user>; limits?
   );
 }
 
+describe('Subtitle limits (Teamspace dialog)', () => {
+  const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+  it('owner: sees the limits in words, changes one and saves them; a value out of bounds is refused before any call', async () => {
+    mockSpaceApi();
+    const seen = recordRequests();
+    renderUi(<TeamspaceDialog open spaceId="s-team" onClose={() => {}} />);
+    await screen.findByLabelText('Teamspace name');
+    expect(screen.getByText(/42 characters × 2 lines, 17 characters per second \(at most 20\), 0\.83–7 s on screen \(common subtitle guidelines\)/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Change' }));
+    await userEvent.clear(field('Characters per line, at most'));
+    await userEvent.type(field('Characters per line, at most'), '100');
+    await userEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByText('Between 16 and 80')).toBeTruthy();
+    expect(seen.some((r) => r.method === 'PATCH')).toBe(false);
+    await userEvent.clear(field('Characters per line, at most'));
+    await userEvent.type(field('Characters per line, at most'), '37');
+    await userEvent.clear(field('Reading speed, hard limit'));
+    await userEvent.type(field('Reading speed, hard limit'), '15');
+    await userEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByText('At least the reading speed to aim for')).toBeTruthy();
+    await userEvent.clear(field('Reading speed, hard limit'));
+    await userEvent.type(field('Reading speed, hard limit'), '21');
+    await userEvent.click(screen.getByRole('button', { name: 'Save limits' }));
+    await waitFor(() =>
+      expect(seen.find((r) => r.method === 'PATCH')?.body).toEqual({
+        subtitle_limits: { max_line_chars: 37, max_lines: 2, target_cps: 17, max_cps: 21, min_duration_sec: 0.83, max_duration_sec: 7 },
+      }),
+    );
+    expect(await screen.findByText(/37 characters × 2 lines, 17 characters per second \(at most 21\)/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Use the defaults' }));
+    await waitFor(() => expect(seen.filter((r) => r.method === 'PATCH').at(-1)?.body).toEqual({ subtitle_limits: null }));
+  });
+
+  it('editor: sees them, cannot change them', async () => {
+    mockSpaceApi(space({ subtitle_limits: { max_line_chars: 32, max_lines: 1, target_cps: 15, max_cps: 18, min_duration_sec: 1, max_duration_sec: 6 } }), {
+      me: user({ id: EDITOR_ID, email: 'editor@example.com' }),
+    });
+    renderUi(<TeamspaceDialog open spaceId="s-team" onClose={() => {}} />);
+    expect(await screen.findByText(/32 characters × 1 line, 15 characters per second \(at most 18\), 1–6 s on screen$/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Details' }));
+    expect(field('Characters per line, at most').disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Save limits' })).toBeNull();
+    expect(screen.getByText('Only the Teamspace\'s owners change these.')).toBeTruthy();
+  });
+});
+
 describe('Teamspace dialog', () => {
   it('owner: Settings and Usage tabs, minutes used/total and Manage subscription', async () => {
     mockSpaceApi();

@@ -477,7 +477,8 @@ async function writeQualityReport(
       projectId: project.id,
       generation: project.generation,
       duration: project.duration!,
-      segments: await segmentsOf(deps.db, project.id),
+      // segments kept in the original audio are not dubbed: nothing of the dub to judge there (the source plays)
+      segments: (await segmentsOf(deps.db, project.id)).filter((s) => !s.keep_original),
       glossary: glossary?.terms ?? [],
       speakers,
       loudnessTarget: o.target,
