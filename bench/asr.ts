@@ -7,7 +7,7 @@
 // through the pipeline's steps: 48 kHz stereo and 16 kHz mono audio, the voice-activity regions (Silero; the true
 // sentence times when it is not installed), the separation engine (writes the 16 kHz speech estimate), recognition.
 // The customer's words (issue 33 part 2): a clip of 10 sentences, each with an uncommon product or place name
-// (espeak-ng en-us+klatt4 at 130 wpm; nothing mixed), recognised without and with the names as terms (how many of
+// (festival's natural HTS voice us-slt when text2wave is installed, else espeak-ng en-us+klatt4 at 130 wpm; nothing mixed), recognised without and with the names as terms (how many of
 // the 10 are recognised), and the clean reading's WER and recognition time without and with them.
 // Options: --music=drascula2,fb (default both), --only=terms (just the terms section), --no-terms, --json, --keep.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { runTool } from '../server/media/ffmpeg';
 import { run } from '../server/media/run';
 import { readWav, readWavInfo, toMono, writeWav } from '../server/media/wav';
 import { createPocketsphinxAsr } from '../server/engines/builtin/pocketsphinx';
+import { which } from '../server/engines/builtin/util';
 import { createDspSeparation } from '../server/engines/builtin/dsp-separation';
 import { createSileroVad } from '../server/engines/builtin/silero-vad';
 import { chooseByConfidence, hasConfidences } from '../server/engines/builtin/asr-input';
@@ -138,6 +139,13 @@ export const TERM_SENTENCES: ReadonlyArray<{ name: string; text: string }> = [
 ];
 export const TERM_VOICE = 'en-us+klatt4';
 export const TERM_WPM = 130;
+/** The natural voice (festival's HTS us-slt) used for the term clip when festival's text2wave is installed. */
+export const TERM_FESTIVAL_VOICE = 'cmu_us_slt_arctic_hts';
+
+/** Which voice the term clip is spoken with: festival's HTS voice when text2wave is installed, else espeak-ng. */
+export function termClipVoice(): string {
+  return which('text2wave') ? `festival ${TERM_FESTIVAL_VOICE}` : `espeak-ng ${TERM_VOICE} ${TERM_WPM} wpm`;
+}
 
 /** Synthesises the term clip (16 kHz mono WAV, 0.8 s between sentences) and returns its sentence times. */
 export async function buildTermClip(dir: string, out: string, sentences = TERM_SENTENCES): Promise<SpeechRegion[]> {
@@ -147,7 +155,11 @@ export async function buildTermClip(dir: string, out: string, sentences = TERM_S
   for (const [i, s] of sentences.entries()) {
     const raw = join(dir, `term${i}.wav`);
     const wav = join(dir, `term${i}_16k.wav`);
-    await run('espeak-ng', ['-v', TERM_VOICE, '-s', String(TERM_WPM), '-w', raw, s.text]);
+    if (which('text2wave')) {
+      await run('text2wave', ['-eval', `(voice_${TERM_FESTIVAL_VOICE})`, '-o', raw], { input: s.text + '\n', timeoutMs: 120_000 });
+    } else {
+      await run('espeak-ng', ['-v', TERM_VOICE, '-s', String(TERM_WPM), '-w', raw, s.text]);
+    }
     await ff(['-i', raw, '-ar', '16000', '-ac', '1', '-c:a', 'pcm_f32le', wav]);
     const x = toMono(readWav(wav).channelData);
     parts.push(x);
@@ -204,7 +216,7 @@ async function termsSection(asr: AsrEngine, root: string): Promise<Record<string
   const hitsBefore = namesRecognised(before, regions);
   const hitsAfter = namesRecognised(after, regions);
   const row = {
-    voice: `${TERM_VOICE} ${TERM_WPM} wpm`,
+    voice: termClipVoice(),
     namesBefore: hitsBefore.filter(Boolean).length,
     namesAfter: hitsAfter.filter(Boolean).length,
     clipWerBefore: wer(ref, before),

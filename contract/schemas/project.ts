@@ -128,6 +128,21 @@ const LangCode = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z]{2
 const Id = v.pipe(v.string(), v.uuid('Invalid id'));
 const Text = (max: number) => v.pipe(v.string(), v.maxLength(max, `At most ${max} characters`));
 
+/** Limits of a project's word list for speech recognition (PUT /api/project/{id}/asr_words, and on create). */
+export const ASR_WORDS_MAX = 200;
+export const ASR_WORD_MAX_CHARS = 60;
+const AsrWordList = v.pipe(
+  v.array(
+    v.pipe(
+      v.string('Each entry must be a string'),
+      v.trim(),
+      v.maxLength(ASR_WORD_MAX_CHARS, `Each entry has at most ${ASR_WORD_MAX_CHARS} characters`),
+    ),
+    'The words must be a list of strings',
+  ),
+  v.maxLength(ASR_WORDS_MAX, `At most ${ASR_WORDS_MAX} words`),
+);
+
 /** Most target languages of one create (one project per language). */
 export const MAX_DST_LANGS = 10;
 export const CreateTranscriptRequest = v.object({
@@ -145,6 +160,8 @@ export const CreateTranscriptRequest = v.object({
   dst_srt_media_id: v.optional(v.nullable(Id)),
   /** The source transcript as plain text (no times): aligned to the speech instead of recognising it. */
   src_text: v.optional(v.nullable(v.string())),
+  /** Words recognition should know (names, products, places), stored as the project's word list (see asr_words). */
+  asr_words: v.optional(AsrWordList),
 });
 export type CreateTranscriptRequest = v.InferOutput<typeof CreateTranscriptRequest>;
 
@@ -165,26 +182,11 @@ export const UpdateProjectRequest = v.object({
 export type UpdateProjectRequest = v.InferOutput<typeof UpdateProjectRequest>;
 
 export const PromptRequest = v.object({ prompt: v.nullable(Text(5000)) });
-/** Limits of a project's word list for speech recognition (PUT /api/project/{id}/asr_words). */
-export const ASR_WORDS_MAX = 200;
-export const ASR_WORD_MAX_CHARS = 60;
 /**
  * The words speech recognition should know (product and place names): each entry a word or a short phrase;
  * blank entries and repeats are dropped. The project's dictionary terms are added to them.
  */
-export const AsrWordsRequest = v.object({
-  words: v.pipe(
-    v.array(
-      v.pipe(
-        v.string('Each entry must be a string'),
-        v.trim(),
-        v.maxLength(ASR_WORD_MAX_CHARS, `Each entry has at most ${ASR_WORD_MAX_CHARS} characters`),
-      ),
-      'The words must be a list of strings',
-    ),
-    v.maxLength(ASR_WORDS_MAX, `At most ${ASR_WORDS_MAX} words`),
-  ),
-});
+export const AsrWordsRequest = v.object({ words: AsrWordList });
 export const AsrWordsResponse = v.object({ words: v.array(v.string()) });
 export type AsrWordsResponse = v.InferOutput<typeof AsrWordsResponse>;
 export const CopyProjectRequest = v.object({ dst_lang: LangCode, free_dubbing: v.optional(v.boolean(), false) });

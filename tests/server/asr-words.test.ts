@@ -1,6 +1,7 @@
 // The customer's words (issue 33): GET/PUT /api/project/{id}/asr_words over HTTP — members of the project's space
 // (owner, editor) read and set the list, others are refused; bad lists get a 422 with a message; recognition is
-// given the list plus the dictionary's source terms.
+// given the list plus the dictionary's source terms. The list can be given when the project is created (asr_words of
+// POST /api/project): stored with the project, same limits (422 and no project when it is bad).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASR_WORDS_MAX, ASR_WORD_MAX_CHARS } from '../../contract/schemas/project';
 import { recognitionTerms } from '../../server/domains/projects/asr-words';
@@ -13,6 +14,7 @@ let alice: TestUser;
 let editor: TestUser;
 let stranger: TestUser;
 let id: string;
+let media: string;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -20,7 +22,7 @@ beforeAll(async () => {
   editor = await newUser(h, 'asrw-editor');
   stranger = await newUser(h, 'asrw-stranger');
   await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [alice.defaultSpaceId, editor.id]);
-  const media = await uploadOk(h, alice, await makeSpeechVideo({ seconds: 3 }));
+  media = await uploadOk(h, alice, await makeSpeechVideo({ seconds: 3 }));
   const r = await createProject(h, alice, { name: 'Words', src_lang: 'en', dst_lang: 'es', media_id: media });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
   id = r.json.id;
@@ -79,5 +81,31 @@ describe('/api/project/{id}/asr_words', () => {
     );
     expect(await recognitionTerms(h.deps.db, { id, glossary_id: null })).toEqual(['Nuvexa']);
     expect(await recognitionTerms(h.deps.db, { id, glossary_id: g.id })).toEqual(['Nuvexa', 'Quillbrook', 'Vantorio blender']);
+  });
+
+  it('stores the list given when the project is created (cleaned), and refuses a bad one with 422 and no project', async () => {
+    const r = await createProject(h, alice, {
+      name: 'Words on create', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: [' Zephyrix ', 'Ouarzazate', '', 'ZEPHYRIX', 'Tromsø'],
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect((await api(h, 'GET', path(r.json.id), { token: alice.token })).json.words).toEqual(['Zephyrix', 'Ouarzazate', 'Tromsø']);
+    expect(await recognitionTerms(h.deps.db, { id: r.json.id, glossary_id: null })).toEqual(['Zephyrix', 'Ouarzazate', 'Tromsø']);
+    // none given (or only blanks): an empty list
+    const none = await createProject(h, alice, { name: 'No words', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: ['  '] });
+    expect(none.status).toBe(200);
+    expect((await api(h, 'GET', path(none.json.id), { token: alice.token })).json.words).toEqual([]);
+
+    const count = async () => (await h.deps.db.one<{ n: number | string }>(`SELECT count(*) AS n FROM projects WHERE space_id = $1`, [alice.defaultSpaceId])).n;
+    const before = Number(await count());
+    const many = await createProject(h, alice, {
+      name: 'Too many', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: Array.from({ length: ASR_WORDS_MAX + 1 }, (_, i) => `w${i}`),
+    });
+    expect(many.status).toBe(422);
+    expect(JSON.stringify(many.json)).toContain(`At most ${ASR_WORDS_MAX} words`);
+    const long = await createProject(h, alice, { name: 'Too long', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: ['x'.repeat(ASR_WORD_MAX_CHARS + 1)] });
+    expect(long.status).toBe(422);
+    expect(JSON.stringify(long.json)).toContain(`at most ${ASR_WORD_MAX_CHARS} characters`);
+    expect((await createProject(h, alice, { name: 'Not a list', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: 'Zephyrix' })).status).toBe(422);
+    expect(Number(await count())).toBe(before);
   });
 });

@@ -6,29 +6,12 @@ import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
 import { loadProject } from './service';
+import { asrWordsOf, cleanWords, saveAsrWords } from './asr-words-store';
+
+export { asrWordsOf, cleanWords } from './asr-words-store';
 
 /** Terms of the dictionary given to recognition at most (a dictionary may hold thousands). */
 export const GLOSSARY_TERMS_FOR_ASR = 300;
-
-/** Trimmed, blank entries and repeats (case-insensitive) dropped, inner white space as one space. */
-export function cleanWords(words: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const w of words) {
-    const t = w.trim().replace(/\s+/g, ' ');
-    const k = t.toLowerCase();
-    if (!t || seen.has(k)) continue;
-    seen.add(k);
-    out.push(t);
-  }
-  return out;
-}
-
-export async function asrWordsOf(db: Db, projectId: string): Promise<string[]> {
-  const r = await db.maybeOne<{ words: unknown }>(`SELECT words FROM project_asr_words WHERE project_id = $1`, [projectId]);
-  const w = typeof r?.words === 'string' ? (JSON.parse(r.words) as unknown) : r?.words;
-  return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string') : [];
-}
 
 export async function getAsrWords(deps: AppDeps, user: UserRow, id: string): Promise<AsrWordsResponse> {
   const { project } = await loadProject(deps, user, id);
@@ -37,13 +20,7 @@ export async function getAsrWords(deps: AppDeps, user: UserRow, id: string): Pro
 
 export async function setAsrWords(deps: AppDeps, user: UserRow, id: string, words: readonly string[]): Promise<AsrWordsResponse> {
   const { project } = await loadProject(deps, user, id);
-  const clean = cleanWords(words);
-  await deps.db.query(
-    `INSERT INTO project_asr_words (project_id, words, updated_at) VALUES ($1, $2::jsonb, now())
-     ON CONFLICT (project_id) DO UPDATE SET words = EXCLUDED.words, updated_at = now()`,
-    [project.id, JSON.stringify(clean)],
-  );
-  return { words: clean };
+  return { words: await saveAsrWords(deps.db, project.id, words) };
 }
 
 /** What recognition of a project is given: its word list, then its dictionary's source terms. */

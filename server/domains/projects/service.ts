@@ -28,6 +28,7 @@ import { clonedEngineVoiceIds, presetVoicesFor, ttsProviderOfSpeakers } from '..
 import * as repo from './repository';
 import { sampleUrl } from './samples';
 import { oneProjectJson } from './shape';
+import { cleanWords, saveAsrWords } from './asr-words-store';
 import { makeLanguageProject, targetLanguages } from './languages';
 import { loadQuality } from './quality';
 import type { QualityReport } from '../../../contract/schemas/quality';
@@ -120,21 +121,27 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
   const glossaryFor = (l: string) => (body.glossary_id && l === glossaryLang ? body.glossary_id : null);
   const [first, ...others] = langs as [string, ...string[]];
 
-  const row = await repo.insertProject(deps.db, {
-    spaceId: space.id,
-    userId: user.id,
-    name: body.name,
-    srcLang: body.src_lang,
-    dstLang: first,
-    mediaId: body.media_id ?? null,
-    link,
-    numSpeakers: body.num_speakers ?? null,
-    srcSrtMediaId: body.src_srt_media_id ?? null,
-    dstSrtMediaId: body.dst_srt_media_id ?? null,
-    glossaryId: glossaryFor(first),
-    ttsProvider: (await deps.engines.ttsFor(first))?.id ?? null,
-    // The other languages' projects are made from this one once its speakers are known (one analysis).
-    pendingDstLangs: others.map((l) => ({ dst_lang: l, glossary_id: glossaryFor(l) })),
+  const ttsProvider = (await deps.engines.ttsFor(first))?.id ?? null;
+  // the project and its word list for recognition (if given) in one transaction
+  const row = await deps.db.tx(async (t) => {
+    const inserted = await repo.insertProject(t, {
+      spaceId: space.id,
+      userId: user.id,
+      name: body.name,
+      srcLang: body.src_lang,
+      dstLang: first,
+      mediaId: body.media_id ?? null,
+      link,
+      numSpeakers: body.num_speakers ?? null,
+      srcSrtMediaId: body.src_srt_media_id ?? null,
+      dstSrtMediaId: body.dst_srt_media_id ?? null,
+      glossaryId: glossaryFor(first),
+      ttsProvider,
+      // The other languages' projects are made from this one once its speakers are known (one analysis).
+      pendingDstLangs: others.map((l) => ({ dst_lang: l, glossary_id: glossaryFor(l) })),
+    });
+    if (body.asr_words && cleanWords(body.asr_words).length > 0) await saveAsrWords(t, inserted.id, body.asr_words);
+    return inserted;
   });
   if (srcText) await deps.storage.putBuffer(projectKey(row.id, SOURCE_TEXT), srcText, { contentType: 'text/plain; charset=utf-8' });
   // The upload's cover frame becomes the project's picture at once (its own copy: generations replace it).

@@ -1,7 +1,7 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
 import useSWR, { mutate } from 'swr';
 import { TIMEOUT_HEADER, fetcher, request, type ApiError } from '../../lib/http';
-import type { Project, Segment, SegmentTimingResponse, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
+import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
 import type { QualityReport } from '../../../contract/schemas/quality';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 
@@ -166,4 +166,16 @@ export function borrowPause(projectId: string, segmentId: string): Promise<Segme
 /** POST {id}/transcript/{segmentId}/keep_original: the original audio plays over the segment (keep), or it is dubbed again. */
 export function keepOriginal(projectId: string, segmentId: string, keep: boolean): Promise<SegmentTimingResponse> {
   return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/keep_original`, { json: { keep } }).json<SegmentTimingResponse>());
+}
+
+export const asrWordsKey = (projectId: string) => `/api/project/${projectId}/asr_words`;
+
+/** The project's word list for speech recognition (GET {id}/asr_words). */
+export function useAsrWords(projectId: string | null) {
+  return useSWR<AsrWordsResponse, ApiError>(projectId ? asrWordsKey(projectId) : null, fetcher, { revalidateOnFocus: false });
+}
+
+/** PUT {id}/asr_words: replaces the list; returns it as stored (cleaned). */
+export function saveAsrWords(projectId: string, words: string[]): Promise<AsrWordsResponse> {
+  return request((c) => c.put(`project/${projectId}/asr_words`, { json: { words } }).json<AsrWordsResponse>());
 }

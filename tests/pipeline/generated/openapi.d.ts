@@ -2282,6 +2282,7 @@ export interface components {
             src_srt_media_id?: string | null;
             dst_srt_media_id?: string | null;
             src_text?: string | null;
+            asr_words?: string[];
         };
         UpdateProjectRequest: {
             name?: string;

@@ -39,6 +39,7 @@ import { SpeakersPanel } from './SpeakersPanel';
 import { GenerateCard } from './GenerateCard';
 import { useProjectActions } from '../hooks/useProjectActions';
 import { DictionaryPanel } from './DictionaryPanel';
+import { AsrWordsPanel } from './AsrWordsPanel';
 import { Timeline, type TimelineHandle } from '../timeline/Timeline';
 
 export const TRANSCRIPT_POLL_MS = 2000;
@@ -489,6 +490,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
             {canDictionary && (
               <DictionaryPanel project={project} disabled={readOnly} onChanged={(p) => void mutateProject(p, { revalidate: true })} />
             )}
+            <AsrWordsPanel projectId={pid} disabled={readOnly} />
           </div>
           <div className="ed-list">
             <div className="ed-toolbar">

@@ -1,5 +1,6 @@
 // Creating a dub: upload a video (tus, resumes after a dropped connection) or paste a link, choose the
-// languages, optionally source/target SRT files and a dictionary, check the minutes, start.
+// languages, optionally source/target SRT files, a dictionary and (under More options) the words recognition should
+// listen for, check the minutes, start.
 import {
   Banner, BlockStack, Button, ButtonGroup, DropZone, InlineStack, Modal, ProgressBar, Select, Spinner, Tag, Text, TextField,
 } from '@shopify/polaris';
@@ -12,6 +13,7 @@ import type { Settings } from '../../../../contract/schemas/settings';
 import type { Credits } from '../../../../contract/schemas/space';
 import { deviceTypeAtom, getMoreMinutesAtom, upgradeModalAtom } from '../../../lib/state';
 import { errorMessage, isApiError } from '../../../lib/http';
+import { parseWordList } from '../../../lib/wordList';
 import { createTranscript, useGlossaries, videoInfo, type CreateTranscriptBody } from '../api';
 import { hasErrors, nameFrom, validateCreateForm, type CreateFormErrors, type SourceKind } from '../lib/createForm';
 import { languageOptions } from '../lib/languages';
@@ -64,6 +66,10 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const [glossaryId, setGlossaryId] = useState('');
   /** A plain-text source transcript (aligned to the speech instead of recognised). */
   const [srcText, setSrcText] = useState('');
+  /** More options (collapsed): the words speech recognition should listen for, one a line. */
+  const [moreOpen, setMoreOpen] = useState(false);
+  const [wordsText, setWordsText] = useState('');
+  const wordList = useMemo(() => parseWordList(wordsText), [wordsText]);
   const video = useVideoUpload({ spaceId, tus: tusOn });
   const { upload, duration: localDur } = video;
   const srcSrtSlot = useSrtUpload();
@@ -118,6 +124,8 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     setSrcText('');
     setSpeakers('');
     setExtraLangs([]);
+    setWordsText('');
+    setMoreOpen(false);
   };
   const close = () => {
     if (submitting) return;
@@ -176,6 +184,10 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
       setSubmitError('Wait for the subtitle files to upload, or remove them');
       return;
     }
+    if (wordList.error) {
+      setMoreOpen(true);
+      return;
+    }
     const others = multiOn ? extraLangs.filter((l) => l !== dstLang && l !== srcLang) : [];
     const body: CreateTranscriptBody = { name: nameNow, src_lang: srcLang, dst_lang: dstLang };
     if (others.length > 0) body.dst_langs = [dstLang, ...others];
@@ -186,6 +198,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
     if (srcSrt?.mediaId) body.src_srt_media_id = srcSrt.mediaId;
     else if (srcText.trim()) body.src_text = srcText;
     if (dstSrt?.mediaId) body.dst_srt_media_id = dstSrt.mediaId;
+    if (wordList.words.length > 0) body.asr_words = wordList.words;
     setSubmitting(true);
     try {
       const project = await createTranscript(body);
@@ -364,6 +377,25 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
             </InlineStack>
           )}
           {srtUpload && <SourceTextField value={srcText} onChange={setSrcText} disabled={!!srcSrt} />}
+          <div>
+            <Button variant="plain" disclosure={moreOpen ? 'up' : 'down'} onClick={() => setMoreOpen((o) => !o)} ariaExpanded={moreOpen} ariaControls="create-more-options">
+              More options
+            </Button>
+          </div>
+          {moreOpen && (
+            <div id="create-more-options">
+              <TextField
+                label="Words to listen for (names, products, places — one per line)"
+                helpText="Optional. Speech recognition is told these words, so names it does not know are written as you spell them."
+                autoComplete="off"
+                multiline={4}
+                value={wordsText}
+                onChange={setWordsText}
+                error={wordList.error ?? undefined}
+                disabled={submitting}
+              />
+            </div>
+          )}
 
           {durationSec != null && minutes.ok && (
             <Text as="p" tone="subdued" variant="bodySm">
