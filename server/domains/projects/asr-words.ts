@@ -18,9 +18,10 @@ export async function getAsrWords(deps: AppDeps, user: UserRow, id: string): Pro
   return { words: await asrWordsOf(deps.db, project.id) };
 }
 
-export async function setAsrWords(deps: AppDeps, user: UserRow, id: string, words: readonly string[]): Promise<AsrWordsResponse> {
+/** Access is checked before the body is read (`readWords`): a stranger learns nothing from a validation error. */
+export async function setAsrWords(deps: AppDeps, user: UserRow, id: string, readWords: () => Promise<readonly string[]>): Promise<AsrWordsResponse> {
   const { project } = await loadProject(deps, user, id);
-  return { words: await saveAsrWords(deps.db, project.id, words) };
+  return { words: await saveAsrWords(deps.db, project.id, await readWords()) };
 }
 
 /** What recognition of a project is given: its word list, then its dictionary's source terms. */

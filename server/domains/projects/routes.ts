@@ -95,8 +95,8 @@ projectsRoutes.put('/:id/prompt', async (c) => {
 projectsRoutes.get('/:id/asr_words', async (c) => c.json(await getAsrWords(c.get('deps'), c.get('user'), c.req.param('id'))));
 
 projectsRoutes.put('/:id/asr_words', async (c) => {
-  const body = await jsonBody(c, AsrWordsRequest);
-  return c.json(await setAsrWords(c.get('deps'), c.get('user'), c.req.param('id'), body.words));
+  const readWords = async () => (await jsonBody(c, AsrWordsRequest)).words;
+  return c.json(await setAsrWords(c.get('deps'), c.get('user'), c.req.param('id'), readWords));
 });
 
 projectsRoutes.patch('/:id/glossary', async (c) => {
