@@ -8,7 +8,9 @@
 // The account is made through the API (sign-up; the first account of an install is a superuser, which
 // grants itself the Business plan so any length has minutes) and the video is uploaded from disk.
 // Options: --seconds=N (default 60), --width=W --height=H, --concurrency=N (worker slots),
-// --jobs=N (that many copies of the video dubbed at once: throughput), --json.
+// --jobs=N (that many copies of the video dubbed at once: throughput), --json; --redub: then one segment's
+// translation edited and Generate again (the re-dub: the time to the new video and to merging_done, with the merge's
+// steps; the load average printed beside it, as the machine may be shared).
 import { openAsBlob } from 'node:fs';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -236,6 +238,32 @@ async function main() {
       }),
     );
     const total = (Date.now() - t0) / 1000;
+    // the first run's figures (the re-dub's are reported apart)
+    const firstTimings = timings.length;
+    const firstSteps = steps.length;
+    // The re-dub: one segment in the middle edited, Generate, until the new video is there and until merging_done.
+    let redub: { segment: number; videoSec: number; generateSec: number; merging: Record<string, number>; loadAverage: number[] } | null = null;
+    if (args.redub) {
+      const id = runs[0]!.id;
+      const segs = (await call('GET', `/api/project/${id}/transcript`)).segments as Array<{ id: string; dst: { text: string } }>;
+      const k = Math.floor(segs.length / 2);
+      await call('PATCH', `/api/project/${id}/transcript`, { segments: [{ id: segs[k]!.id, dst: { text: `${segs[k]!.dst.text} Y nada más.` } }] });
+      const videoBefore = (await findProject(deps.db, id))?.translated_video;
+      const stepsFrom = steps.length;
+      const t2 = Date.now();
+      await call('POST', `/api/project/${id}/generate`);
+      let videoSec = 0;
+      for (;;) {
+        const p = await findProject(deps.db, id);
+        if (!videoSec && p?.translated_video && p.translated_video !== videoBefore) videoSec = (Date.now() - t2) / 1000;
+        if (p?.status === 'merging_done' && videoSec) break;
+        if (p && /failed/.test(p.status)) throw new Error(`re-dub ended in ${p.status}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const merging: Record<string, number> = {};
+      for (const st of steps.slice(stepsFrom).filter((x) => x.projectId === id)) merging[`${st.stage}/${st.step}`] = Math.round(st.seconds * 100) / 100;
+      redub = { segment: k, videoSec, generateSec: (Date.now() - t2) / 1000, merging, loadAverage: loadavg().map((x) => Math.round(x * 100) / 100) };
+    }
     probing = false;
     await prober;
     loop.disable();
@@ -263,7 +291,7 @@ async function main() {
     const src = await probe(video.path);
 
     const perStage = new Map<string, number>();
-    for (const t of timings.filter((x) => x.projectId === first.id)) perStage.set(t.stage, (perStage.get(t.stage) ?? 0) + t.seconds);
+    for (const t of timings.slice(0, firstTimings).filter((x) => x.projectId === first.id)) perStage.set(t.stage, (perStage.get(t.stage) ?? 0) + t.seconds);
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     const result = {
       video: { seconds: SECONDS, width: WIDTH, height: HEIGHT, speechSec: Math.round(video.speechSec * 10) / 10 },
@@ -271,7 +299,7 @@ async function main() {
       workerSlots: config.worker.concurrency,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       stages: Object.fromEntries([...perStage].map(([k, v]) => [k, Math.round(v * 100) / 100])),
-      steps: steps.filter((s) => s.projectId === first.id).map((s) => ({ stage: s.stage, step: s.step, seconds: Math.round(s.seconds * 100) / 100 })),
+      steps: steps.slice(0, firstSteps).filter((s) => s.projectId === first.id).map((s) => ({ stage: s.stage, step: s.step, seconds: Math.round(s.seconds * 100) / 100 })),
       analysisSec: Math.round(first.tAnalysis * 100) / 100,
       generateSec: Math.round(first.tGenerate * 100) / 100,
       totalSec: Math.round(total * 100) / 100,
@@ -289,6 +317,7 @@ async function main() {
         segmentsCut: overflow,
         speedFactors: voiced.map((f) => f.speedFactor),
       },
+      redub,
       output: {
         durationSec: dub.durationSec, sourceDurationSec: src.durationSec, fps: dub.fps, sourceFps: src.fps,
         video: dub.videoCodec, audio: dub.audioCodec,
@@ -313,6 +342,10 @@ async function main() {
       console.log(`segments: ${stats.segments}; ending within slot + 150 ms: ${result.fit.withinSlotPlus150ms}; speed factor in 0.85-1.25: ${result.fit.speedFactorIn085to125}`);
       console.log(`max cumulative drift: ${result.fit.maxCumulativeDriftSec} s; overlaps into the next segment: ${overlaps}; segments cut: ${overflow}`);
       if (result.fit.speedFactors.length <= 40) console.log(`speed factors: ${result.fit.speedFactors.join(', ')}`);
+      if (redub) {
+        console.log(`re-dub of one segment (#${redub.segment}): the new video ${redub.videoSec.toFixed(2)} s after Generate, merging_done ${redub.generateSec.toFixed(2)} s (load average ${redub.loadAverage.join(' ')})`);
+        for (const [k, v] of Object.entries(redub.merging)) console.log(`      ${k.padEnd(32)} ${v.toFixed(2).padStart(7)}`);
+      }
       console.log(`output: ${dub.durationSec.toFixed(3)} s at ${dub.fps} fps (${dub.videoCodec}+${dub.audioCodec}); source ${src.durationSec.toFixed(3)} s at ${src.fps} fps`);
     }
     await shutdownDeps(deps);

@@ -67,7 +67,7 @@ export async function runTool(cmd: string, args: string[], o: OpOptions = {}): P
   return (await runToolOutput(cmd, args, o)).stdout;
 }
 
-async function runToolOutput(cmd: string, args: string[], o: OpOptions): Promise<{ stdout: string; stderr: string }> {
+export async function runToolOutput(cmd: string, args: string[], o: OpOptions): Promise<{ stdout: string; stderr: string }> {
   try {
     // Media tools are the pipeline's CPU work: each takes one of the process's CPU slots (see run.ts).
     return await run(cmd, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT, cpuSlot: true });
@@ -163,7 +163,7 @@ export async function mixVoiceAndBackground(
 }
 
 /** The loudness of the plain sum: in-process when the tracks allow it (no decode pass), else by ffmpeg. */
-async function measureMixLoudness(
+export async function measureMixLoudness(
   opts: MixOptions,
   o: OpOptions & { hopSec?: number },
 ): Promise<{ lufs: number | null; envelopes: { mix: Envelope; background: Envelope } | null }> {

@@ -13,7 +13,8 @@ import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { measureQuality, qualityKey, type Envelope, type QualityFiles } from '../quality';
 import { clearSegmentFits, segmentsOf, setSegmentFits } from '../../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
-import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, mixVoiceAndBackground, muxVideo } from '../../../media/ffmpeg';
+import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, muxVideo } from '../../../media/ffmpeg';
+import { mixInChunks, type ChunkedMixResult } from './mix-chunks';
 import { toSrt, toVtt, type Cue } from '../../../media/subtitles';
 import { DEFAULT_SUBTITLE_LIMITS, layoutSubtitles, type LayoutSegment, type SubtitleLimits } from '../../../media/subtitle-layout';
 import { LocalStorage } from '../../../storage/local';
@@ -299,24 +300,23 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
   // The voice as the quality report analyses it (mono 16 kHz), written by the voice-only encode from its one decode.
   const voiceWav16k = scratch(ctx, 'quality_voice.wav');
-  let mixed: Awaited<ReturnType<typeof mixVoiceAndBackground>> | null = null;
-  // Two chains side by side (2 cores): mix (loudness measured in-process, the encoded samples measured in the same
-  // pass) -> mux, and voice-only encode + cover + subtitles.
+  let mixed: ChunkedMixResult | null = null;
+  // Two chains side by side (2 cores): mix (in chunks: a re-dub re-encodes only the chunks it touches; the loudness
+  // measured in-process, the encoded samples measured in the passes that encode them) -> mux, and voice-only encode +
+  // cover + subtitles.
   await allOrAbort(ctx.signal, [
     async (signal) => {
       mixed = await timed(ctx, 'mix+loudness', () =>
-        mixVoiceAndBackground(
-          {
-            voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: levels.gainCurve ?? undefined,
-            loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB }, measureOutput: true,
-          },
+        mixInChunks(
+          ctx,
+          { voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: levels.gainCurve ?? undefined, loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB } },
           // the source's loudness is measured (once: it is kept) while the mix is
-          {
-            signal, hopSec: QUALITY_HOP,
-            targetLufs: target === 'source' ? sourceLoudness(ctx, signal).then((l) => targetLufs('source', l?.I ?? null)) : Promise.resolve(targetLufs(target, null)),
-          },
+          target === 'source' ? sourceLoudness(ctx, signal).then((l) => targetLufs('source', l?.I ?? null)) : Promise.resolve(targetLufs(target, null)),
+          { signal, hopSec: QUALITY_HOP },
         ),
       );
+      const m = mixed;
+      ctx.log('mix', { projectId: project.id, incremental: m.incremental, encodedChunks: m.encoded, chunks: m.chunks, gainDb: m.gainDb });
       ctx.progress?.(source ? 0.8 : 0.95);
       if (source) await timed(ctx, 'mux', () => muxVideo({ video: source, audio, out: video }, { signal }));
     },
@@ -330,7 +330,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
   ]);
-  const mix = mixed as Awaited<ReturnType<typeof mixVoiceAndBackground>> | null;
+  const mix = mixed as ChunkedMixResult | null;
   let videoKey: string | null = null;
   let coverKey: string | null = null;
   if (source) {
@@ -364,7 +364,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
       // what the merge measured: the report reads no output again (the final soundtrack's envelope is the sum's, at
       // the loudness gain applied; the limiter only touches peaks)
       const measured: QualityFiles['measured'] =
-        mix?.envelopes && mix.output
+        mix?.envelopes
           ? {
               voice: await wavRmsEnvelopeAsync(voiceWav16k, QUALITY_HOP),
               output: scaleEnvelope(mix.envelopes.mix, 10 ** (mix.gainDb / 20)),
