@@ -1,4 +1,4 @@
-// The merge's soundtrack at a given length (`node --import tsx bench/merge-redub.ts --seconds=600`): the single-pass
+// The merge's soundtrack at a given length (`npm run bench:merge -- --seconds=600`): the single-pass
 // mix (mixVoiceAndBackground), the chunked full mix, and the chunked mix after one segment (2.5 s in the middle) of the
 // voice changed (issue 30: a re-dub re-encodes only the chunks it touches). Real speech (LibriVox) over pink noise.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Quick separation figures on clips kept by `npm run bench:quality -- --separation-only --keep` (a development aid):
-// node --import tsx bench/separation-quick.ts <kept folder> [clip,...]. Runs the separation in this thread (no
+// npm run bench:separation -- <kept folder> [clip,...]. Runs the separation in this thread (no
 // worker), with the engine's gains applied to the true stems, and prints leakage, background change during speech,
 // background SI-SDR and CPU seconds per minute of audio.
 import { readFileSync } from 'node:fs';

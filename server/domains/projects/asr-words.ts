@@ -8,8 +8,6 @@ import type { UserRow } from '../users/types';
 import { loadProject } from './service';
 import { asrWordsOf, cleanWords, saveAsrWords } from './asr-words-store';
 
-export { asrWordsOf, cleanWords } from './asr-words-store';
-
 /** Terms of the dictionary given to recognition at most (a dictionary may hold thousands). */
 export const GLOSSARY_TERMS_FOR_ASR = 300;
 
