@@ -217,7 +217,11 @@ export function chunkHash(o: MixOptions, chunk: MixChunk, gainDb: number): strin
 export async function encodeChunk(o: MixOptions, chunk: MixChunk, gainDb: number, out: string, op: OpOptions = {}): Promise<ChunkLoudness> {
   const raw = `${out}.full.aac`;
   const r = await runToolOutput(FFMPEG, chunkArgs(o, chunk, gainDb, raw), op);
+  // ffmpeg may end with status 0 after a failed write (disk full): what it said, and a chunk without its packets,
+  // are failures (ENOSPC keeps its meaning: the stage says the disk is full and the previous result is kept)
+  if (/No space left on device/i.test(r.stderr)) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${raw}'`), { code: 'ENOSPC' });
   const frames = adtsFrames(readFileSync(raw));
+  if (frames.length <= chunk.skip) throw new MediaError('failed', `chunk ${chunk.index}: the encoder wrote ${frames.length} packets`);
   const kept = frames.slice(chunk.skip, chunk.keep === null ? undefined : chunk.skip + chunk.keep);
   if (chunk.keep !== null && kept.length !== chunk.keep) throw new MediaError('failed', `chunk ${chunk.index}: ${frames.length} packets, ${chunk.skip + chunk.keep} expected`);
   writeFileSync(out, Buffer.concat(kept));

@@ -118,17 +118,20 @@ export async function allOrAbort(parent: AbortSignal, tasks: Array<(signal: Abor
   const ac = new AbortController();
   const onAbort = () => ac.abort(parent.reason);
   parent.addEventListener('abort', onAbort, { once: true });
+  // The first failure in time is the cause; the others' failures are mostly the abort it set off (a disk-full error in
+  // one task must not be reported as the other task's cancellation).
+  let first: { error: unknown } | null = null;
   try {
-    const results = await Promise.allSettled(
+    await Promise.allSettled(
       tasks.map((t) =>
         t(ac.signal).catch((e) => {
+          first ??= { error: e };
           ac.abort(e);
           throw e;
         }),
       ),
     );
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (first) throw (first as { error: unknown }).error;
   } finally {
     parent.removeEventListener('abort', onAbort);
   }
