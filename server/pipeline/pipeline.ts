@@ -177,20 +177,24 @@ export class Pipeline {
       await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
       n++;
     }
-    // The in-process queue lives and dies with this process: a job row queued for it that it does not hold (its
-    // entry lost) is pushed again, so no project waits for a job nobody will run.
-    if (this.queue.holds) {
-      for (const j of await jobs.ownQueuedJobs(db, this.owner, Math.max(staleSec, 1))) {
-        if (this.queue.holds(j.id)) continue;
-        this.log('requeueing a queued stage the queue lost', { jobId: j.id, projectId: j.project_id, stage: j.stage });
-        await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
-        n++;
-      }
+    // A job row queued by this process that its queue lost is pushed again, so no project waits for a job nobody
+    // will run (other processes' rows are taken over above once their heartbeat is stale; this process's own rows
+    // never are). The in-process queue says what it holds; a shared queue (BullMQ) is asked again after a while:
+    // the same run number is the same queue id, which it ignores while it still has the job.
+    const own = await jobs.ownQueuedJobs(db, this.owner, this.queue.holds ? Math.max(staleSec, 1) : Math.max(staleSec * 6, 30));
+    for (const j of own) {
+      if (this.queue.holds?.(j.id)) continue;
+      if (this.queue.holds) this.log('requeueing a queued stage the queue lost', { jobId: j.id, projectId: j.project_id, stage: j.stage });
+      await this.push({ projectId: j.project_id, stage: j.stage, run: Number(j.queued_runs) });
+      if (this.queue.holds) n++;
     }
     await jobs.closeCancelledJobs(db, Math.max(staleSec, 1));
-    const resumable = PROJECT_STATUSES.filter((s) => stageToResume(s) !== null);
+    // A non-fatal stage that failed (not cancelled) goes on to its next stage, as when it failed: a project left
+    // there with no live job (the next stage's queueing lost) is resumed from it.
+    const afterNonFatal = new Map<string, StageName | null>([...NON_FATAL].map((s) => [STAGE_STATUS[s]?.failed ?? '', ON_DONE[s]]));
+    const resumable = PROJECT_STATUSES.filter((s) => stageToResume(s) !== null || afterNonFatal.get(s));
     for (const p of await jobs.orphanedProjects(db, resumable, staleSec)) {
-      const stage = stageToResume(p.status as never);
+      const stage = stageToResume(p.status as never) ?? (p.error_code === 'cancelled' ? null : (afterNonFatal.get(p.status) ?? null));
       if (!stage) continue;
       this.log('resuming project', { jobId: jobs.jobId(p.id, stage), projectId: p.id, status: p.status, stage });
       if (await this.enqueue(p.id, stage)) n++;

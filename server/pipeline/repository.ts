@@ -168,9 +168,9 @@ export async function closeCancelledJobs(db: Db, staleSec: number): Promise<void
  * Projects in a status that needs a stage to run (given as a list) but with no live job and no change for
  * `staleSec`: killed between a status change and queueing the next stage.
  */
-export function orphanedProjects(db: Db, statuses: string[], staleSec: number): Promise<Array<{ id: string; status: string }>> {
+export function orphanedProjects(db: Db, statuses: string[], staleSec: number): Promise<Array<{ id: string; status: string; error_code: string | null }>> {
   return db.query(
-    `SELECT p.id, p.status FROM projects p
+    `SELECT p.id, p.status, p.error_code FROM projects p
      WHERE p.status IN (SELECT jsonb_array_elements_text($1::jsonb)) AND p.updated_at < now() - make_interval(secs => $2)
        AND NOT EXISTS (SELECT 1 FROM pipeline_jobs j WHERE j.project_id = p.id AND j.state IN ('queued', 'running'))`,
     [statuses, staleSec],

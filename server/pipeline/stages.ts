@@ -117,8 +117,10 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
         projectId,
         status,
         PROGRESS[status],
-        failure ? (err.error_code ?? status) : null,
-        failure ? storableText(err.message ?? defaultMessage(status)) : null,
+        // A status that is not a failure keeps an error only when one is given: voice_suggest_failed (non-fatal) must
+        // say whether it was cancelled (the pipeline then stops there) or failed (the pipeline goes on).
+        failure ? (err.error_code ?? status) : (err.error_code ?? null),
+        failure ? storableText(err.message ?? defaultMessage(status)) : err.message !== undefined ? storableText(err.message) : null,
       ],
     );
     if (rows.length === 0) return false;

@@ -304,4 +304,21 @@ describe('cancellation and crashes', () => {
     expect(rec.calls.filter((c) => c.projectId === id).map((c) => c.stage)).toEqual(ANALYSIS.slice(2));
     await p.stop();
   });
+
+  it('a project left at a non-fatal failure (voice_suggest_failed) without a queued job goes on to translation; a cancelled one stays', async () => {
+    const rec = recorder();
+    const p = await replacePipeline(h, { handlers: recordingHandlers(h, rec), staleSec: 1 });
+    const failed = await projectRow(h);
+    const cancelled = await projectRow(h);
+    await setStatus(h.deps.db, failed, 'voice_suggest_failed', { error_code: 'failed', message: 'No voice' }); // the next stage's queueing lost
+    await setStatus(h.deps.db, cancelled, 'voice_suggest_failed', { error_code: 'cancelled', message: 'The processing was cancelled' });
+    await h.deps.db.query(`UPDATE projects SET updated_at = now() - interval '1 minute' WHERE id IN ($1, $2)`, [failed, cancelled]);
+    await p.startWorker(1);
+    await waitFor(() => projectState(h, failed), (x) => x?.status === 'translation_done', 20_000, 'translation_done');
+    expect(rec.calls.filter((c) => c.projectId === failed).map((c) => c.stage)).toEqual(['translation']);
+    await p.sweep(1);
+    expect((await projectState(h, cancelled))?.status).toBe('voice_suggest_failed');
+    expect(rec.calls.filter((c) => c.projectId === cancelled)).toEqual([]);
+    await p.stop();
+  });
 });
