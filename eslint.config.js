@@ -1,5 +1,6 @@
-// ESLint: the house rules of ARCHITECTURE.md as import boundaries, no import cycles, TypeScript and React hooks.
+// ESLint: the house rules of ARCHITECTURE.md (at the root) as import boundaries, no import cycles, TypeScript and React hooks.
 // `npm run lint` runs it with knip (unused files, exports and dependencies); `npm test` runs `npm run lint`.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -24,6 +25,8 @@ const BOUNDARIES = [
   zone('./server/domains', './server/http/app.ts', 'domains never import the app'),
   // Services know no HTTP: only a domain's routes.ts (its HTTP edge) imports server/http.
   zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/domains/errors.ts)'),
+  // Media (ffmpeg, measurements) runs below the engines: it never calls a model.
+  zone('./server/media', './server/engines', 'server/media imports no engine: the stages hand it what the engines made'),
   // engines talk to models only: no domain, pipeline or HTTP layer.
   zone('./server/engines', ['./server/domains', './server/pipeline', './server/http'], 'server/engines import no domain, pipeline or http code'),
   // The pipeline runs stages; domains register what it calls.
@@ -31,7 +34,10 @@ const BOUNDARIES = [
 ];
 
 // No cross-feature imports: each src/features/<name> may import only itself (plus lib, ui and contract).
-const FEATURES = ['account', 'admin', 'auth', 'editor', 'glossaries', 'pricing', 'projects', 'spaces', 'voices', 'support', 'onboarding'];
+// The list is read from the folders, so a new feature is guarded from its first file.
+const FEATURES = readdirSync(`${import.meta.dirname}/src/features`, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const CROSS_FEATURE = FEATURES.map((f) =>
   zone(`./src/features/${f}`, './src/features', `src/features/${f} imports no other feature (move the shared piece to src/lib, src/ui or contract/)`, [`./${f}`]),
 );
@@ -59,6 +65,14 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // Services know no HTTP framework: hono (its types included) stays in routes.ts files and server/http.
+    files: ['server/domains/**/*.ts'],
+    ignores: ['server/domains/**/routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['hono', 'hono/*', '@hono/*'], message: 'services know no HTTP framework: only a domain\'s routes.ts imports hono' }] }],
     },
   },
   {

@@ -3,8 +3,7 @@ import { SEGMENT_BATCH_SIZE } from '../../contract/constants';
 import type { Segment } from '../../contract/schemas/project';
 import { chunk, saveInBatches } from '../../src/features/editor/lib/batching';
 import { findOverlaps } from '../../contract/segments';
-import { withOverlaps } from '../../src/features/editor/lib/overlap';
-import { canMergeWithNext, type EditorSegment, newSegmentSlot, segmentAt, splitSegment, splitText } from '../../src/features/editor/lib/segments';
+import { canMergeWithNext, newSegmentSlot, segmentAt, splitSegment, splitText } from '../../src/features/editor/lib/segments';
 import { TranscriptStore } from '../../src/features/editor/lib/store';
 import { canGenerate, generateHint, isPreparing } from '../../src/features/editor/lib/generate';
 import { formatSrtTime as formatTimestamp, parseSrtTimeStrict as parseTimestamp } from '../../contract/timecodes';
@@ -71,11 +70,14 @@ describe('overlap detection (same speaker only)', () => {
     expect(o.get('2')).toEqual(['start']);
     expect(o.has('x')).toBe(false);
   });
-  it('withOverlaps sets and clears the field, reusing unchanged objects', () => {
-    const list = withOverlaps<EditorSegment>([seg('1', 0, 2), seg('2', 1, 3), seg('3', 5, 6)]);
+  it('the store sets and clears the overlap marks, reusing unchanged rows', () => {
+    const store = new TranscriptStore([seg('1', 0, 2), seg('2', 1, 3), seg('3', 5, 6)]);
+    const list = store.getSnapshot().segments;
     expect(list[0].overlappedTimestamps).toEqual(['end']);
     expect(list[1].overlappedTimestamps).toEqual(['start']);
-    const fixed = withOverlaps<EditorSegment>([list[0], { ...list[1], start: 2 }, list[2]]);
+    expect(list[2].overlappedTimestamps).toBeUndefined();
+    store.update('2', { start: 2 });
+    const fixed = store.getSnapshot().segments;
     expect(fixed[0].overlappedTimestamps).toBeUndefined();
     expect(fixed[1].overlappedTimestamps).toBeUndefined();
     expect(fixed[2]).toBe(list[2]);
