@@ -46,13 +46,4 @@ export const tooMany = (d: string, retryAfterSec?: number) =>
 
 export const DISK_FULL_TEXT = 'The server is out of disk space: the upload was not stored. Try again later.';
 
-/** True for a write that failed because the disk (or a quota) is full, anywhere in the error's causes. */
-export function isDiskFull(e: unknown): boolean {
-  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
-    const code = (x as { code?: unknown }).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
-  }
-  return false;
-}
-
 export const diskFull = (d: string = DISK_FULL_TEXT) => new DomainError('out_of_disk', d, { headers: { 'Retry-After': '60' } });

@@ -214,3 +214,9 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
   };
   return reg;
 }
+
+/** Runs an engine's one-time discovery (memoised by the engine) before use. */
+export async function ready<E extends { init?(): Promise<void> }>(e: E): Promise<E> {
+  await e.init?.();
+  return e;
+}

@@ -1,7 +1,8 @@
 // Errors as HTTP responses, rendered as {"detail": ...}: the domains' DomainError codes are mapped to statuses
 // here, in ONE table; ApiError is the HTTP layer's own (a status it decides itself, e.g. 413 for a body).
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, diskFull, isDiskFull, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
+import { isDiskFull } from '../media/errors';
+import { DomainError, diskFull, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
 
 export type { ValidationIssue };
 export { badRequest, notFound, unauthorized, unprocessable } from '../domains/errors';

@@ -39,3 +39,15 @@ export function isAbortError(e: unknown): boolean {
     (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
   );
 }
+
+/** A write that failed because the disk (or a quota) is full: ENOSPC/EDQUOT anywhere in the error's causes, or a
+ *  tool that said so on stderr (ffmpeg: "No space left on device"). */
+export function isDiskFull(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x && depth < 5; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    const text = `${(x as Error).message ?? ''} ${(x as { stderrTail?: string }).stderrTail ?? ''}`;
+    if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(text)) return true;
+  }
+  return false;
+}

@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../contract/statuses';
 import type { Config } from '../config';
 import type { Db } from '../db/index';
-import { isAbortError, MediaError } from '../media/errors';
+import { isAbortError, isDiskFull, MediaError } from '../media/errors';
 import { EngineError } from '../engines/types';
 import type { Storage } from '../storage/types';
 import type { JobData, JobQueue } from './queue';
 import * as jobs from './repository';
 import { ON_DONE, setProgress, setStatus, SIDE_TASKS, STAGE_STATUS, StageFailure, stageToResume, type StageName, type StageStatuses } from './stages';
-import type { EngineRegistryLike } from './engines';
+import type { EngineRegistry } from '../engines/registry';
 
 /** Stages whose failure does not stop the pipeline (spec: voice_suggest_failed is not a failure status). */
 export const NON_FATAL: ReadonlySet<StageName> = new Set<StageName>(['voice_suggest']);
@@ -23,7 +23,7 @@ export interface PipelineDeps {
   config: Config;
   db: Db;
   storage: Storage;
-  engines: EngineRegistryLike;
+  engines: EngineRegistry;
 }
 
 /** What a stage handler gets. The domains that register handlers load what they work on from projectId. */
@@ -436,16 +436,6 @@ export function failureOf(stage: StageName, e: unknown): { status: ProjectStatus
     return { status: fallback, message, code: e.code };
   }
   return { status: fallback, message };
-}
-
-/** ENOSPC anywhere in the error chain, or a tool that said so on stderr (ffmpeg: "No space left on device"). */
-export function isDiskFull(e: unknown): boolean {
-  for (let x: unknown = e, i = 0; x && i < 5; x = (x as { cause?: unknown }).cause, i++) {
-    if ((x as NodeJS.ErrnoException).code === 'ENOSPC') return true;
-    const text = `${(x as Error).message ?? ''} ${(x as { stderrTail?: string }).stderrTail ?? ''}`;
-    if (/No space left on device|ENOSPC/i.test(text)) return true;
-  }
-  return false;
 }
 
 function errorText(e: unknown): string {

@@ -2,7 +2,7 @@
 // create, and copies into another language, reuse the source's analysis (audio, speech regions, background,
 // transcript, speakers) instead of running it again. Each language is its own project, listed under the source.
 import type { Db } from '../../db/index';
-import type { EngineRegistryLike } from '../../pipeline/engines';
+import type { EngineRegistry } from '../../engines/registry';
 import { setStatus } from '../../pipeline/stages';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
@@ -15,7 +15,7 @@ const REUSED = ['audio_16k.wav', 'audio_48k.wav', 'vad.json', 'regions.json', 'b
 export interface LanguageDeps {
   db: Db;
   storage: Storage;
-  engines: EngineRegistryLike;
+  engines: EngineRegistry;
 }
 
 /** A language still to be made from a multi-language create (projects.pending_dst_langs). */

@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../errors';
 import { SOURCE_TEXT, sourceTextProblem } from './stages/given-text';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
-import type { EngineRegistryLike } from '../../pipeline/engines';
+import type { EngineRegistry } from '../../engines/registry';
 import { notifySideTaskFailure, setStatus, STAGE_STATUS, STAGES, stageToResume, type StageName } from '../../pipeline/stages';
 import { statusLabel } from '../../../contract/statuses';
 import { recordSideTaskFailure, stoppingJobs } from '../../pipeline/repository';
@@ -48,7 +48,7 @@ export async function loadProject(deps: AppDeps, user: UserRow, id: string): Pro
 
 /** Rejects a language pair the configured engines cannot handle, before any work. */
 export async function checkLanguages(
-  engines: EngineRegistryLike,
+  engines: EngineRegistry,
   o: { src: string; dst: string; srcSrt: boolean; dstSrt: boolean },
 ): Promise<void> {
   if (o.src === o.dst) throw badRequest('The source and target languages must be different');

@@ -19,7 +19,7 @@ import { replaceSpeakers, speakersOf, setSpeakerVoice, updateProjectFields } fro
 import {
   deleteAllSegments, insertSegments, segmentsOf, setSegmentSpeakers, type NewSegment,
 } from '../../transcript/repository';
-import { ready } from '../../../pipeline/engines';
+import { ready } from '../../../engines/registry';
 import { clearCheckpoints, findCheckpoints, saveCheckpoint } from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';
 import { A, checkAborted, input, key, loadJson, save, saveJson, scratch, speechRegions, srtCues, timed, type ProjectStageContext } from './common';

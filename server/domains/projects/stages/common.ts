@@ -8,7 +8,7 @@ import { parseSrt, type Cue } from '../../../media/subtitles';
 import { readFile } from 'node:fs/promises';
 import type { StageContext, StageHandler } from '../../../pipeline/pipeline';
 import { findProject, type ProjectRow } from '../repository';
-import { ready } from '../../../pipeline/engines';
+import { ready } from '../../../engines/registry';
 import { StageFailure } from '../../../pipeline/stages';
 
 /** Artifact names under projects/<id>/. */

@@ -14,7 +14,7 @@ import type { ProjectStageContext } from './common';
 import * as jobsRepo from '../../../pipeline/repository';
 import type { VoiceoverStats } from './generation';
 import { A, checkAborted, input, loadJson, save, scratch, timed } from './common';
-import { ready } from '../../../pipeline/engines';
+import { ready } from '../../../engines/registry';
 
 /** Frames the face check looks at: 2 per second, between 8 and 60. */
 export function faceCheckSampleCount(durationSec: number): number {
