@@ -6,7 +6,8 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from './env';
-import { projectEventsOf, type ProjectEvent } from '../pipeline/events';
+import type { ProjectEvent } from '../../contract/events';
+import { projectEventsOf } from '../pipeline/events';
 
 export const HEARTBEAT_MS = 20_000;
 export const STREAM_MAX_MS = 5 * 60_000;

@@ -6,13 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChangeClock } from '../db/changes';
 import type { Db } from '../db/index';
-
-export interface ProjectEvent {
-  id: string;
-  space_id: string;
-  status: string;
-  progress: number;
-}
+import type { ProjectEvent } from '../../contract/events';
 
 type Listener = (e: ProjectEvent) => void;
 

@@ -5,34 +5,26 @@ import { EventSource } from 'eventsource';
 import { useEffect, useRef, useState } from 'react';
 import { getAuthProvider } from './auth/active';
 import type { Project } from '../../contract/schemas/project';
-import type { ProjectStatus } from '../../contract/statuses';
+import type { ProjectEvent } from '../../contract/events';
 import { apiBaseUrl } from './http';
 
-/** A project's status and progress as the stream sends them. */
 /** Polling while the live stream is connected: only a safety net. */
 export const LIVE_POLL_MS = 30_000;
-
-export interface LiveProjectEvent {
-  id: string;
-  space_id: string;
-  status: string;
-  progress: number;
-}
 
 /**
  * A project as a live event changes it (status and progress), or the same object when nothing changed.
  * `stale` tells that the status moved: the other fields (cover, duration...) need a fresh read.
  */
-export function applyLiveEvent(p: Project, e: LiveProjectEvent): { project: Project; stale: boolean } {
+export function applyLiveEvent(p: Project, e: ProjectEvent): { project: Project; stale: boolean } {
   if (p.id !== e.id) return { project: p, stale: false };
   const stale = p.status !== e.status;
   // a progress step of the status shown never moves the bar backwards
   const progress = stale ? e.progress : Math.max(p.progress, e.progress);
   if (!stale && progress === p.progress) return { project: p, stale: false };
-  return { project: { ...p, status: e.status as ProjectStatus, progress }, stale };
+  return { project: { ...p, status: e.status, progress }, stale };
 }
 
-type Handler = (e: LiveProjectEvent) => void;
+type Handler = (e: ProjectEvent) => void;
 type StateHandler = (connected: boolean) => void;
 
 interface Connection {
@@ -79,9 +71,9 @@ function connect(url: string, conn: Connection): void {
     }
   });
   source.addEventListener('project', (m) => {
-    let e: LiveProjectEvent;
+    let e: ProjectEvent;
     try {
-      e = JSON.parse(m.data) as LiveProjectEvent;
+      e = JSON.parse(m.data) as ProjectEvent;
     } catch {
       return;
     }

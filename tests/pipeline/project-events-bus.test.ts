@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChangeClock } from '../../server/db/changes';
 import type { Db } from '../../server/db/index';
-import { projectEventsOf, type ProjectEvent } from '../../server/pipeline/events';
+import type { ProjectEvent } from '../../contract/events';
+import { projectEventsOf } from '../../server/pipeline/events';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** What the bus uses of a database: its memo and change clock. */
