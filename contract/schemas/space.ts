@@ -94,6 +94,13 @@ export const UpdateSpaceRequest = v.pipe(
   v.check((o) => o.name !== undefined || o.color !== undefined || o.loudness_target !== undefined || o.subtitle_limits !== undefined, 'Nothing to update'),
 );
 export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });
+/** POST /api/space/{id}/invite_link: a link for one pending invite. */
+export const InviteLinkRequest = v.object({ invite_id: v.string() });
+/** The link's token (shown this once) and when it stops working. */
+export const InviteLink = v.object({ token: v.string(), expires_at: v.string() });
+/** POST /api/space/join: the token of an invite link. */
+export const JoinRequest = v.object({ token: v.string() });
+export const JoinAnswer = v.object({ space_id: v.string() });
 
 /** What the caller may do with Teamspaces under their plan: GET /api/space/limits (the client mirrors the server's rules with it). */
 export const SpaceLimits = v.object({

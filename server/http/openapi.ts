@@ -26,7 +26,8 @@ const SCHEMAS = {
   VoicePool: project.VoicePool,
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
   Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
-  InviteRequest: space.InviteRequest, Credits: space.Credits, SpaceLimits: space.SpaceLimits,
+  InviteRequest: space.InviteRequest, InviteLinkRequest: space.InviteLinkRequest, InviteLink: space.InviteLink,
+  JoinRequest: space.JoinRequest, JoinAnswer: space.JoinAnswer, Credits: space.Credits, SpaceLimits: space.SpaceLimits,
   Settings: settings.Settings,
   SignUpRequest: auth.SignUpRequest, SignInRequest: auth.SignInRequest, RefreshRequest: auth.RefreshRequest, TokenResponse: auth.TokenResponse,
   SummarizeRequest: tools.SummarizeRequest, SummarizeResponse: tools.SummarizeResponse,
@@ -99,6 +100,13 @@ const OPS: Record<string, Op> = {
   'GET /api/space/{id}/credits': { summary: 'Minutes of a Teamspace', response: 'Credits' },
   'GET /api/space/{id}/settings': { summary: 'Settings that apply in a Teamspace', response: 'Settings' },
   'POST /api/space/{id}/invite': { summary: 'Invite e-mails (owner)', body: 'InviteRequest', response: 'Space' },
+  'POST /api/space/{id}/invite_link': {
+    summary: 'A single-use, expiring link for a pending invite (owner; the token is answered only here)', body: 'InviteLinkRequest', response: 'InviteLink', status: 201,
+  },
+  'POST /api/space/join': { summary: 'Join the Teamspace of an invite link as an editor (410 when used or expired)', body: 'JoinRequest', response: 'JoinAnswer' },
+  'DELETE /api/space/{id}/invite/remove': {
+    summary: 'Withdraw a pending invite (owner)', response: 'Space', query: [{ name: 'invite_id', required: true, description: 'The invite' }],
+  },
   'GET /api/space/limits': { summary: 'Your plan\'s Teamspace limits', response: 'SpaceLimits' },
   'POST /api/space/{id}/webhooks': {
     summary: 'Add a webhook endpoint (owner; answers its signing secret)', body: 'CreateWebhookRequest', response: 'WebhookEndpointWithSecret', status: 201,

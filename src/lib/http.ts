@@ -184,7 +184,7 @@ async function readBody(res: Response): Promise<unknown> {
 }
 
 /** The same request to another URL (a Request cannot be used as RequestInit: its body is a stream). */
-async function withUrl(req: Request, url: URL): Promise<Request> {
+export async function withUrl(req: Request, url: URL): Promise<Request> {
   const body = req.body ? await req.blob() : undefined;
   return new Request(url, {
     method: req.method,

@@ -1,5 +1,5 @@
 // What an integrator does, over HTTP only, with a client typed from the OpenAPI document (openapi-typescript ->
-// tests/pipeline/generated/openapi.d.ts, checked current here) and openapi-fetch: create an API key, upload a video
+// src/lib/api/schema.d.ts, checked current here) and openapi-fetch: create an API key, upload a video
 // with tus, create the project, receive the signed transcript webhook, patch one segment, generate, receive the
 // dub-ready webhook, download the MP4 and check it with ffprobe. Real pipeline with the built-in engines.
 import { execFile } from 'node:child_process';
@@ -20,9 +20,9 @@ import { createHarness, type Harness } from '../server/harness';
 import { eventually } from '../server/helpers';
 import { replacePipeline } from '../server/projects-fixtures';
 import { grantPlan } from '../server/spaces-fixtures';
-import type { paths } from './generated/openapi';
+import type { paths } from '../../src/lib/api/schema';
 
-const GENERATED = join(import.meta.dirname, 'generated', 'openapi.d.ts');
+const GENERATED = join(import.meta.dirname, '..', '..', 'src', 'lib', 'api', 'schema.d.ts');
 let h: Harness;
 let http: ServerType;
 let base: string;
@@ -64,7 +64,7 @@ describe('an integrator dubs a video through the public API', () => {
     // The CLI adds a header comment; the rest must be identical.
     const body = (s: string) => s.replace(/^\/\*\*[\s\S]*?\*\/\s*/, '');
     const fresh = astToString(await openapiTS(doc, { defaultNonNullable: false }));
-    expect(body(fresh) === body(readFileSync(GENERATED, 'utf8')), 'tests/pipeline/generated/openapi.d.ts is stale: run npm run api:types').toBe(true);
+    expect(body(fresh) === body(readFileSync(GENERATED, 'utf8')), 'src/lib/api/schema.d.ts is stale: run npm run api:types').toBe(true);
   });
 
   it('key, tus upload, project, transcript webhook, segment edit, generate, dub-ready webhook, MP4 checked by ffprobe', async () => {

@@ -1,9 +1,9 @@
 // A typed request helper for server tests: openapi-fetch over the app in process, typed from the OpenAPI document
-// (tests/pipeline/generated/openapi.d.ts, kept current by `npm run api:types` and checked by the integrator test).
+// (src/lib/api/schema.d.ts, kept current by `npm run api:types` and checked by the integrator test).
 // Paths, path and query parameters, bodies and answers are checked by the compiler: a test that sends a field the
 // API does not take, or reads one it does not answer, does not compile.
 import createClient from 'openapi-fetch';
-import type { paths } from '../pipeline/generated/openapi';
+import type { paths } from '../../src/lib/api/schema';
 import type { Harness } from './harness';
 
 export function typedClient(h: Harness, token?: string | null, headers: Record<string, string> = {}) {

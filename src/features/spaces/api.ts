@@ -6,10 +6,10 @@ import { SPACE_CACHE_MS } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
 import type { Settings } from '../../../contract/schemas/settings';
 import type { Space } from '../../../contract/schemas/space';
-import type { User } from '../../../contract/schemas/user';
 import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
 import { SPACE_LIST_KEY } from '../../lib/api/use-spaces';
-import { fetcher, onApiError, request } from '../../lib/http';
+import { call, client, clientWith } from '../../lib/api/client';
+import { fetcher, onApiError } from '../../lib/http';
 
 export const SPACE_KEYS = {
   list: SPACE_LIST_KEY,
@@ -47,26 +47,24 @@ export function invalidateSpaces(mutate: ScopedMutator): Promise<unknown> {
 /** What PATCH /api/space/{id} changes (subtitle_limits: some limits, or null for the defaults). */
 export type SpacePatch = { name?: string; color?: string; loudness_target?: LoudnessTargetKey; subtitle_limits?: Partial<SubtitleLimits> | null };
 
-/** Calls of the spaces API. Each returns the server's answer; errors are ApiError. */
+/** Calls of the spaces API (typed from the OpenAPI document). Each returns the server's answer; errors are ApiError. */
 export const spacesApi = {
-  create: (body: { data: { name: string; color: string }; emails: string[] }) =>
-    request((c) => c.post('space/create', { json: body }).json<Space>()),
-  update: (id: string, patch: SpacePatch) =>
-    request((c) => c.patch(`space/${id}`, { json: patch }).json<Space>()),
-  remove: (id: string) => request((c) => c.delete(`space/${id}`).json<{ default_space_id: string }>()),
-  leave: (id: string) => request((c) => c.get(`space/${id}/leave`).json<{ default_space_id: string }>()),
-  invite: (id: string, emails: string[]) => request((c) => c.post(`space/${id}/invite`, { json: { emails } }).json<Space>()),
+  create: (body: { data: { name: string; color: string }; emails: string[] }) => call(client.POST('/api/space/create', { body })),
+  update: (id: string, patch: SpacePatch) => call(client.PATCH('/api/space/{id}', { params: { path: { id } }, body: patch })),
+  remove: (id: string) => call(client.DELETE('/api/space/{id}', { params: { path: { id } } })),
+  leave: (id: string) => call(client.GET('/api/space/{id}/leave', { params: { path: { id } } })),
+  invite: (id: string, emails: string[]) => call(client.POST('/api/space/{id}/invite', { params: { path: { id } }, body: { emails } })),
   /** A single-use, expiring link for a pending invite (owner only). */
   inviteLink: (id: string, inviteId: string) =>
-    request((c) => c.post(`space/${id}/invite_link`, { json: { invite_id: inviteId } }).json<{ token: string; expires_at: string }>()),
+    call(client.POST('/api/space/{id}/invite_link', { params: { path: { id } }, body: { invite_id: inviteId } })),
   /** Joins the space of an invite link. */
-  join: (token: string) => request((c) => c.post('space/join', { json: { token }, context: { spaceId: false } }).json<{ space_id: string }>()),
+  join: (token: string) => call(clientWith({ spaceId: false }).POST('/api/space/join', { body: { token } })),
   removeInvite: (id: string, inviteId: string) =>
-    request((c) => c.delete(`space/${id}/invite/remove`, { searchParams: { invite_id: inviteId } }).json<Space>()),
+    call(client.DELETE('/api/space/{id}/invite/remove', { params: { path: { id }, query: { invite_id: inviteId } } })),
   removeMember: (id: string, memberId: string) =>
-    request((c) => c.delete(`space/${id}/members/remove`, { searchParams: { member_id: memberId } }).json<Space>()),
+    call(client.DELETE('/api/space/{id}/members/remove', { params: { path: { id }, query: { member_id: memberId } } })),
   welcomeSeen: (spaceId: string) =>
-    request((c) => c.patch('users/current', { json: { welcome_seen_space_id: spaceId }, context: { spaceId: false } }).json<User>()),
+    call(clientWith({ spaceId: false }).PATCH('/api/users/current', { body: { welcome_seen_space_id: spaceId } })),
 };
 
 /** The mutations, each followed by the refetch of what it changed. */

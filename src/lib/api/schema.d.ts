@@ -1478,7 +1478,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/space/{id}/invite_link */
+        /** A single-use, expiring link for a pending invite (owner; the token is answered only here) */
         post: operations["post_space_id_invite_link"];
         delete?: never;
         options?: never;
@@ -1496,7 +1496,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /api/space/{id}/invite/remove */
+        /** Withdraw a pending invite (owner) */
         delete: operations["delete_space_id_invite_remove"];
         options?: never;
         head?: never;
@@ -1651,7 +1651,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/space/join */
+        /** Join the Teamspace of an invite link as an editor (410 when used or expired) */
         post: operations["post_space_join"];
         delete?: never;
         options?: never;
@@ -2623,6 +2623,19 @@ export interface components {
         };
         InviteRequest: {
             emails: string[];
+        };
+        InviteLinkRequest: {
+            invite_id: string;
+        };
+        InviteLink: {
+            token: string;
+            expires_at: string;
+        };
+        JoinRequest: {
+            token: string;
+        };
+        JoinAnswer: {
+            space_id: string;
         };
         Credits: {
             minutes: {
@@ -11127,15 +11140,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteLinkRequest"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["InviteLink"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -11196,7 +11213,10 @@ export interface operations {
     };
     delete_space_id_invite_remove: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The invite */
+                invite_id: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11211,7 +11231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Space"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12141,7 +12161,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12149,7 +12173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["JoinAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
