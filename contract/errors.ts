@@ -1,6 +1,7 @@
 // User-facing texts of spec sections 5 and 8. One copy, used by both sides.
 export const TEXT = {
   fieldRequired: 'Field is required',
+  variantOneVocabulary: 'The voice speaks {language}; the translation engine has one vocabulary for the language, not this region\'s.',
   incorrectEmail: 'Incorrect email',
   emailAlreadyAdded: 'This email is already added',
   emailsDontMatch: "Email addresses don't match",

@@ -20,6 +20,8 @@ export const Language = v.object({
   voice_clone_label: v.nullable(v.string()),
   voice_preset_dialect: v.nullable(v.string()),
   voice_preset_dialect_label: v.nullable(v.string()),
+  /** A regional variant the translation engine has one vocabulary for: the voice follows the region, the words do not. */
+  variant_note: v.optional(v.nullable(v.string())),
 });
 export type Language = v.InferOutput<typeof Language>;
 

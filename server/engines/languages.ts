@@ -8,6 +8,7 @@
 // Speech metrics: speech_rate is a typical conversational rate in syllables per second (read-speech
 // rates of Pellegrino et al. 2011 scaled to dubbing pace); mean_char_per_syllable counts letters
 // (no spaces or punctuation) per syllable. server/pipeline/fit.ts uses both to estimate durations.
+import { TEXT } from '../../contract/errors';
 import type { Language } from '../../contract/schemas/settings';
 
 export type { Language };
@@ -81,14 +82,26 @@ const ROWS: Row[] = [
   [44, 'sl', 'Slovenian', 'Slovenščina', 'SI', 'Slovenia', 5.6, 2.5],
 ];
 
-// Dialect entries: [id, value, label, native, cc, country, dialect (TTS voice variant), dialect label]
-type DialectRow = [id: number, value: string, label: string, native: string, cc: string, country: string, dialect: string, dialectLabel: string];
+// Regional variants: [id, value, label, native, cc, country, voice dialects, dialect label]. `voice dialects`
+// lists the voices' dialect codes (Voice.dialect, '|'-separated, the first is voice_preset_dialect) that speak
+// this variant: espeak-ng calls Spain's Spanish 'es' and France's French 'fr-fr', other engines 'es-es', 'fr'.
+// A base entry ('es') keeps every voice of the language; a variant keeps only its region's voices.
+type DialectRow = [id: number, value: string, label: string, native: string, cc: string, country: string, dialects: string, dialectLabel: string];
 const DIALECTS: DialectRow[] = [
   [101, 'en-GB', 'English (United Kingdom)', 'English (UK)', 'GB', 'United Kingdom', 'en-gb', 'British'],
-  [102, 'es-419', 'Spanish (Latin America)', 'Español (Latinoamérica)', 'MX', 'Mexico', 'es-419', 'Latin American'],
+  [102, 'es-419', 'Spanish (Latin America)', 'Español (Latinoamérica)', 'MX', 'Mexico', 'es-419|es-mx', 'Latin American'],
   [103, 'pt-BR', 'Portuguese (Brazil)', 'Português (Brasil)', 'BR', 'Brazil', 'pt-br', 'Brazilian'],
   [104, 'fr-BE', 'French (Belgium)', 'Français (Belgique)', 'BE', 'Belgium', 'fr-be', 'Belgian'],
+  [105, 'en-US', 'English (United States)', 'English (US)', 'US', 'United States', 'en-us', 'American'],
+  [106, 'es-ES', 'Spanish (Spain)', 'Español (España)', 'ES', 'Spain', 'es|es-es', 'European'],
+  [107, 'es-MX', 'Spanish (Mexico)', 'Español (México)', 'MX', 'Mexico', 'es-mx|es-419', 'Mexican'],
+  [108, 'pt-PT', 'Portuguese (Portugal)', 'Português (Portugal)', 'PT', 'Portugal', 'pt|pt-pt', 'European'],
+  [109, 'fr-FR', 'French (France)', 'Français (France)', 'FR', 'France', 'fr-fr|fr', 'French'],
+  [110, 'fr-CA', 'French (Canada)', 'Français (Canada)', 'CA', 'Canada', 'fr-ca', 'Canadian'],
 ];
+
+/** Voice dialect codes per variant value (lower case): 'es-419' -> ['es-419', 'es-mx']. */
+const VARIANT_DIALECTS = new Map(DIALECTS.map((d) => [d[1].toLowerCase(), d[6].split('|')]));
 
 export const LANGUAGE_CATALOGUE: readonly LanguageMeta[] = [
   ...ROWS.map(([id, value, label, native, cc, country, rate, cps]) => ({
@@ -106,7 +119,7 @@ export const LANGUAGE_CATALOGUE: readonly LanguageMeta[] = [
     voice_preset_dialect: null,
     voice_preset_dialect_label: null,
   })),
-  ...DIALECTS.map(([id, value, label, native, cc, country, dialect, dialectLabel]) => {
+  ...DIALECTS.map(([id, value, label, native, cc, country, dialects, dialectLabel]) => {
     const base = ROWS.find((r) => r[1] === baseLanguage(value))!;
     return {
       id,
@@ -120,7 +133,7 @@ export const LANGUAGE_CATALOGUE: readonly LanguageMeta[] = [
       speech_tempo_feature: true,
       is_dialect: true,
       is_free: false,
-      voice_preset_dialect: dialect,
+      voice_preset_dialect: dialects.split('|')[0]!,
       voice_preset_dialect_label: dialectLabel,
     };
   }),
@@ -137,18 +150,74 @@ export function languageMeta(value: string): LanguageMeta | undefined {
   return LANGUAGE_CATALOGUE.find((l) => l.value.toLowerCase() === v) ?? LANGUAGE_CATALOGUE.find((l) => l.value === baseLanguage(v));
 }
 
+/** Whether a tag names a regional variant ('es-419', 'pt-BR'), not a base language. */
+export function isVariantTag(tag: string): boolean {
+  return /[-_]/.test(tag);
+}
+
+/** The catalogue's regional variants of a base language ('es' -> ['es-419', 'es-ES', 'es-MX']). */
+export function variantsOf(base: string): string[] {
+  const b = baseLanguage(base);
+  return LANGUAGE_CATALOGUE.filter((l) => l.is_dialect && baseLanguage(l.value) === b).map((l) => l.value);
+}
+
+/**
+ * A language tag as the API stores it: the catalogue's spelling ('pt-br' -> 'pt-BR', 'ES' -> 'es'). A
+ * variant the catalogue does not know ('es-AR'), or a tag that is not one, is an error with a message
+ * naming the variants there are; a base language not in the catalogue is left (the engines decide).
+ */
+export function canonicalLanguage(tag: string): { ok: true; value: string } | { ok: false; message: string } {
+  const t = tag.trim().replace('_', '-');
+  const exact = LANGUAGE_CATALOGUE.find((l) => l.value.toLowerCase() === t.toLowerCase());
+  if (exact) return { ok: true, value: exact.value };
+  if (!isVariantTag(t)) return { ok: true, value: t.toLowerCase() };
+  const base = languageMeta(baseLanguage(t));
+  const known = variantsOf(t);
+  // as a person writes it ('es-ar' -> 'es-AR'): the API may have lower-cased it
+  tag = t.replace(/^([a-z]+)-([a-z]{2})$/i, (_m, l: string, r: string) => `${l.toLowerCase()}-${r.toUpperCase()}`);
+  const what = base ? base.label : `"${baseLanguage(t)}"`;
+  return {
+    ok: false,
+    message: known.length
+      ? `Unknown language variant "${tag}": the variants of ${what} are ${known.join(', ')} (or "${baseLanguage(t)}" without a region)`
+      : `Unknown language variant "${tag}": ${what} has no regional variants here (use "${baseLanguage(t)}")`,
+  };
+}
+
+/**
+ * Whether a voice speaks the language tag asked for: any voice of the language for a base tag ('es');
+ * for a variant ('es-419'), voices of that region or without one (multilingual voices), never another
+ * region's ('es' = Spain's espeak-ng voice).
+ */
+export function voiceFitsVariant(voice: { dialect?: string | null }, tag: string): boolean {
+  const dialects = VARIANT_DIALECTS.get(tag.toLowerCase().replace('_', '-'));
+  if (!dialects || !voice.dialect) return true;
+  const d = voice.dialect.toLowerCase();
+  // 'en-gb' also takes espeak-ng's 'en-gb-x-rp'; a bare 'es' (Spain's voice) never takes 'es-419'
+  return dialects.some((x) => d === x || (x.includes('-') && d.startsWith(`${x}-`)));
+}
+
+/** The voice dialect codes of a variant (the first is the preferred one); [] for a base language. */
+export function variantDialects(tag: string): readonly string[] {
+  return VARIANT_DIALECTS.get(tag.toLowerCase().replace('_', '-')) ?? [];
+}
+
 /** What the installed engines can do, as buildLanguageLists needs it. */
 export interface EngineCapabilities {
   /** Languages (639-1) some ASR engine transcribes. */
   asrLanguages: readonly string[];
   /** MT pairs (639-1) with whether the engine serving the pair enforces glossaries. */
-  mtPairs: ReadonlyArray<{ src: string; dst: string; glossary: boolean }>;
+  mtPairs: ReadonlyArray<{ src: string; dst: string; glossary: boolean; variants?: boolean }>;
   /** TTS capabilities per 639-1 language: voices' dialect codes, and whether cloning is possible. */
   tts: Readonly<Record<string, { dialects: readonly string[]; cloning: boolean; cloningBeta?: boolean }>>;
 }
 
-function toLanguage(m: LanguageMeta, flags: { glossary: boolean; voicePreset: boolean; clone: boolean; cloneBeta: boolean }): Language {
+function toLanguage(
+  m: LanguageMeta,
+  flags: { glossary: boolean; voicePreset: boolean; clone: boolean; cloneBeta: boolean; variantNote?: string | null },
+): Language {
   return {
+    variant_note: flags.variantNote ?? null,
     id: m.id,
     label: m.label,
     country_code: m.country_code,
@@ -195,9 +264,15 @@ export function buildLanguageLists(
     const pairs = caps.mtPairs.filter((p) => p.dst === base && p.src !== base && asr.has(p.src));
     if (pairs.length === 0) continue;
     // a dialect entry needs a voice of that dialect, otherwise it would just repeat the base language
-    if (m.voice_preset_dialect && !tts.dialects.includes(m.voice_preset_dialect.toLowerCase())) continue;
+    if (m.is_dialect && !tts.dialects.some((d) => voiceFitsVariant({ dialect: d }, m.value))) continue;
     translation.push(
       toLanguage(m, {
+        // the voice follows the region; the vocabulary only where a translation engine knows the variant
+        // (no note for the region the plain entry stands for: 'es-ES' gets the vocabulary of 'es')
+        variantNote:
+          m.is_dialect && !pairs.some((p) => p.variants) && catalogue.find((c) => c.value === base)?.country_code !== m.country_code
+            ? variantNoteText(m.label)
+            : null,
         glossary: pairs.some((p) => p.glossary),
         voicePreset: true,
         clone: tts.cloning,
@@ -207,4 +282,8 @@ export function buildLanguageLists(
   }
   const byId = (a: Language, b: Language) => a.id - b.id;
   return { transcription: transcription.sort(byId), translation: translation.sort(byId) };
+}
+
+function variantNoteText(label: string): string {
+  return TEXT.variantOneVocabulary.replace('{language}', label);
 }

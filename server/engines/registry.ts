@@ -11,7 +11,7 @@ import { createFaceApiEngine } from './builtin/face-api';
 import { createBuiltinLipsync } from './builtin/lipsync/engine';
 import { createPocketsphinxAsr } from './builtin/pocketsphinx';
 import { createSileroVad } from './builtin/silero-vad';
-import { baseLanguage, buildLanguageLists, type EngineCapabilities, type Language } from './languages';
+import { baseLanguage, buildLanguageLists, voiceFitsVariant, type EngineCapabilities, type Language } from './languages';
 import type {
   AsrEngine,
   DiarizationEngine,
@@ -59,6 +59,15 @@ export interface EngineRegistry {
   voices(lang: string): Promise<Voice[]>;
   capabilities(): Promise<EngineCapabilities>;
   languageLists(): Promise<{ transcription: Language[]; translation: Language[] }>;
+}
+
+/**
+ * An engine's voices for a language tag: every voice of the language for a base tag ('es'); for a regional
+ * variant ('es-419') the engine gets the whole tag (espeak-ng puts that region's voice first) and voices of
+ * another region are left out, so the voice follows the region.
+ */
+function voicesOf(e: TtsEngine, lang: string): Voice[] {
+  return e.voices(lang).filter((v) => voiceFitsVariant(v, lang));
 }
 
 export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineRegistry {
@@ -162,8 +171,7 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
     },
     async ttsFor(lang) {
       await ready();
-      const b = baseLanguage(lang);
-      return ordered('tts').find((e) => usable(e) && e.voices(b).length > 0);
+      return ordered('tts').find((e) => usable(e) && voicesOf(e, lang).length > 0);
     },
     async ttsForVoice(voiceId, lang) {
       await ready();
@@ -172,13 +180,12 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
     },
     async voices(lang) {
       await ready();
-      const b = baseLanguage(lang);
-      return ordered('tts').filter(usable).flatMap((e) => e.voices(b));
+      return ordered('tts').filter(usable).flatMap((e) => voicesOf(e, lang));
     },
     async capabilities() {
       await ready();
       const asrLanguages = [...new Set(ordered('asr').filter(usable).flatMap((e) => e.languages().map(baseLanguage)))];
-      const pairMap = new Map<string, { src: string; dst: string; glossary: boolean }>();
+      const pairMap = new Map<string, { src: string; dst: string; glossary: boolean; variants: boolean }>();
       for (const e of ordered('mt').filter(usable)) {
         // Engines that know per pair where glossaries work (DeepL) say so; others apply to all their pairs.
         const gp = (e as MtEngine & { glossaryPairs?: () => Array<[string, string]> }).glossaryPairs?.();
@@ -188,7 +195,9 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
           const key = `${src}>${dst}`;
           const prev = pairMap.get(key);
           const glossary = gp ? gp.some(([x, y]) => baseLanguage(x) === src && baseLanguage(y) === dst) : !!e.supportsGlossary;
-          pairMap.set(key, { src, dst, glossary: !!prev?.glossary || glossary });
+          // the vocabulary of a variant is the first engine's (the one mtFor picks)
+          const variants = prev ? prev.variants : !!e.regionalVariants?.(dst);
+          pairMap.set(key, { src, dst, glossary: !!prev?.glossary || glossary, variants });
         }
       }
       const t: Record<string, { dialects: string[]; cloning: boolean }> = {};

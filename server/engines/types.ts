@@ -103,6 +103,11 @@ export interface MtEngine extends EngineBase {
   pairs(): Array<[string, string]>;
   /** Whether glossary terms are enforced by this engine. */
   supportsGlossary?: boolean;
+  /**
+   * Whether the engine's vocabulary follows a regional variant of the target language ('es-419' gets Latin
+   * American words), per 639-1 target. Unset: one vocabulary per language (the voice still follows the region).
+   */
+  regionalVariants?(dst: string): boolean;
   translate(
     texts: string[],
     src: string,

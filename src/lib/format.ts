@@ -109,3 +109,39 @@ export function languagePickerLabel(code: string, fallback?: string): string {
   const own = nativeLanguageName(code);
   return own && own.toLocaleLowerCase() !== name.toLocaleLowerCase() ? `${name} (${own})` : name;
 }
+
+/** A Select group: the variants of one language under its name. */
+export interface LanguageGroup<O> {
+  title: string;
+  options: O[];
+}
+
+/** 'es-419' -> 'es'. */
+const baseOf = (value: string) => value.toLowerCase().split(/[-_]/)[0]!;
+
+/**
+ * The options of a language picker with regional variants under their language: a language that has variants
+ * in the list becomes a group (titled with its name) holding its plain entry and its variants, in the list's
+ * order, at the place of its first option; a language without variants stays a plain option.
+ */
+export function groupLanguageOptions<O extends { value: string }>(options: readonly O[]): Array<O | LanguageGroup<O>> {
+  const count = new Map<string, number>();
+  for (const o of options) count.set(baseOf(o.value), (count.get(baseOf(o.value)) ?? 0) + 1);
+  const out: Array<O | LanguageGroup<O>> = [];
+  const groups = new Map<string, LanguageGroup<O>>();
+  for (const o of options) {
+    const base = baseOf(o.value);
+    if ((count.get(base) ?? 0) < 2) {
+      out.push(o);
+      continue;
+    }
+    let g = groups.get(base);
+    if (!g) {
+      g = { title: formatLanguage(base), options: [] };
+      groups.set(base, g);
+      out.push(g);
+    }
+    g.options.push(o);
+  }
+  return out;
+}

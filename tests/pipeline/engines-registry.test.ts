@@ -9,7 +9,7 @@ import type { AsrEngine, MtEngine, TtsEngine } from '../../server/engines/types'
 const FIELDS = [
   'id', 'label', 'country_code', 'country_label', 'is_dialect', 'is_free', 'is_glossary_available', 'is_voice_preset_available',
   'mean_char_per_syllable', 'speech_rate', 'speech_tempo_feature', 'translation_label', 'value', 'voice_clone', 'voice_clone_beta',
-  'voice_clone_label', 'voice_preset_dialect', 'voice_preset_dialect_label',
+  'variant_note', 'voice_clone_label', 'voice_preset_dialect', 'voice_preset_dialect_label',
 ].sort();
 
 describe('engine registry (built-ins)', () => {
@@ -128,7 +128,11 @@ describe('language catalogue', () => {
     const { transcription, translation } = buildLanguageLists(caps);
     expect(transcription.map((l) => l.value)).toEqual(['en', 'de']);
     expect(transcription[0]!.is_glossary_available).toBe(true);
-    expect(translation.map((l) => l.value)).toEqual(['fr', 'pt', 'pt-BR']);
+    // the regions the voices speak: pt-BR ('pt-br'), pt-PT ('pt'), fr-FR ('fr-fr'); not fr-CA
+    expect(translation.map((l) => l.value)).toEqual(['fr', 'pt', 'pt-BR', 'pt-PT', 'fr-FR']);
+    // no engine here has a Brazilian vocabulary: the option says so; Portugal is what plain 'pt' stands for
+    expect(translation.find((l) => l.value === 'pt-BR')!.variant_note).toMatch(/Portuguese \(Brazil\)/);
+    expect(translation.find((l) => l.value === 'pt-PT')!.variant_note).toBeNull();
     expect(translation.find((l) => l.value === 'pt')).toMatchObject({ voice_clone: true, voice_clone_beta: true, voice_clone_label: 'Voice clone (beta)', is_glossary_available: false });
     expect(translation.find((l) => l.value === 'fr-BE')).toBeUndefined(); // no Belgian voice
   });

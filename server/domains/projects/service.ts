@@ -30,6 +30,7 @@ import { sampleUrl } from './samples';
 import { oneProjectJson } from './shape';
 import { cleanWords, saveAsrWords } from './asr-words-store';
 import { makeLanguageProject, targetLanguages } from './languages';
+import { baseLanguage, canonicalLanguage } from '../../engines/languages';
 import { loadQuality } from './quality';
 import type { QualityReport } from '../../../contract/schemas/quality';
 import { countChangedSegments } from '../transcript/repository';
@@ -51,6 +52,8 @@ export async function checkLanguages(
   engines: EngineRegistry,
   o: { src: string; dst: string; srcSrt: boolean; dstSrt: boolean },
 ): Promise<void> {
+  languageTag(o.src);
+  languageTag(o.dst);
   if (o.src === o.dst) throw badRequest('The source and target languages must be different');
   if (!o.srcSrt) {
     const asr = await engines.asrFor(o.src);
@@ -77,7 +80,20 @@ async function usableMedia(db: Db, userId: string, spaceId: string, id: string, 
   return m;
 }
 
-export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: string | null, body: CreateTranscriptRequest): Promise<Project> {
+/** A language tag in the catalogue's spelling ('pt-br' -> 'pt-BR'); an unknown regional variant is refused. */
+export function languageTag(tag: string): string {
+  const c = canonicalLanguage(tag);
+  if (!c.ok) throw badRequest(c.message);
+  return c.value;
+}
+
+export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: string | null, req: CreateTranscriptRequest): Promise<Project> {
+  const body: CreateTranscriptRequest = {
+    ...req,
+    src_lang: languageTag(req.src_lang),
+    ...(req.dst_lang !== undefined ? { dst_lang: languageTag(req.dst_lang) } : {}),
+    ...(req.dst_langs !== undefined ? { dst_langs: req.dst_langs.map(languageTag) } : {}),
+  };
   const space = await spaceAccess(deps.db, user, spaceId);
   const hasMedia = !!body.media_id;
   const link = body.link?.trim() || null;
@@ -115,7 +131,8 @@ export async function createTranscript(deps: AppDeps, user: UserRow, spaceId: st
   let glossaryLang: string | null = null;
   if (body.glossary_id) {
     const g = await repo.findGlossary(deps.db, body.glossary_id);
-    glossaryLang = langs.length > 1 && g && langs.includes(g.dst_lang) ? g.dst_lang : langs[0]!;
+    // a dictionary for a language applies to its regional variants ('es' to 'es-419')
+    glossaryLang = (langs.length > 1 && g ? (langs.find((l) => l === g.dst_lang) ?? langs.find((l) => baseLanguage(l) === g.dst_lang)) : null) ?? langs[0]!;
     await checkGlossary(deps.db, body.glossary_id, space.id, body.src_lang, glossaryLang);
   }
   const glossaryFor = (l: string) => (body.glossary_id && l === glossaryLang ? body.glossary_id : null);
@@ -166,7 +183,8 @@ function mediaCoverKey(m: MediaRow | null): string | null {
 async function checkGlossary(db: Db, glossaryId: string, spaceId: string, src: string, dst: string): Promise<void> {
   const g = await repo.findGlossary(db, glossaryId);
   if (!g || g.space_id !== spaceId) throw notFound('Glossary not found');
-  if (g.src_lang !== src || g.dst_lang !== dst) {
+  const fits = (theirs: string, mine: string) => theirs.toLowerCase() === mine.toLowerCase() || theirs === baseLanguage(mine);
+  if (!fits(g.src_lang, src) || !fits(g.dst_lang, dst)) {
     throw badRequest(`The glossary is for ${g.src_lang} -> ${g.dst_lang}, the project is ${src} -> ${dst}`);
   }
 }
@@ -266,7 +284,8 @@ function isAnalyzingLike(s: ProjectStatus): boolean {
 
 // ------------------------------------------------------------------ copy
 
-export async function copyProject(deps: AppDeps, user: UserRow, id: string, dstLang: string, freeDubbing: boolean): Promise<Project> {
+export async function copyProject(deps: AppDeps, user: UserRow, id: string, lang: string, freeDubbing: boolean): Promise<Project> {
+  const dstLang = languageTag(lang);
   const { project } = await loadProject(deps, user, id);
   if (!isEditable(project.status) && !isFinished(project.status) && !isGeneratable(project.status)) {
     throw conflict('The project can be copied once its transcript is ready');

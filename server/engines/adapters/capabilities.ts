@@ -103,11 +103,16 @@ export function toDeepLTarget(lang: string): string {
   if (!v) return base.toUpperCase();
   const asked = l.toUpperCase();
   if (v.known.includes(asked)) return asked;
+  // Spanish of the Americas ('es-MX', 'es-AR'...) is DeepL's Latin American Spanish; 'es-ES' is ES
+  if (base === 'es') return /^es-[a-z]{2}$/.test(l) && l !== 'es-es' ? 'ES-419' : 'ES';
   if (base === 'zh' && /-(tw|hk|mo)$/.test(l)) return 'ZH-HANT';
   if (base === 'pt' && l === 'pt-pt') return 'PT-PT';
   if (base === 'en' && /-(gb|uk|au|nz|ie)$/.test(l)) return 'EN-GB';
   return v.def;
 }
+
+/** Target languages whose regional variants DeepL translates into with their own vocabulary. */
+export const DEEPL_VARIANT_LANGUAGES: readonly string[] = ['en', 'pt', 'es', 'zh'];
 
 /** App code for a DeepL language code ('EN-US' -> 'en', 'NB' -> 'nb'). */
 export function fromDeepL(code: string): string {

@@ -18,6 +18,7 @@ import {
   DEEPL_GLOSSARY_LANGUAGES,
   DEEPL_SOURCE_LANGUAGES,
   DEEPL_TARGET_LANGUAGES,
+  DEEPL_VARIANT_LANGUAGES,
   allPairs,
   fromDeepL,
   toDeepLSource,
@@ -208,6 +209,7 @@ export function createDeepLMt(o: DeepLOptions): DeepLEngine {
     id: ENGINE,
     label: 'DeepL',
     supportsGlossary: true,
+    regionalVariants: (dst) => DEEPL_VARIANT_LANGUAGES.includes(baseLang(dst)),
     available: () => true,
     init() {
       initPromise ??= refresh();

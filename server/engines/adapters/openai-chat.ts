@@ -86,9 +86,17 @@ class ChatClient {
 /** Lines of context sent on each side of a batch. */
 const CONTEXT_LINES = 2;
 
+/** A regional variant's instruction ('es-419': Latin American words and usage), '' for a base language. */
+function variantLine(dst: string): string {
+  return /[-_]/.test(dst)
+    ? `Write ${languageName(dst)} (${dst}) as spoken in that region: its vocabulary, spelling, grammar and forms of address, not another region's.`
+    : '';
+}
+
 function translateSystemPrompt(src: string, dst: string, hasGlossary: boolean): string {
   return [
     `You translate video transcripts for dubbing from ${languageName(src)} (${src}) into ${languageName(dst)} (${dst}).`,
+    variantLine(dst),
     'The user sends JSON: {"source_language","target_language","glossary":[{"source","target"}],"context_before":[...],"segments":[{"id","text","max_chars"}],"context_after":[...]}.',
     'The segments are consecutive lines of speech, often cut mid-sentence; context_before and context_after are the lines just around them, for context only (do not translate them).',
     'Translate every segment on its own, naturally, as spoken language, keeping names, numbers and meaning: read its neighbours to understand it, but each translation holds exactly the meaning of its own segment, never a word of the previous or next segment, and segments are never merged or split.',
@@ -105,6 +113,7 @@ function translateSystemPrompt(src: string, dst: string, hasGlossary: boolean): 
 function shortenSystemPrompt(dst: string, hasGlossary: boolean): string {
   return [
     `You shorten ${languageName(dst)} (${dst}) dubbing lines so they fit the time the speaker has.`,
+    variantLine(dst),
     'The user sends JSON: {"target_language","glossary","segments":[{"id","source","previous_translation","max_chars"}]}.',
     'Each previous_translation is too long. Rewrite it in the target language with at most max_chars characters, keeping the meaning of source; prefer shorter words and drop filler.',
     hasGlossary ? 'Keep the glossary target terms.' : '',
@@ -141,12 +150,16 @@ export function createOpenAiMt(o: OpenAiChatOptions): MtEngine {
     id: ENGINE,
     label: `OpenAI-compatible translation (${o.model} at ${new URL(o.baseUrl).host})`,
     supportsGlossary: true,
+    // the prompt names the variant ('Latin American Spanish (es-419)')
+    regionalVariants: () => true,
     available: () => true,
     async init() {},
     pairs: () => pairs,
     async translate(texts, src, dst, co = {}) {
       const s = baseLang(src);
       const d = baseLang(dst);
+      // the target as the prompt names it: the regional variant when there is one ('pt-BR')
+      const dt = /[-_]/.test(dst) ? dst.replace('_', '-') : d;
       if (!langs.includes(s) || !langs.includes(d)) {
         throw new EngineError('unsupported_language', `engine ${ENGINE} does not translate ${src} -> ${dst}`);
       }
@@ -181,17 +194,17 @@ export function createOpenAiMt(o: OpenAiChatOptions): MtEngine {
         const around = (from: number, to: number) => texts.slice(Math.max(0, from), Math.max(0, to)).map((t) => t.trim()).filter(Boolean);
         const payload = (items: typeof batch) => ({
           source_language: s,
-          target_language: d,
+          target_language: dt,
           glossary: gl,
           context_before: around(first - CONTEXT_LINES, first),
           segments: items.map((x) => ({ id: x.id, text: x.text, ...(x.max ? { max_chars: x.max } : {}) })),
           context_after: around(last + 1, last + 1 + CONTEXT_LINES),
         });
-        const got = await ask(translateSystemPrompt(s, d, gl.length > 0), payload(batch), 'translation', co.signal);
+        const got = await ask(translateSystemPrompt(s, dt, gl.length > 0), payload(batch), 'translation', co.signal);
         const missing = batch.filter((x) => !got.has(x.id));
         if (missing.length) {
           // Models sometimes skip an item in a long list: ask once more for just those.
-          const again = await ask(translateSystemPrompt(s, d, gl.length > 0), payload(missing), 'translation', co.signal);
+          const again = await ask(translateSystemPrompt(s, dt, gl.length > 0), payload(missing), 'translation', co.signal);
           for (const [k, val] of again) got.set(k, val);
           const still = missing.filter((x) => !got.has(x.id));
           if (still.length) {
@@ -205,9 +218,9 @@ export function createOpenAiMt(o: OpenAiChatOptions): MtEngine {
           const over = batch.filter((x) => x.max !== undefined && x.max > 0 && out[x.id]!.length > x.max);
           if (!over.length) break;
           const shorter = await ask(
-            shortenSystemPrompt(d, gl.length > 0),
+            shortenSystemPrompt(dt, gl.length > 0),
             {
-              target_language: d,
+              target_language: dt,
               glossary: gl,
               segments: over.map((x) => ({ id: x.id, source: x.text, previous_translation: out[x.id]!, max_chars: x.max! })),
             },

@@ -9,6 +9,7 @@ import { CommandError } from '../../media/errors';
 import { run } from '../../media/run';
 import { wavDurationSec } from '../../media/wav';
 import { EngineError, type SpeechStyle, type TtsEngine, type Voice } from '../types';
+import { variantDialects } from '../languages';
 import { ISO3_TO_ISO1 } from './apertium';
 import { once, which } from './util';
 
@@ -77,7 +78,11 @@ export function buildVoiceList(entries: readonly EspeakVoiceEntry[], lang: strin
   const base = lang.toLowerCase().split(/[-_]/)[0]!;
   const mine = entries.filter((e) => e.lang === base);
   if (mine.length === 0) return [];
-  const primaryCode = ESPEAK_PRIMARY[base] ?? (mine.find((e) => e.code === base)?.code ?? mine[0]!.code);
+  // a regional variant ('es-419', 'pt-BR') is spoken by its region's voice first
+  const regional = variantDialects(lang)
+    .map((d) => mine.find((e) => e.code === d))
+    .find((e) => e !== undefined);
+  const primaryCode = regional?.code ?? ESPEAK_PRIMARY[base] ?? (mine.find((e) => e.code === base)?.code ?? mine[0]!.code);
   const primary = mine.find((e) => e.code === primaryCode) ?? mine[0]!;
   const ordered = [primary, ...mine.filter((e) => e !== primary)];
   const voices: Voice[] = [];

@@ -2690,6 +2690,7 @@ export interface components {
                     voice_clone_label: string | null;
                     voice_preset_dialect: string | null;
                     voice_preset_dialect_label: string | null;
+                    variant_note?: string | null;
                 }[];
                 translation: {
                     id: number;
@@ -2710,6 +2711,7 @@ export interface components {
                     voice_clone_label: string | null;
                     voice_preset_dialect: string | null;
                     voice_preset_dialect_label: string | null;
+                    variant_note?: string | null;
                 }[];
             };
             scope_settings: {

@@ -2,6 +2,7 @@
 import { Modal, Select, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import type { Project } from '../../../../contract/schemas/project';
+import { groupLanguageOptions } from '../../../lib/format';
 
 export function CopyModal({
   open,
@@ -11,7 +12,7 @@ export function CopyModal({
   onCopy,
 }: {
   open: boolean;
-  options: { label: string; value: string }[];
+  options: Array<{ label: string; value: string; note?: string }>;
   currentLang: string;
   onClose: () => void;
   onCopy: (dstLang: string) => Promise<Project>;
@@ -52,7 +53,14 @@ export function CopyModal({
       secondaryActions={[{ content: 'Cancel', onAction: onClose, disabled: busy }]}
     >
       <Modal.Section>
-        <Select label="Target language" options={choices} value={lang} onChange={setLang} disabled={busy} />
+        <Select
+          label="Target language"
+          options={groupLanguageOptions(choices)}
+          value={lang}
+          onChange={setLang}
+          disabled={busy}
+          helpText={choices.find((o) => o.value === lang)?.note}
+        />
         <div style={{ marginTop: 12 }}>
           <Text as="p" tone={error ? 'critical' : 'subdued'}>
             {error ?? 'The copy keeps the transcript, the speakers and the timing; the text is translated again.'}

@@ -363,7 +363,7 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const saveState = snap.saving ? 'Saving…' : saveErrorAt !== null ? 'Not saved' : unsaved ? 'Unsaved changes' : 'Saved';
   const working = isBusy(project.status);
   const dstOptions = useMemo(
-    () => [...(settings?.languages.translation ?? [])].sort((a, b) => a.id - b.id).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value })),
+    () => [...(settings?.languages.translation ?? [])].sort((a, b) => a.id - b.id).map((l) => ({ label: languagePickerLabel(l.value, l.label), value: l.value, ...(l.variant_note ? { note: l.variant_note } : {}) })),
     [settings],
   );
 

@@ -17,6 +17,7 @@ import { parseWordList } from '../../../lib/wordList';
 import { createTranscript, useGlossaries, videoInfo, type CreateTranscriptBody } from '../api';
 import { hasErrors, nameFrom, validateCreateForm, type CreateFormErrors, type SourceKind } from '../lib/createForm';
 import { languageOptions } from '../lib/languages';
+import { groupLanguageOptions } from '../../../lib/format';
 import { checkMinutes } from '../lib/minutes';
 import { isFileProblem, UPLOAD_TEXTS, uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
 import { SrtPicker, useSrtUpload } from './SrtPicker';
@@ -330,7 +331,14 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
               <Select label="Source language" options={srcOptions} value={srcLang} onChange={setSrcLang} error={show('srcLang') || undefined} />
             </div>
             <div style={{ flex: 1 }}>
-              <Select label="Target language" options={dstOptions} value={dstLang} onChange={setDstLang} error={(dstLang && srcLang === dstLang ? errors.dstLang : show('dstLang')) || undefined} />
+              <Select
+                label="Target language"
+                options={groupLanguageOptions(dstOptions)}
+                value={dstLang}
+                onChange={setDstLang}
+                helpText={dstOptions.find((o) => o.value === dstLang)?.note}
+                error={(dstLang && srcLang === dstLang ? errors.dstLang : show('dstLang')) || undefined}
+              />
             </div>
           </InlineStack>
           {multiOn && (
@@ -340,7 +348,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
                 helpText="One upload and one transcript: each language becomes its own project, listed under this one."
                 options={[
                   { label: 'Add a language…', value: '' },
-                  ...dstOptions.filter((o) => o.value !== srcLang && o.value !== dstLang && !extraLangs.includes(o.value)),
+                  ...groupLanguageOptions(dstOptions.filter((o) => o.value !== srcLang && o.value !== dstLang && !extraLangs.includes(o.value))),
                 ]}
                 value=""
                 onChange={(v) => v && setExtraLangs((l) => (l.includes(v) || l.length >= 9 ? l : [...l, v]))}

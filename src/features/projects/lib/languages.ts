@@ -40,6 +40,8 @@ export function supportsFlagEmoji(): boolean {
 export interface LanguageOption {
   value: string;
   label: string;
+  /** The note of a regional variant the translation engine has one vocabulary for (the voice follows the region). */
+  note?: string;
 }
 
 /**
@@ -57,6 +59,6 @@ export function languageOptions(
     .map((l) => {
       const flag = flags ? flagOf(l.country_code) : '';
       const name = languagePickerLabel(l.value, l.label);
-      return { value: l.value, label: flag ? `${flag} ${name}` : name };
+      return { value: l.value, label: flag ? `${flag} ${name}` : name, ...(l.variant_note ? { note: l.variant_note } : {}) };
     });
 }
