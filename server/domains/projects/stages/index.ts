@@ -13,6 +13,7 @@ import { ingest } from './ingest';
 import { checkFace, lipsync } from './lipsync';
 import { translation } from './translation';
 import { continueDemo } from '../../demo/service';
+import { jobsAtOnce } from '../../billing/jobs-at-once';
 
 function sideTaskFailed(stage: StageName): StageFailureHook {
   return async (db, projectId, message, code) => {
@@ -49,4 +50,6 @@ export const PROJECT_STAGES: StageRegistry = {
   },
   // A demo project is dubbed right after its translation, at no cost (server/domains/demo).
   continueAfter: continueDemo,
+  // The plan's jobs at once per Teamspace, enforced by the pipeline's scheduler.
+  jobsAtOnce,
 };
