@@ -1,5 +1,9 @@
 // User-facing texts of spec sections 5 and 8. One copy, used by both sides.
 export const TEXT = {
+  allLanguagesPlayerTitle: 'All languages (HLS)',
+  allLanguagesAudio: 'Audio language',
+  allLanguagesHlsLink: 'Streaming link (HLS, valid for a few hours):',
+  allLanguagesNone: 'No language is dubbed yet',
   fieldRequired: 'Field is required',
   variantOneVocabulary: 'The voice speaks {language}; the translation engine has one vocabulary for the language, not this region\'s.',
   incorrectEmail: 'Incorrect email',

@@ -136,6 +136,20 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/copy': { summary: 'Copy the project into another language', body: 'CopyProjectRequest', response: 'Project', example: { dst_lang: 'fr', free_dubbing: false }, idempotent: true },
   'POST /api/project/{id}/cancel': { summary: 'Stop the running job (409 when nothing runs); a cancelled dub gets its minutes back', response: 'Project' },
   'POST /api/project/{id}/restart': { summary: 'Start a cancelled analysis again from the stage it was stopped in (409 otherwise)', response: 'Project', idempotent: true },
+  'GET /api/project/{id}/deliverables': {
+    summary: 'The languages an all-languages deliverable of the video holds now: { languages: [{ lang, code, name, project_id, original, default }] } (the original first, then each finished dub; empty when none is finished)',
+  },
+  'POST /api/project/{id}/deliverables': {
+    summary: 'Every finished language of the video in one deliverable: an MP4 (mov_text subtitles) or MKV (SRT subtitles) with the original audio and one audio and subtitle track per dubbed language (ISO 639-2 language tags, language-name titles, video stream-copied), or an HLS package (one audio and one WebVTT rendition per language). Made on the first call (seconds), then kept. Answers { format, url, languages }; 409 when no language is dubbed yet',
+    query: [
+      { name: 'format', description: 'mp4 (default), mkv or hls' },
+      { name: 'default', description: 'The language whose audio plays by default (its code, e.g. es); the original by default' },
+    ],
+  },
+  'GET /api/deliverables/hls/{token}/{file}': {
+    summary: 'A file of an HLS package (master.m3u8, its playlists, segments and WebVTT), behind the signed link that POST /api/project/{id}/deliverables?format=hls answers',
+    public: true, binary: 'application/vnd.apple.mpegurl',
+  },
   'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', example: { media_type: 'video' } },
   'GET /api/project/{id}/transcript': {
     summary: 'The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows)',

@@ -9,6 +9,7 @@ import { settingsRoutes } from '../domains/settings/routes';
 import { adminRoutes } from '../domains/admin/routes';
 import { projectsRoutes } from '../domains/projects/routes';
 import { peaksRoutes } from '../domains/projects/peaks/routes';
+import { deliverablesRoutes, hlsRoutes } from '../domains/deliverables/routes';
 import { demoRoutes } from '../domains/demo/routes';
 import { libraryRoutes } from '../domains/library/routes';
 import { filesRoutes } from './files';
@@ -35,6 +36,8 @@ export const MOUNTS: Mount[] = [
   { path: '/project/demo', router: demoRoutes },
   { path: '/project', router: projectsRoutes },
   { path: '/project', router: peaksRoutes },
+  { path: '/project', router: deliverablesRoutes },
+  { path: '/deliverables', router: hlsRoutes },
   { path: '/library', router: libraryRoutes },
   { path: '/files', router: filesRoutes },
   { path: '/tools', router: toolsRoutes },

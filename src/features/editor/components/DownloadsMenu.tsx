@@ -4,6 +4,8 @@ import { ActionList, Button, Popover } from '@shopify/polaris';
 import { useState } from 'react';
 import type { Project } from '../../../../contract/schemas/project';
 import type { MediaType } from '../api';
+import { TEXT } from '../../../../contract/errors';
+import type { AllLanguagesFormat } from './AllLanguages';
 
 export interface DownloadsMenuProps {
   project: Project;
@@ -15,7 +17,13 @@ export interface DownloadsMenuProps {
   onBurn: () => void;
   onCopy: () => void;
   onFeedback: () => void;
+  /** The original project: its video in every finished language (dubbed languages counted). */
+  allLanguages?: { dubbed: number; busy: AllLanguagesFormat | null; onPick: (f: AllLanguagesFormat) => void };
 }
+
+const ALL_LANGUAGES: Array<[AllLanguagesFormat, string]> = [
+  ['mp4', 'All languages (MP4)'], ['mkv', 'All languages (MKV)'], ['hls', 'All languages (HLS player)'],
+];
 
 export const DOWNLOAD_LABELS: Record<MediaType, string> = {
   video: 'Dubbed video (MP4)',
@@ -67,6 +75,17 @@ export function DownloadsMenu(p: DownloadsMenuProps) {
               ...(pr.subtitles_info.subtitles_lipsync_burn_result_path ? [item('lipsync_subtitles', true)] : []),
             ],
           },
+          ...(p.allLanguages
+            ? [{
+              title: 'All languages',
+              items: ALL_LANGUAGES.map(([f, label]) => ({
+                content: p.allLanguages!.busy === f ? `${label}…` : label,
+                disabled: p.busy || p.allLanguages!.busy !== null || p.allLanguages!.dubbed === 0,
+                helpText: p.allLanguages!.dubbed === 0 ? TEXT.allLanguagesNone : undefined,
+                onAction: () => p.allLanguages!.onPick(f),
+              })),
+            }]
+            : []),
           {
             title: 'Subtitles',
             items: [

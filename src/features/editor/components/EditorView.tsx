@@ -27,6 +27,7 @@ import { TranscriptStore } from '../lib/store';
 import { useLeaveGuard } from '../useLeaveGuard';
 import { CopyModal } from './CopyModal';
 import { DownloadsMenu } from './DownloadsMenu';
+import { AllLanguagesPlayer, useAllLanguages } from './AllLanguages';
 import { FeedbackModal } from '../../../ui/feedback-modal';
 import { LipsyncPanel } from './LipsyncPanel';
 import { QualityPanel } from './QualityPanel';
@@ -201,6 +202,9 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   }, [save]);
 
   const { generating, onGenerate, onDownload, onBurn, onCheckFaces, onLipsync, stopping, onStop } = useProjectActions(pid, mutateProject, () => save());
+  // The original project's video in every finished language (issue 31).
+  const isOriginal = !project.copied_from;
+  const all = useAllLanguages(pid, isOriginal, `${project.status}:${project.translated_audio ?? ''}`);
   // What a generation or lip-sync spent shows at once in the header.
   useEffect(() => {
     void reloadCredits();
@@ -406,7 +410,9 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onBurn={() => void onBurn()}
               onCopy={() => setCopyOpen(true)}
               onFeedback={() => setFeedbackOpen(true)}
+              allLanguages={isOriginal ? { dubbed: Math.max(0, (all.languages?.length ?? 0) - 1), busy: all.busy, onPick: (f) => void all.run(f) } : undefined}
             />
+            {all.hlsUrl ? <AllLanguagesPlayer url={all.hlsUrl} languages={all.languages ?? []} onClose={all.closeHls} /> : null}
             <Button variant="primary" onClick={() => setConfirmGenerate(true)} disabled={!generateEnabled} loading={generating}>
               Generate video
             </Button>
