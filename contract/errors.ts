@@ -39,6 +39,17 @@ export const TEXT = {
   embedRequestFailed: 'Request failed',
   embedRedirectNotAllowed: 'This URL is not allowed for redirection',
   embedBusy: 'Please wait for another async method to return before trying again.',
+  // the cast of a Teamspace (issue 31, part 5)
+  castTitle: 'Cast',
+  castHelp: 'People who speak in your videos. A new project\'s speaker who sounds like one of them gets their name and voice.',
+  castEmpty: 'No one in the cast yet: choose "Keep in cast" on a speaker in the editor.',
+  castKeep: 'Keep in cast',
+  castKept: 'Kept in cast',
+  castRecognisedPrefix: 'Recognised as',
+  castRecognisedSuffix: 'from your cast',
+  castUndo: 'Undo',
+  castMergeInto: 'Merge into',
+  castRemove: 'Remove',
 } as const;
 
 /** The embedded app's own error texts (App Bridge: session token, navigation): shown as they are. */

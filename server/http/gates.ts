@@ -88,6 +88,8 @@ export const GATES: readonly Gate[] = [
   // server/domains/voices/service.ts for the space of the voice or project it names (and the clone limit).
   { method: 'GET', path: '/voice_preset', feature: 'voice_presets', scope: 'space', note: 'listing the voice clones of a Teamspace' },
   { method: 'POST', path: '/voice_preset/create', feature: 'voice_presets', scope: 'space', note: 'cloning a voice from a sample' },
+  // The cast of a Teamspace (/space/:id/cast...) is part of the same feature; its service asks the entitlements
+  // function for the :id space's owner's plan (server/domains/cast/service.ts), as no scope here reads a path's space.
 ];
 
 function bodyOf(text: string): Record<string, unknown> {

@@ -14,6 +14,7 @@ import * as space from '../../contract/schemas/space';
 import * as tools from '../../contract/schemas/tools';
 import * as user from '../../contract/schemas/user';
 import * as voice from '../../contract/schemas/voice-preset';
+import * as cast from '../../contract/schemas/cast';
 
 /** Named schemas of the document (components.schemas), each from the contract. */
 const SCHEMAS = {
@@ -24,6 +25,8 @@ const SCHEMAS = {
   TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
   KeepOriginalRequest: project.KeepOriginalRequest, SegmentTimingResponse: project.SegmentTimingResponse,
   VoicePool: project.VoicePool,
+  CastMember: cast.CastMember, CastList: cast.CastList, AddCastMemberRequest: cast.AddCastMemberRequest, UpdateCastMemberRequest: cast.UpdateCastMemberRequest,
+  MergeCastMemberRequest: cast.MergeCastMemberRequest, CastRecognitionList: cast.CastRecognitionList, CastUndoRequest: cast.CastUndoRequest,
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
   Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
   InviteRequest: space.InviteRequest, InviteLinkRequest: space.InviteLinkRequest, InviteLink: space.InviteLink,
@@ -213,6 +216,19 @@ const OPS: Record<string, Op> = {
   'POST /api/library/media/extract-audio': { summary: 'Upload a video (multipart field file); its sound is kept as an audio upload (16 kHz mono WAV)', query: [SPACE_Q] },
   'POST /api/users/set_voice_preset_tutorial_displayed': { summary: 'The voice clone tutorial was shown', response: 'VoiceTutorialFlags' },
   'POST /api/users/set_instant_voice_clone_tooltip_displayed': { summary: 'The instant voice clone tooltip was shown', response: 'VoiceTutorialFlags' },
+  'GET /api/space/{id}/cast': { summary: 'The cast of a Teamspace: people kept with their measured voice and their voice per language (plan: voice_presets)', response: 'CastList' },
+  'POST /api/space/{id}/cast': {
+    summary: 'Keep a project\'s speaker in the cast ("Keep in cast"): its voice profile and its voice in the project\'s language', body: 'AddCastMemberRequest',
+    response: 'CastMember', status: 201,
+  },
+  'PATCH /api/space/{id}/cast/{member}': { summary: 'Rename a cast member or set (null: forget) its voice per language', body: 'UpdateCastMemberRequest', response: 'CastMember' },
+  'DELETE /api/space/{id}/cast/{member}': { summary: 'Remove a cast member' },
+  'POST /api/space/{id}/cast/{member}/merge': { summary: 'Merge another member (the same person kept twice) into this one', body: 'MergeCastMemberRequest', response: 'CastMember' },
+  'GET /api/space/{id}/cast/recognitions': {
+    summary: 'Speakers of a project recognised from the cast at voice selection', response: 'CastRecognitionList',
+    query: [{ name: 'project_id', required: true, description: 'A project of the Teamspace' }],
+  },
+  'POST /api/space/{id}/cast/undo': { summary: 'Undo a recognition: the speaker gets back its name and voice', body: 'CastUndoRequest' },
   'GET /api/users/voice_tutorials': { summary: 'Which voice tutorials were shown', response: 'VoiceTutorialFlags' },
   'POST /api/tools/summarize': { summary: 'AI rewrite of a text', body: 'SummarizeRequest', response: 'SummarizeResponse' },
   'POST /api/project/{id}/transcript/{segmentId}/shorten': {

@@ -20,6 +20,7 @@ import { supportAdminRoutes, supportRoutes } from '../domains/support/routes';
 import { feedbackAdminRoutes, surveyAdminRoutes, surveyRoutes } from '../domains/feedback/routes';
 import { apiKeyRoutes } from '../domains/apikeys/routes';
 import { webhookRoutes } from '../domains/webhooks/routes';
+import { castRoutes } from '../domains/cast/routes';
 import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
 
 export type Mount = { path: string; router: Hono<AppEnv> };
@@ -28,6 +29,7 @@ export const MOUNTS: Mount[] = [
   { path: '/health', router: healthRoutes },
   { path: '/space', router: spacesRoutes },
   { path: '/space', router: webhookRoutes },
+  { path: '/space', router: castRoutes },
   { path: '/auth', router: authRoutes },
   { path: '/users', router: usersRoutes },
   { path: '/users/settings/api', router: apiKeyRoutes },

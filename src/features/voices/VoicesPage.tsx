@@ -20,6 +20,7 @@ import {
   usePresetList, usePresetStatuses, useRefreshPresets, useSpaceProjects, useTutorialFlags,
 } from './api';
 import { languagePickerLabel } from '../../lib/format';
+import { CastSection } from './CastSection';
 
 const pct = (x: number) => Math.round(x * 100);
 
@@ -101,6 +102,7 @@ export default function VoicesPage() {
         {presets.map((p) => (
           <PresetCard key={p.id} preset={p} spaceId={spaceId!} />
         ))}
+        {spaceId && <CastSection spaceId={spaceId} />}
       </BlockStack>
       <FromSampleModal open={creating === 'sample'} spaceId={spaceId!} onClose={() => setCreating(null)} />
       <FromProjectModal open={creating === 'project'} spaceId={spaceId!} onClose={() => setCreating(null)} />

@@ -24,7 +24,8 @@ import { clearCheckpoints, findCheckpoints, saveCheckpoint } from '../../../pipe
 import { StageFailure } from '../../../pipeline/stages';
 import { A, checkAborted, input, key, loadJson, save, saveJson, scratch, speechRegions, srtCues, timed, type ProjectStageContext } from './common';
 import { chooseVoices } from './voices';
-import { clonedEngineVoiceIds, ttsProviderOfSpeakers } from '../../voices/service';
+import { clonedEngineVoiceIds, presetForVoice, ttsProviderOfSpeakers } from '../../voices/service';
+import { applyCast, recogniseCast } from '../../cast/service';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { makePendingLanguages } from '../languages';
 import { recognitionTerms } from '../asr-words';
@@ -282,8 +283,12 @@ export async function voiceSuggest(ctx: ProjectStageContext): Promise<void> {
   const voices = own.length > 0 ? [...own, ...all.filter((v) => v.engine !== tts.id && locked.has(v.id))] : all;
   // a speaker someone gave a voice preset (a clone) keeps it
   const picks = chooseVoices(speakers.filter((s) => !(s.voice_locked && presetIdOfVoice(s.voice_id))), voices);
+  // speakers recognised among the Teamspace's cast are named and voiced as the cast says (undone in the editor)
+  const stock = new Set(voices.map((x) => x.id));
+  const cast = await recogniseCast(deps, project, speakers, async (id) => stock.has(id) || (await presetForVoice(deps, project, id)) !== null);
   await deps.db.tx(async (t) => {
     for (const [speakerId, voiceId] of picks) await setSpeakerVoice(t, project.id, speakerId, voiceId, false);
+    await applyCast(t, project.id, cast, picks);
     // the engines of the voices the speakers now have (a kept clone of another engine counts too)
     await updateProjectFields(t, project.id, { tts_provider: (await ttsProviderOfSpeakers(deps, t, project)) ?? tts.id });
   });

@@ -37,6 +37,7 @@ import { Player, type PlayerHandle, type PlayerTab } from './Player';
 import { SegmentList, type SegmentListHandle } from './SegmentList';
 import { TimingSummary, useDubTiming } from './TimingSummary';
 import { SpeakersPanel } from './SpeakersPanel';
+import { keepInCast, undoCastRecognition, useCastRecognitions } from '../hooks/useCast';
 import { GenerateCard } from './GenerateCard';
 import { useProjectActions } from '../hooks/useProjectActions';
 import { DictionaryPanel } from './DictionaryPanel';
@@ -77,6 +78,8 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const canSrt = useFeatureAvailable('srt_download');
   const canAudio = useFeatureAvailable('audio_download');
   const canInstantClone = useFeatureAvailable('instant_voice_preset');
+  const canCast = useFeatureAvailable('voice_presets');
+  const { data: castRecognitions } = useCastRecognitions(spaceId, project.id, canCast);
   const canBurn = useFeatureAvailable('subtitles');
   const canLipsync = useFeatureAvailable('lipsync');
   const canDictionary = useFeatureAvailable('glossary');
@@ -466,6 +469,14 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
                 onRename={async (id, name) => mutateProject(await updateSpeakers(pid, [{ id, name }]), { revalidate: false })}
                 onVoice={async (id, voiceId) => mutateProject(await updateSpeakers(pid, [{ id, voice_id: voiceId }]), { revalidate: true })}
                 onInstantClone={canInstantClone ? async (id) => mutateProject(await instantCloneSpeaker(pid, id), { revalidate: true }) : undefined}
+                cast={canCast ? {
+                  recognised: Object.fromEntries((castRecognitions ?? []).map((r) => [r.speaker_id, r.member_name])),
+                  onUndo: async (id) => {
+                    await undoCastRecognition(spaceId, pid, id);
+                    await mutateProject();
+                  },
+                  onKeep: (id) => keepInCast(spaceId, pid, id),
+                } : undefined}
               />
             </div>
             <GenerateCard project={project} working={working} localChanges={localChanges} onDownload={() => void onDownload('video')} onStop={() => void onStop()} stopping={stopping} />

@@ -16,9 +16,18 @@ export interface SpeakersPanelProps {
   onVoice: (id: string, voiceId: string) => Promise<unknown>;
   /** Makes an instant clone of the speaker and gives it to them (absent: the plan does not include it). */
   onInstantClone?: (id: string) => Promise<unknown>;
+  /** The Teamspace's cast (absent: the plan does not include it). */
+  cast?: SpeakerCast;
 }
 
-export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice, onInstantClone }: SpeakersPanelProps) {
+export interface SpeakerCast {
+  /** Speaker id -> the cast member's name the voice selection recognised them as. */
+  recognised: Readonly<Record<string, string>>;
+  onUndo: (id: string) => Promise<unknown>;
+  onKeep: (id: string) => Promise<unknown>;
+}
+
+export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice, onInstantClone, cast }: SpeakersPanelProps) {
   const audio = useRef<HTMLAudioElement | null>(null);
   const [playing, setPlaying] = useState<string | null>(null);
 
@@ -55,7 +64,7 @@ export function SpeakersPanel({ speakers, voices, disabled, onRename, onVoice, o
           <BlockStack key={s.id} gap="300">
             {i > 0 && <Divider />}
             <SpeakerRow speaker={s} voices={voices} disabled={disabled} playing={playing} onPlay={play} onRename={onRename} onVoice={onVoice}
-              onInstantClone={onInstantClone} />
+              onInstantClone={onInstantClone} cast={cast} />
           </BlockStack>
         ))}
       </BlockStack>
@@ -72,7 +81,9 @@ function SpeakerRow({
   onRename,
   onVoice,
   onInstantClone,
+  cast,
 }: {
+  cast?: SpeakerCast;
   speaker: Speaker;
   voices: readonly Voice[] | undefined;
   disabled: boolean;
@@ -86,7 +97,18 @@ function SpeakerRow({
   const [cloning, setCloning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [kept, setKept] = useState(false);
   useEffect(() => setName(speaker.name), [speaker.name]);
+  const recognisedAs = cast?.recognised[speaker.id];
+  const run = (fn: () => Promise<unknown>, done?: () => void) => {
+    setBusy(true);
+    fn()
+      .then(() => {
+        setError(null);
+        done?.();
+      }, (e: Error) => setError(e.message))
+      .finally(() => setBusy(false));
+  };
 
   const commit = async () => {
     const n = name.trim();
@@ -123,6 +145,17 @@ function SpeakerRow({
   ];
   return (
     <BlockStack gap="150">
+      {recognisedAs && cast && (
+        <InlineStack gap="100" blockAlign="center">
+          <Text as="span" variant="bodySm" tone="subdued">
+            {TEXT.castRecognisedPrefix} {recognisedAs} {TEXT.castRecognisedSuffix} —
+          </Text>
+          <Button variant="plain" disabled={disabled || busy} accessibilityLabel={`${TEXT.castUndo}: ${speaker.name} is not ${recognisedAs}`}
+            onClick={() => run(() => cast.onUndo(speaker.id))}>
+            {TEXT.castUndo}
+          </Button>
+        </InlineStack>
+      )}
       <TextField
         label={`Name of speaker ${speaker.name || speaker.id}`}
         labelHidden
@@ -173,6 +206,14 @@ function SpeakerRow({
             }}
           >
             {mine.length ? 'Clone this speaker again' : 'Instant clone of this speaker'}
+          </Button>
+        </InlineStack>
+      )}
+      {cast && !recognisedAs && (
+        <InlineStack>
+          <Button variant="plain" disabled={disabled || busy || kept} accessibilityLabel={`${TEXT.castKeep}: ${speaker.name}`}
+            onClick={() => run(() => cast.onKeep(speaker.id), () => setKept(true))}>
+            {kept ? TEXT.castKept : TEXT.castKeep}
           </Button>
         </InlineStack>
       )}

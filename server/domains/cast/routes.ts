@@ -1,0 +1,47 @@
+// /api/space/{id}/cast (issue 31, part 5): GET (list) | POST (keep a project's speaker), PATCH|DELETE {member},
+// POST {member}/merge, GET recognitions?project_id (speakers the voice_suggest stage recognised), POST undo.
+// Plan and access: the service (server/domains/cast/service.ts).
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { AddCastMemberRequest, CastUndoRequest, MergeCastMemberRequest, UpdateCastMemberRequest } from '../../../contract/schemas/cast';
+import { requireUser } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { jsonBody, queryWith } from '../../http/validate';
+import * as svc from './service';
+
+const ProjectQuery = v.object({ project_id: v.pipe(v.string('project_id must be a string'), v.uuid('project_id must be an id')) });
+
+export const castRoutes = new Hono<AppEnv>()
+  .use('/:id/cast', requireUser)
+  .use('/:id/cast/*', requireUser);
+
+castRoutes.get('/:id/cast', async (c) => c.json(await svc.listCast(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+castRoutes.post('/:id/cast', async (c) => {
+  const body = await jsonBody(c, AddCastMemberRequest);
+  return c.json(await svc.addMember(c.get('deps'), c.get('user'), c.req.param('id'), body), 201);
+});
+
+castRoutes.get('/:id/cast/recognitions', async (c) => {
+  const q = queryWith(c, ProjectQuery);
+  return c.json(await svc.recognitions(c.get('deps'), c.get('user'), c.req.param('id'), q.project_id));
+});
+
+castRoutes.post('/:id/cast/undo', async (c) => {
+  const body = await jsonBody(c, CastUndoRequest);
+  return c.json(await svc.undoRecognition(c.get('deps'), c.get('user'), c.req.param('id'), body));
+});
+
+castRoutes.patch('/:id/cast/:member', async (c) => {
+  const body = await jsonBody(c, UpdateCastMemberRequest);
+  return c.json(await svc.updateMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body));
+});
+
+castRoutes.delete('/:id/cast/:member', async (c) =>
+  c.json(await svc.removeMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'))),
+);
+
+castRoutes.post('/:id/cast/:member/merge', async (c) => {
+  const body = await jsonBody(c, MergeCastMemberRequest);
+  return c.json(await svc.mergeMembers(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body.member_id));
+});
