@@ -1,6 +1,6 @@
 // Every environment variable, validated with valibot at start-up.
 import * as v from 'valibot';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseOriginPattern, splitOriginList } from '../contract/origins';
@@ -40,6 +40,11 @@ const EnvSchema = v.object({
   EMBED_APP_KEY: Opt,
   EMBED_APP_SECRET: Opt,
   EMBED_ADMIN_ORIGINS: Opt,
+  /** The shop's Admin API (issue 32): scopes asked, API version, token key, and a local stand-in for tests. */
+  SHOP_API_SCOPES: v.optional(v.string(), 'read_products,write_products,write_files'),
+  SHOP_API_VERSION: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/, 'YYYY-MM')), '2025-10'),
+  SHOP_TOKEN_KEY: Opt,
+  SHOP_ADMIN_URL: Opt,
   EMBED_REDIRECT_ORIGINS: v.optional(v.string(), DEFAULT_EMBED_REDIRECT_ORIGINS.join(' ')),
   OIDC_ISSUER: Opt,
   OIDC_CLIENT_ID: Opt,
@@ -127,6 +132,35 @@ export interface StripeConfig {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The shop's Admin API settings (only with the embedded app). The offline tokens are sealed with SHOP_TOKEN_KEY
+ * (32 bytes, base64 or hex); without it a key is derived from the app secret. SHOP_ADMIN_URL sends every shop's
+ * Admin API calls to one base URL (a local stand-in): refused in production.
+ */
+function shopConfig(e: { SHOP_API_SCOPES: string; SHOP_API_VERSION: string; SHOP_TOKEN_KEY: string | null; SHOP_ADMIN_URL: string | null; EMBED_APP_SECRET: string | null }, production: boolean) {
+  if (!e.EMBED_APP_SECRET) return null;
+  let tokenKey: Buffer;
+  if (e.SHOP_TOKEN_KEY) {
+    tokenKey = /^[0-9a-f]{64}$/i.test(e.SHOP_TOKEN_KEY) ? Buffer.from(e.SHOP_TOKEN_KEY, 'hex') : Buffer.from(e.SHOP_TOKEN_KEY, 'base64');
+    if (tokenKey.length !== 32) throw new ConfigError('SHOP_TOKEN_KEY must be 32 bytes (64 hex digits or base64)');
+  } else {
+    tokenKey = Buffer.from(hkdfSync('sha256', e.EMBED_APP_SECRET, 'dubbing-studio', 'shop-token-key', 32));
+  }
+  let adminUrl: string | null = null;
+  if (e.SHOP_ADMIN_URL) {
+    if (production) throw new ConfigError('SHOP_ADMIN_URL (a local stand-in of the Admin API) is not allowed in production');
+    let u: URL;
+    try {
+      u = new URL(e.SHOP_ADMIN_URL);
+    } catch {
+      throw new ConfigError('SHOP_ADMIN_URL must be a URL');
+    }
+    adminUrl = u.origin;
+  }
+  const scopes = e.SHOP_API_SCOPES.split(',').map((s) => s.trim()).filter(Boolean);
+  return { scopes, apiVersion: e.SHOP_API_VERSION, tokenKey, adminUrl };
+}
 
 function sisterAppConfig(url: string | null, key: string | null): { url: string; publicKey: string } | null {
   if (!url || !key) return null;
@@ -296,6 +330,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoForNewUsers: e.DEMO_FOR_NEW_USERS,
     /** Single sign-on to the sister video-ad product: its URL and its X25519 public key (base64). */
     sisterApp: sisterAppConfig(e.SISTER_APP_URL, e.SISTER_APP_PUBLIC_KEY),
+    /** The shop's Admin API (with the embedded app only): scopes, version, token key, local stand-in. */
+    shop: shopConfig(e, production),
     limits: {
       maxVideoSize: e.MAX_VIDEO_SIZE,
       maxVideoDuration: e.MAX_VIDEO_DURATION,

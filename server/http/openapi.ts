@@ -73,6 +73,7 @@ const SPACE_Q = { name: 'space_id', required: true, description: 'The Teamspace'
 const OPS: Record<string, Op> = {
   'POST /api/auth/sign-up': { summary: 'Create an identity (e-mail and password)', body: 'SignUpRequest', response: 'TokenResponse', status: 201, public: true },
   'POST /api/auth/sign-in': { summary: 'Sign in', body: 'SignInRequest', response: 'TokenResponse', public: true },
+  'POST /api/shop/webhooks': { summary: "The platform's webhooks (app/uninstalled, customers/data_request, customers/redact, shop/redact), verified by HMAC with the app secret", public: true },
   'POST /api/auth/refresh': { summary: 'Exchange a refresh token', body: 'RefreshRequest', response: 'TokenResponse', public: true },
   'POST /api/users': { summary: 'Create the product account of the signed-in identity', body: 'CreateUserRequest', response: 'User', status: 201 },
   'GET /api/users/current': { summary: 'The current user', response: 'User' },

@@ -21,6 +21,7 @@ import { feedbackAdminRoutes, surveyAdminRoutes, surveyRoutes } from '../domains
 import { apiKeyRoutes } from '../domains/apikeys/routes';
 import { webhookRoutes } from '../domains/webhooks/routes';
 import { castRoutes } from '../domains/cast/routes';
+import { shopRoutes } from '../domains/shop/routes';
 import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
 
 export type Mount = { path: string; router: Hono<AppEnv> };
@@ -31,6 +32,7 @@ export const MOUNTS: Mount[] = [
   { path: '/space', router: webhookRoutes },
   { path: '/space', router: castRoutes },
   { path: '/auth', router: authRoutes },
+  { path: '/shop', router: shopRoutes },
   { path: '/users', router: usersRoutes },
   { path: '/users/settings/api', router: apiKeyRoutes },
   { path: '/settings', router: settingsRoutes },

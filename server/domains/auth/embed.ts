@@ -11,6 +11,8 @@ import type { Identity } from '../users/types';
 import { cachedEmbedIdentity, rememberEmbedIdentity } from '../users/cache';
 import { ensureAccount } from '../users/service';
 import { upsertIdentity } from './repository';
+import { findUserByIdentity } from '../users/repository';
+import { onShopSignIn } from '../shop/service';
 
 export const EMBED_PROVIDER = 'embed';
 export const EMBED_CLOCK_TOLERANCE_SEC = 5;
@@ -105,7 +107,11 @@ export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promis
   const subject = `${claims.shopHost}|${claims.sub}`;
   const base = { provider: EMBED_PROVIDER, via: 'embed_token' as const, shop: claims.dest };
   const hit = cachedEmbedIdentity(deps.db, subject);
-  if (hit) return { identityId: hit.identityId, email: hit.email, ...base };
+  if (hit) {
+    // The shop's Teamspace and Admin API token (server/domains/shop): a no-op once done in this process.
+    await onShopSignIn(deps, { domain: claims.shopHost, sessionToken: token, identityId: hit.identityId, userId: async () => accountId(deps, hit.identityId) });
+    return { identityId: hit.identityId, email: hit.email, ...base };
+  }
   const synthetic = syntheticEmail(claims.sub, claims.shopHost);
   const identity = await upsertIdentity(deps.db, { provider: EMBED_PROVIDER, subject, email: claims.email ?? synthetic });
   const hash = createHash('sha256').update(subject).digest('hex').slice(0, 16);
@@ -116,5 +122,12 @@ export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promis
     { demoGroup: deps.config.demoForNewUsers },
   );
   rememberEmbedIdentity(deps.db, subject, { identityId: identity.id, email: user.email });
+  await onShopSignIn(deps, { domain: claims.shopHost, sessionToken: token, identityId: identity.id, userId: async () => user.id });
   return { identityId: identity.id, email: user.email, ...base };
+}
+
+async function accountId(deps: AppDeps, identityId: string): Promise<string> {
+  const u = await findUserByIdentity(deps.db, identityId);
+  if (!u) throw unauthorized('Invalid token');
+  return u.id;
 }
