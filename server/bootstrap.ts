@@ -14,6 +14,7 @@ import { purgeGarbage, startRetention } from './domains/retention/service';
 import { persistedJwtSecret } from './jwt-secret';
 import { billingOnSideTaskFailure, billingOnStatus } from './domains/billing/listeners';
 import { startWebhookWorker, webhooksOnStatus } from './domains/webhooks/service';
+import { batchesOnStatus } from './domains/batches/service';
 import { runBillingClock } from './domains/billing/subscriptions';
 import { createPaymentsProvider } from './domains/billing/payments';
 import { seedLocalCatalogue } from './domains/billing/catalogue';
@@ -64,6 +65,8 @@ export async function buildDeps(
   onSideTaskFailure(billingOnSideTaskFailure);
   // Webhook events of a status change are written as deliveries in its transaction.
   onStatusChange(webhooksOnStatus);
+  // A batch is completed (and its batch.completed event written) in the transaction of its last project's change.
+  onStatusChange(batchesOnStatus);
   // Pipeline: storage, engines, queue, and the stages the projects domain registers.
   const pipelineLog = logger.child({ component: 'pipeline' });
   const { storage, engines, engineAdapters, pipeline } = createPipelineServices(config, db, {

@@ -26,7 +26,7 @@ export type ApiCredentialList = v.InferOutput<typeof ApiCredentialList>;
 
 // ------------------------------------------------------------------ webhooks
 
-export const WEBHOOK_EVENTS = ['project.status_changed', 'transcript.ready', 'dub.ready', 'job.failed'] as const;
+export const WEBHOOK_EVENTS = ['project.status_changed', 'transcript.ready', 'dub.ready', 'job.failed', 'batch.completed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** @public */
@@ -35,6 +35,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'transcript.ready': 'Transcript ready',
   'dub.ready': 'Dub ready',
   'job.failed': 'Job failed',
+  'batch.completed': 'Batch completed',
 };
 
 const WebhookUrl = v.pipe(v.string(), v.trim(), v.maxLength(2000), v.url('Please provide correct link'), v.regex(/^https?:\/\//i, 'The URL must start with http:// or https://'));

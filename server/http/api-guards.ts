@@ -24,6 +24,7 @@ export const CREATING_CALLS: readonly CreatingCall[] = [
   { method: 'POST', path: '/project/:id/generate', startsJob: true },
   { method: 'POST', path: '/project/:id/copy', startsJob: true },
   { method: 'POST', path: '/project/:id/restart', startsJob: true },
+  { method: 'POST', path: '/batch', startsJob: true },
   { method: 'POST', path: '/space/:id/webhooks', startsJob: false },
   { method: 'POST', path: '/users/settings/api/credentials', startsJob: false },
 ];

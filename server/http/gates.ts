@@ -70,6 +70,10 @@ export const GATES: readonly Gate[] = [
     method: 'POST', path: '/project/:id/media_download', feature: 'srt_download', scope: 'project',
     when: (r) => r.body.media_type === 'srt' || r.body.media_type === 'vtt', note: 'downloading the subtitles (SRT, VTT)',
   },
+  {
+    method: 'POST', path: '/batch', feature: 'multilanguage', scope: 'space',
+    note: 'a batch: many videos dubbed into several languages in one go',
+  },
   { method: 'POST', path: '/project/:id/burn_subtitles', feature: 'subtitles', scope: 'project', note: 'burning subtitles into the video' },
   { method: 'POST', path: '/project/:id/run_check_face_task', feature: 'lipsync', scope: 'project', note: 'checking the faces for lip-sync' },
   { method: 'POST', path: '/project/:id/run_lipsync_task', feature: 'lipsync', scope: 'project', note: 'lip-sync' },

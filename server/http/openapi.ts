@@ -6,6 +6,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import * as apiS from '../../contract/schemas/api';
 import * as auth from '../../contract/schemas/auth';
+import * as batch from '../../contract/schemas/batch';
 import * as onboarding from '../../contract/schemas/onboarding';
 import { ErrorBody, ErrorDetailItem } from '../../contract/schemas/common';
 import * as project from '../../contract/schemas/project';
@@ -46,6 +47,7 @@ const SCHEMAS = {
   VoicePreset: voice.VoicePreset, VoicePresetList: voice.VoicePresetList, CreateVoicePresetRequest: voice.CreateVoicePresetRequest,
   VoicePresetFromProjectRequest: voice.VoicePresetFromProjectRequest, UpdateVoicePresetRequest: voice.UpdateVoicePresetRequest,
   VoicePresetSettingsRequest: voice.VoicePresetSettingsRequest, VoicePresetStatuses: voice.VoicePresetStatuses, VoiceTutorialFlags: voice.VoiceTutorialFlags,
+  CreateBatchRequest: batch.CreateBatchRequest, Batch: batch.Batch, BatchList: batch.BatchList,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem,
 } satisfies Record<string, v.GenericSchema>;
 type SchemaName = keyof typeof SCHEMAS;
@@ -130,6 +132,16 @@ const OPS: Record<string, Op> = {
     query: [SPACE_Q], example: { name: 'Product demo', src_lang: 'en', dst_lang: 'es', media_id: '0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90' }, idempotent: true,
   },
   'GET /api/project/{id}': { summary: 'A project (status, progress, results)', response: 'Project' },
+  'POST /api/batch': {
+    summary: 'Create a batch: many videos (uploads, links or a CSV) into several languages; each video is one multi-language project. 402 when the whole batch needs more minutes than the Teamspace has',
+    body: 'CreateBatchRequest', response: 'Batch', status: 201, query: [SPACE_Q], idempotent: true,
+    example: { name: 'Spring catalogue', src_lang: 'en', dst_langs: ['es', 'de'], items: [{ media_id: '0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90' }, { link: 'https://youtu.be/dQw4w9WgXcQ' }], generate: true },
+  },
+  'GET /api/batch': { summary: 'Batches of a Teamspace, newest first', response: 'BatchList', query: [SPACE_Q] },
+  'GET /api/batch/{id}': { summary: 'A batch with the status of each video and language', response: 'Batch' },
+  'POST /api/batch/{id}/cancel': { summary: 'Cancel every job of the batch still running (their dubs get their minutes back)', response: 'Batch' },
+  'POST /api/batch/{id}/items/{item}/retry': { summary: 'Retry the failed languages of one video of the batch', response: 'Batch' },
+  'GET /api/batch/{id}/download': { summary: 'The finished dubbed videos of the batch as one ZIP (streamed)', binary: 'application/zip' },
   'GET /api/project/demo/covers': { summary: 'The demo video and the languages it can be opened in (trial users in the demo_project group)', response: 'DemoCovers' },
   'POST /api/project/demo': {
     summary: 'Open the demo project in a language: made (201), transcribed, translated and dubbed at no cost, or the one made before (200)',

@@ -22,6 +22,7 @@ import { apiKeyRoutes } from '../domains/apikeys/routes';
 import { webhookRoutes } from '../domains/webhooks/routes';
 import { castRoutes } from '../domains/cast/routes';
 import { shopRoutes } from '../domains/shop/routes';
+import { batchRoutes } from '../domains/batches/routes';
 import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
 
 export type Mount = { path: string; router: Hono<AppEnv> };
@@ -42,6 +43,7 @@ export const MOUNTS: Mount[] = [
   { path: '/project', router: peaksRoutes },
   { path: '/project', router: deliverablesRoutes },
   { path: '/deliverables', router: hlsRoutes },
+  { path: '/batch', router: batchRoutes },
   { path: '/library', router: libraryRoutes },
   { path: '/files', router: filesRoutes },
   { path: '/tools', router: toolsRoutes },

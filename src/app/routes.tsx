@@ -34,6 +34,8 @@ const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ de
 const DemoView = lazy(() => import('../features/onboarding/DemoView').then((m) => ({ default: m.DemoView })));
 const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
 const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
+const BatchPage = lazy(() => import('../features/batches/BatchPage'));
+const BatchDialog = lazy(() => import('../features/batches/BatchDialog').then((m) => ({ default: m.BatchDialog })));
 const JoinPage = lazy(() => import('../features/spaces').then((m) => ({ default: m.JoinPage })));
 
 export function AppRoutes() {
@@ -64,7 +66,10 @@ function ShellRoutes() {
       </Route>
       <Route path="/spaces/:spaceId">
         <SpaceScope>
-          <ProjectsHome top={<Suspense fallback={null}><DemoView /></Suspense>} />
+          <ProjectsHome
+            top={<Suspense fallback={null}><DemoView /></Suspense>}
+            batch={(o) => (o.open ? <Suspense fallback={null}><BatchDialog {...o} /></Suspense> : null)}
+          />
         </SpaceScope>
       </Route>
       <Route path="/spaces/:spaceId/voices">
@@ -87,6 +92,12 @@ function ShellRoutes() {
           <ProjectPage />
         </SpaceScope>
       </Route>
+      <Route path="/spaces/:spaceId/batch/:batchId">
+        <SpaceScope>
+          <BatchPage />
+        </SpaceScope>
+      </Route>
+      <Route path="/batch/:batchId">{(p) => <ToFirstSpace sub={`/batch/${encodeURIComponent(p.batchId)}`} />}</Route>
       <Route path="/project/:projectId">{(p) => <ToFirstSpace sub={`/project/${encodeURIComponent(p.projectId)}`} />}</Route>
       <Route path="/folders/:folderId">{(p) => <ToFirstSpace sub={`/folders/${encodeURIComponent(p.folderId)}`} />}</Route>
       <Route path="/voices">

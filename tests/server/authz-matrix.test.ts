@@ -25,6 +25,7 @@ const RESOURCES: Array<{ pattern: RegExp; params: () => Record<string, string> }
   { pattern: /^\/api\/users\/settings\/api\/credentials\/:id$/, params: () => ({ id: ids.credential! }) },
   { pattern: /^\/api\/glossary\/:id(\/|$)/, params: () => ({ id: ids.glossary! }) },
   { pattern: /^\/api\/voice_preset\/:id(\/|$)/, params: () => ({ id: ids.voicePreset! }) },
+  { pattern: /^\/api\/batch\/:id(\/|$)/, params: () => ({ id: ids.batch!, item: ids.batchItem! }) },
 ];
 
 /**
@@ -103,6 +104,11 @@ beforeAll(async () => {
   ids.thread = thread.json.thread.id;
   ids.glossary = (await h.deps.db.one<{ id: string }>(
     `INSERT INTO glossaries (space_id, name, src_lang, dst_lang, terms) VALUES ($1, 'Own', 'en', 'es', '[]') RETURNING id`, [owner.defaultSpaceId],
+  )).id;
+  const batch = await h.deps.db.one<{ id: string }>(`INSERT INTO batches (space_id, user_id, name) VALUES ($1, $2, 'Own batch') RETURNING id`, [owner.defaultSpaceId, owner.id]);
+  ids.batch = batch.id;
+  ids.batchItem = (await h.deps.db.one<{ id: string }>(
+    `INSERT INTO batch_items (batch_id, position, name, dst_langs, project_id) VALUES ($1, 0, 'Own', '["es"]', $2) RETURNING id`, [batch.id, ids.project],
   )).id;
   ids.voicePreset = (await h.deps.db.one<{ id: string }>(
     `INSERT INTO voice_presets (space_id, label, engine, status) VALUES ($1, 'Own voice', 'builtin', 'done') RETURNING id`, [owner.defaultSpaceId],

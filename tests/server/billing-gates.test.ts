@@ -80,6 +80,11 @@ const CASES: Record<string, { prepare: (w: World) => Prepared; allowed: number; 
   'POST /project/create_transcript srt_upload': { prepare: (w) => create(w, { src_srt_media_id: w.srtId }), allowed: 200 },
   'POST /project/create_transcript glossary': { prepare: (w) => create(w, { glossary_id: w.glossaryId }), allowed: 200 },
   'POST /project/create_transcript multilanguage': { prepare: (w) => create(w, { dst_langs: ['es', 'ca'] }), allowed: 200 },
+  // A batch (server/domains/batches) is a multi-language create of many videos: a link's minutes are counted when downloaded.
+  'POST /batch multilanguage': {
+    prepare: (w) => ({ path: `/api/batch?space_id=${w.user.defaultSpaceId}`, body: { src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ link: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }] } }),
+    allowed: 201,
+  },
   // A copy dubbed free of charge is an Enterprise feature (free_languages).
   'POST /project/:id/copy free_languages': {
     prepare: (w) => ({ path: `/api/project/${w.projectId}/copy`, body: { dst_lang: 'ca', free_dubbing: true } }), allowed: 200, aboveBusiness: true,

@@ -379,6 +379,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Batches of a Teamspace, newest first */
+        get: operations["get_batch"];
+        put?: never;
+        /** Create a batch: many videos (uploads, links or a CSV) into several languages; each video is one multi-language project. 402 when the whole batch needs more minutes than the Teamspace has */
+        post: operations["post_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A batch with the status of each video and language */
+        get: operations["get_batch_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel every job of the batch still running (their dubs get their minutes back) */
+        post: operations["post_batch_id_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The finished dubbed videos of the batch as one ZIP (streamed) */
+        get: operations["get_batch_id_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch/{id}/items/{item}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry the failed languages of one video of the batch */
+        post: operations["post_batch_id_items_item_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deliverables/hls/{token}/{file}": {
         parameters: {
             query?: never;
@@ -3076,7 +3162,7 @@ export interface components {
             id: string;
             space_id: string;
             url: string;
-            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed")[];
+            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed")[];
             description: string;
             enabled: boolean;
             disabled_reason: string | null;
@@ -3086,7 +3172,7 @@ export interface components {
             id: string;
             space_id: string;
             url: string;
-            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed")[];
+            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed")[];
             description: string;
             enabled: boolean;
             disabled_reason: string | null;
@@ -3098,7 +3184,7 @@ export interface components {
                 id: string;
                 space_id: string;
                 url: string;
-                events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed")[];
+                events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed")[];
                 description: string;
                 enabled: boolean;
                 disabled_reason: string | null;
@@ -3108,14 +3194,14 @@ export interface components {
         CreateWebhookRequest: {
             /** Format: uri */
             url: string;
-            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed")[];
+            events: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed")[];
             /** @default  */
             description?: string;
         };
         UpdateWebhookRequest: {
             /** Format: uri */
             url?: string;
-            events?: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed")[];
+            events?: ("project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed")[];
             description?: string;
             enabled?: boolean;
         };
@@ -3123,7 +3209,7 @@ export interface components {
             data: {
                 id: string;
                 /** @enum {string} */
-                event_type: "project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed";
+                event_type: "project.status_changed" | "transcript.ready" | "dub.ready" | "job.failed" | "batch.completed";
                 /** @enum {string} */
                 state: "pending" | "delivered" | "failed";
                 attempts: {
@@ -3318,6 +3404,69 @@ export interface components {
         VoiceTutorialFlags: {
             voice_preset_tutorial_displayed: boolean;
             instant_voice_clone_tooltip_displayed: boolean;
+        };
+        CreateBatchRequest: {
+            name?: string;
+            src_lang?: string;
+            dst_langs?: string[];
+            items?: {
+                name?: string;
+                media_id?: string | null;
+                link?: string | null;
+                src_lang?: string;
+                dst_langs?: string[];
+                glossary_id?: string | null;
+                src_srt_media_id?: string | null;
+                dst_srt_media_id?: string | null;
+            }[];
+            csv?: string;
+            generate?: boolean;
+        };
+        Batch: {
+            id: string;
+            space_id: string;
+            name: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "cancelled";
+            generate: boolean;
+            minutes_needed: number;
+            created_at: string;
+            completed_at: string | null;
+            counts: {
+                total: number;
+                done: number;
+                failed: number;
+                running: number;
+            };
+            items: {
+                id: string;
+                position: number;
+                name: string;
+                project_id: string | null;
+                error: string | null;
+                languages: {
+                    dst_lang: string;
+                    project_id: string | null;
+                    status: ("created" | "uploading" | "uploaded" | "upload_failed" | "separate_background_started" | "separate_background_done" | "separate_background_failed" | "transcribe_segments_started" | "transcribe_segments_done" | "transcribe_segments_failed" | "transcription_started" | "transcription_done" | "transcription_failed" | "determine_speakers_started" | "determine_speakers_done" | "determine_speakers_failed" | "voice_suggest_started" | "voice_suggest_done" | "voice_suggest_failed" | "translation_started" | "translation_done" | "translation_failed" | "transcript_edited" | "voice_edited" | "voice_update_started" | "voice_update_done" | "voice_update_failed" | "voiceover_started" | "voiceover_done" | "voiceover_failed" | "merging_started" | "merging_done" | "merging_failed" | "failed" | "no_audio" | "no_words" | "forbidden_link") | null;
+                    progress: number;
+                    /** @enum {string} */
+                    state: "pending" | "running" | "ready" | "done" | "failed";
+                    error: string | null;
+                }[];
+            }[];
+        };
+        BatchList: {
+            data: {
+                id: string;
+                space_id: string;
+                name: string;
+                /** @enum {string} */
+                status: "running" | "completed" | "cancelled";
+                generate: boolean;
+                items: number;
+                created_at: string;
+                completed_at: string | null;
+            }[];
         };
         Error: {
             detail: string | {
@@ -4992,6 +5141,491 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_batch: {
+        parameters: {
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_batch: {
+        parameters: {
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
+            header?: {
+                /** @description A retry with the same key and body answers the first answer and creates nothing; another body is 422. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring catalogue",
+                 *       "src_lang": "en",
+                 *       "dst_langs": [
+                 *         "es",
+                 *         "de"
+                 *       ],
+                 *       "items": [
+                 *         {
+                 *           "media_id": "0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90"
+                 *         },
+                 *         {
+                 *           "link": "https://youtu.be/dQw4w9WgXcQ"
+                 *         }
+                 *       ],
+                 *       "generate": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_batch_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_batch_id_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_batch_id_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_batch_id_items_item_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                item: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */

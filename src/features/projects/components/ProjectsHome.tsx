@@ -9,6 +9,7 @@ import { useCredits } from '../../../lib/api/use-credits';
 import { useFolders, useRevalidateLists } from '../api';
 import { listQuery, parsePage } from '../lib/paging';
 import { CreateDubModal } from './CreateDubModal';
+import { TEXT } from '../../../../contract/errors';
 import { ProjectGrid } from './ProjectGrid';
 import './projects.css';
 
@@ -52,11 +53,22 @@ export function SearchField({ value, onChange }: { value: string; onChange: (v: 
   );
 }
 
-/** `top`: shown above the list (the demo view of the onboarding feature, composed by the app). */
-export function ProjectsHome({ top }: { top?: ReactNode } = {}) {
+/** What the app composes into the batch dialog slot (src/features/batches, issue 31). */
+export interface BatchDialogSlot {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (batchId: string) => void;
+}
+
+/**
+ * `top`: shown above the list (the demo view of the onboarding feature, composed by the app); `batch`: the batch
+ * dialog (many videos into many languages), composed by the app.
+ */
+export function ProjectsHome({ top, batch }: { top?: ReactNode; batch?: (o: BatchDialogSlot) => ReactNode } = {}) {
   const { spaceId } = useParams<{ spaceId: string }>();
   const [{ page, searchText }, setQuery] = useListQuery();
   const [creating, setCreating] = useState(false);
+  const [batchOpen, setBatchOpen] = useState(false);
   const [, navigate] = useLocation();
   const { settings } = useSettings();
   const { data: credits } = useCredits(spaceId);
@@ -65,7 +77,12 @@ export function ProjectsHome({ top }: { top?: ReactNode } = {}) {
   const revalidate = useRevalidateLists();
 
   return (
-    <PageFrame title="Translation" primaryAction={{ content: 'Translate video', onAction: () => setCreating(true) }} fullWidth>
+    <PageFrame
+      title="Translation"
+      primaryAction={{ content: 'Translate video', onAction: () => setCreating(true) }}
+      secondaryActions={batch ? [{ content: TEXT.batchOpen, onAction: () => setBatchOpen(true) }] : []}
+      fullWidth
+    >
       <BlockStack gap="400">
         {top}
         <InlineStack gap="400" blockAlign="center" wrap>
@@ -89,6 +106,15 @@ export function ProjectsHome({ top }: { top?: ReactNode } = {}) {
           projectHref={projectHref}
         />
       </BlockStack>
+      {batch?.({
+        open: batchOpen,
+        onClose: () => setBatchOpen(false),
+        onCreated: (id) => {
+          setBatchOpen(false);
+          void revalidate();
+          navigate(`/spaces/${spaceId}/batch/${id}`);
+        },
+      })}
       <CreateDubModal
         open={creating}
         onClose={() => setCreating(false)}

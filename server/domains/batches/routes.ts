@@ -1,0 +1,58 @@
+// /api/batch: batches of videos dubbed into several languages (issue 31). Parse -> service -> shape.
+import { Readable } from 'node:stream';
+import { ZipArchive } from 'archiver';
+import { Hono } from 'hono';
+import { CreateBatchRequest } from '../../../contract/schemas/batch';
+import { spaceIdFromQuery } from '../../http/access';
+import { requireUser } from '../../http/auth';
+import type { AppEnv } from '../../http/env';
+import { jsonBody } from '../../http/validate';
+import * as svc from './service';
+
+export const batchRoutes = new Hono<AppEnv>();
+batchRoutes.use('*', requireUser);
+
+batchRoutes.post('/', async (c) => {
+  const body = await jsonBody(c, CreateBatchRequest);
+  return c.json(await svc.createBatch(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body), 201);
+});
+
+batchRoutes.get('/', async (c) => c.json(await svc.listBatches(c.get('deps'), c.get('user'), spaceIdFromQuery(c))));
+
+batchRoutes.get('/:id', async (c) => c.json(await svc.getBatch(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+batchRoutes.post('/:id/cancel', async (c) => c.json(await svc.cancelBatch(c.get('deps'), c.get('user'), c.req.param('id'))));
+
+batchRoutes.post('/:id/items/:item/retry', async (c) =>
+  c.json(await svc.retryItem(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('item'))),
+);
+
+// The finished dubbed videos as one ZIP, streamed: one stored file read at a time, never the whole archive in memory
+// (stored, not compressed: MP4s do not compress).
+batchRoutes.get('/:id/download', async (c) => {
+  const deps = c.get('deps');
+  const { batch, entries } = await svc.zipEntries(deps, c.get('user'), c.req.param('id'));
+  const zip = new ZipArchive({ store: true });
+  const log = deps.logger.child({ batch: batch.id });
+  zip.on('warning', (e) => log.warn({ err: e.message }, 'batch zip warning'));
+  zip.on('error', (e) => log.error({ err: e.message }, 'batch zip failed'));
+  void (async () => {
+    for (const e of entries) {
+      if (zip.destroyed) return;
+      const done = new Promise<void>((resolve) => zip.once('entry', () => resolve()));
+      zip.append(await deps.storage.read(e.key), { name: e.name });
+      await done;
+    }
+    await zip.finalize();
+  })().catch((e: unknown) => {
+    log.error({ err: e instanceof Error ? e.message : String(e) }, 'batch zip failed');
+    zip.destroy(e instanceof Error ? e : new Error(String(e)));
+  });
+  return new Response(Readable.toWeb(zip) as ReadableStream<Uint8Array>, {
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="${svc.zipFileName(batch)}"`,
+      'cache-control': 'no-store',
+    },
+  });
+});
