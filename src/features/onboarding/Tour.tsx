@@ -145,10 +145,12 @@ export function Tour({ user }: { user: User }) {
 
   const step = state.current ? TOUR_STEPS[state.current] : null;
   if (!step || !pos) return null;
+  // Placed with a transform, not top/left: the card follows its element as lazy content moves it, and a moved
+  // transform is not a layout shift (CLS) for the page.
   const total = state.queue.length + state.done.length;
   const index = state.done.length + 1;
   return (
-    <aside ref={card} className="ds-tour" role="complementary" aria-label={step.title} data-tour-step={step.id} data-placement={pos.placement} style={{ top: pos.top, left: pos.left, width: CARD_W }}>
+    <aside ref={card} className="ds-tour" role="complementary" aria-label={step.title} data-tour-step={step.id} data-placement={pos.placement} style={{ top: 0, left: 0, transform: `translate(${pos.left}px, ${pos.top}px)`, width: CARD_W }}>
       <span
         className="ds-tour__arrow"
         aria-hidden="true"

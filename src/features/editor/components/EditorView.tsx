@@ -4,7 +4,7 @@
 // more, in place).
 import { Badge, Banner, BlockStack, Button, Modal, Text } from '@shopify/polaris';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { KeyedMutator } from 'swr';
 import { useLocation } from 'wouter';
 import { SEGMENT_SAVE_ERROR_MS, minutesNeeded } from '../../../../contract/constants';
@@ -71,6 +71,10 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   const [store] = useState(() => new TranscriptStore());
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const segments = snap.segments;
+  // The timeline (canvases redrawn on each render) follows the segments in a deferred render: a keystroke in a
+  // translation paints first, the timeline catches up right after (INP with hundreds of segments).
+  const timelineSegments = useDeferredValue(segments);
+  const timelineDirty = useDeferredValue(snap.dirty);
   const anyProcessing = segments.some((s) => s.status === 'processing');
   const { data: transcript, error: transcriptError, mutate: reloadTranscript } = useTranscript(pid, anyProcessing ? TRANSCRIPT_POLL_MS : 0);
   const { data: voicePool } = useVoicePool(pid);
@@ -565,10 +569,10 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               ref={timeline}
               projectId={pid}
               durationSec={project.duration}
-              segments={segments}
+              segments={timelineSegments}
               speakers={speakerOptions}
               selectedId={selectedId}
-              dirty={snap.dirty}
+              dirty={timelineDirty}
               readOnly={readOnly}
               sourceReady={project.duration != null}
               dubVersion={project.voiceover ?? project.translated_audio}
