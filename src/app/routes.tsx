@@ -34,8 +34,8 @@ const ProjectsHome = lazy(() => import('../features/projects').then((m) => ({ de
 const DemoView = lazy(() => import('../features/onboarding/DemoView').then((m) => ({ default: m.DemoView })));
 const FolderPage = lazy(() => import('../features/projects').then((m) => ({ default: m.FolderPage })));
 const ProjectPage = lazy(() => import('../features/editor').then((m) => ({ default: m.ProjectPage })));
-const BatchPage = lazy(() => import('../features/batches/BatchPage'));
-const BatchDialog = lazy(() => import('../features/batches/BatchDialog').then((m) => ({ default: m.BatchDialog })));
+const BatchPage = lazy(() => import('../features/projects/batches/BatchPage'));
+const BatchDialog = lazy(() => import('../features/projects/batches/BatchDialog').then((m) => ({ default: m.BatchDialog })));
 const JoinPage = lazy(() => import('../features/spaces').then((m) => ({ default: m.JoinPage })));
 
 export function AppRoutes() {

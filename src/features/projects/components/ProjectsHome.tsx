@@ -53,7 +53,7 @@ export function SearchField({ value, onChange }: { value: string; onChange: (v: 
   );
 }
 
-/** What the app composes into the batch dialog slot (src/features/batches, issue 31). */
+/** What the app composes into the batch dialog slot (src/features/projects/batches). */
 export interface BatchDialogSlot {
   open: boolean;
   onClose: () => void;

@@ -2,11 +2,11 @@
 // languages once, optionally generate the dubs when ready. Each file is uploaded, then one batch is created.
 import { BlockStack, Checkbox, DropZone, InlineStack, InlineError, List, Modal, Select, Tag, Text, TextField } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
-import { TEXT } from '../../../contract/errors';
-import { useSettings } from '../../lib/api/use-settings';
-import { errorMessage } from '../../lib/http';
-import { uploadMultipart } from '../projects/api';
-import { languageOptions } from '../projects/lib/languages';
+import { TEXT } from '../../../../contract/errors';
+import { useSettings } from '../../../lib/api/use-settings';
+import { errorMessage } from '../../../lib/http';
+import { uploadMultipart } from '../api';
+import { languageOptions } from '../lib/languages';
 import { createBatch } from './api';
 
 export function BatchDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (batchId: string) => void }) {

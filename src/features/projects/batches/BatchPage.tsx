@@ -3,10 +3,10 @@
 import { Badge, BlockStack, Button, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { TEXT } from '../../../contract/errors';
-import type { BatchLanguage } from '../../../contract/schemas/batch';
-import { errorMessage } from '../../lib/http';
-import { PageFrame } from '../../ui/page';
+import { TEXT } from '../../../../contract/errors';
+import type { BatchLanguage } from '../../../../contract/schemas/batch';
+import { errorMessage } from '../../../lib/http';
+import { PageFrame } from '../../../ui/page';
 import { cancelBatch, downloadBatchZip, retryBatchItem, useBatch } from './api';
 
 const TONE: Record<BatchLanguage['state'], 'success' | 'critical' | 'info' | 'attention' | undefined> = {

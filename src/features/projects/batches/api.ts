@@ -1,7 +1,7 @@
 // Calls of the batches feature (server/domains/batches): create, read (polled while it runs), cancel, retry, ZIP.
 import useSWR from 'swr';
-import type { Batch, CreateBatchRequest } from '../../../contract/schemas/batch';
-import { fetcher, request } from '../../lib/http';
+import type { Batch, CreateBatchRequest } from '../../../../contract/schemas/batch';
+import { fetcher, request } from '../../../lib/http';
 
 export const BATCH_POLL_MS = 3000;
 export const batchKey = (id: string) => `/api/batch/${encodeURIComponent(id)}`;
