@@ -16,7 +16,7 @@ const ids: Record<string, string> = {};
 /** How to fill the path parameters of each family of routes with the OWNER's resources. */
 const RESOURCES: Array<{ pattern: RegExp; params: () => Record<string, string> }> = [
   { pattern: /^\/api\/project\/:id(\/|$)/, params: () => ({ id: ids.project!, segmentId: ids.segment! }) },
-  { pattern: /^\/api\/space\/:id(\/|$)/, params: () => ({ id: ids.space!, wid: ids.webhook! }) },
+  { pattern: /^\/api\/space\/:id(\/|$)/, params: () => ({ id: ids.space!, wid: ids.webhook!, member: ids.castMember! }) },
   { pattern: /^\/api\/library\/media\/:id$/, params: () => ({ id: ids.media! }) },
   { pattern: /^\/api\/library\/tus\/:id$/, params: () => ({ id: ids.tus! }) },
   { pattern: /^\/api\/admin\/users\/:id(\/|$)/, params: () => ({ id: owner.id }) },
@@ -48,6 +48,7 @@ const bodyOf = (c: Case) => (c.method === 'GET' || c.method === 'HEAD' ? undefin
 const PUBLIC: Array<{ pattern: RegExp; why: string }> = [
   { pattern: /^\/api\/docs\/:file/, why: 'the API reference page\'s own static files (Swagger UI), no user data' },
   { pattern: /^\/api\/files\/:token/, why: 'the HMAC-signed, expiring token in the path is the authorization (tests/server/projects-storage.test.ts)' },
+  { pattern: /^\/api\/deliverables\/hls\/:token\//, why: 'an HLS package folder: the HMAC-signed, expiring token in the path is the authorization (a player cannot send a bearer; tests/server/deliverables.test.ts)' },
 ];
 
 interface Case {
@@ -109,6 +110,9 @@ beforeAll(async () => {
   ids.batch = batch.id;
   ids.batchItem = (await h.deps.db.one<{ id: string }>(
     `INSERT INTO batch_items (batch_id, position, name, dst_langs, project_id) VALUES ($1, 0, 'Own', '["es"]', $2) RETURNING id`, [batch.id, ids.project],
+  )).id;
+  ids.castMember = (await h.deps.db.one<{ id: string }>(
+    `INSERT INTO cast_members (space_id, name, profile, created_by) VALUES ($1, 'Own presenter', '{}', $2) RETURNING id`, [owner.defaultSpaceId, owner.id],
   )).id;
   ids.voicePreset = (await h.deps.db.one<{ id: string }>(
     `INSERT INTO voice_presets (space_id, label, engine, status) VALUES ($1, 'Own voice', 'builtin', 'done') RETURNING id`, [owner.defaultSpaceId],

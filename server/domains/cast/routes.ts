@@ -1,6 +1,6 @@
 // /api/space/{id}/cast (issue 31, part 5): GET (list) | POST (keep a project's speaker), PATCH|DELETE {member},
 // POST {member}/merge, GET recognitions?project_id (speakers the voice_suggest stage recognised), POST undo.
-// Plan and access: the service (server/domains/cast/service.ts).
+// Plan and access: the service (server/domains/cast/service.ts), checked before a body or query is read.
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { AddCastMemberRequest, CastUndoRequest, MergeCastMemberRequest, UpdateCastMemberRequest } from '../../../contract/schemas/cast';
@@ -18,21 +18,25 @@ export const castRoutes = new Hono<AppEnv>()
 castRoutes.get('/:id/cast', async (c) => c.json(await svc.listCast(c.get('deps'), c.get('user'), c.req.param('id'))));
 
 castRoutes.post('/:id/cast', async (c) => {
+  await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const body = await jsonBody(c, AddCastMemberRequest);
   return c.json(await svc.addMember(c.get('deps'), c.get('user'), c.req.param('id'), body), 201);
 });
 
 castRoutes.get('/:id/cast/recognitions', async (c) => {
+  await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const q = queryWith(c, ProjectQuery);
   return c.json(await svc.recognitions(c.get('deps'), c.get('user'), c.req.param('id'), q.project_id));
 });
 
 castRoutes.post('/:id/cast/undo', async (c) => {
+  await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const body = await jsonBody(c, CastUndoRequest);
   return c.json(await svc.undoRecognition(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
 castRoutes.patch('/:id/cast/:member', async (c) => {
+  await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const body = await jsonBody(c, UpdateCastMemberRequest);
   return c.json(await svc.updateMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body));
 });
@@ -42,6 +46,7 @@ castRoutes.delete('/:id/cast/:member', async (c) =>
 );
 
 castRoutes.post('/:id/cast/:member/merge', async (c) => {
+  await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const body = await jsonBody(c, MergeCastMemberRequest);
   return c.json(await svc.mergeMembers(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body.member_id));
 });

@@ -24,8 +24,9 @@ function memberJson(m: repo.MemberRow): CastMember {
   return { id: m.id, space_id: m.space_id, name: m.name, gender: m.gender, profile: m.profile, voices: m.voices ?? {}, created_at: iso(m.created_at), updated_at: iso(m.updated_at) };
 }
 
-/** The space the caller may use the cast of (member of it, its owner's plan includes the feature). */
-async function castSpace(deps: Deps, user: UserRow, spaceId: string): Promise<string> {
+/** The space the caller may use the cast of (member of it, its owner's plan includes the feature). Routes call it
+ *  before reading the body, so a stranger is refused (403/404) before any validation answer. */
+export async function castSpace(deps: Deps, user: UserRow, spaceId: string): Promise<string> {
   const space = await spaceAccess(deps.db, user, spaceId);
   let e = await entitlementsFor(deps.db, { spaceId: space.id });
   if (user.is_superuser) e = staffEntitlements(e);
