@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../fixtures/media';
-import { browserSuite, screenshot, signUpThroughUi, uniqueEmail } from './support';
+import { apiJson, browserSuite, screenshot, signUpThroughUi, uniqueEmail } from './support';
 
 describe('a batch in the browser', () => {
   const suite = browserSuite({ server: { env: { EMBEDDED_WORKER: '1' } }, context: { viewport: { width: 1440, height: 900 }, acceptDownloads: true } });
@@ -13,8 +13,14 @@ describe('a batch in the browser', () => {
   it('uploads 2 videos into 2 languages, shows the progress, downloads the ZIP', async () => {
     const { server } = suite;
     const { page, errors } = await suite.newPage();
-    // the first account of an install is a superuser: every feature is on, minutes are not limited
-    await signUpThroughUi(page, server.url, { email: uniqueEmail('batch'), password: 'secret-pass-1' });
+    // the first account of an install is a superuser (every feature on); its 3 trial minutes are too few for
+    // 2 videos x 2 languages, so it grants itself Business before opening the dialog
+    const email = uniqueEmail('batch');
+    await signUpThroughUi(page, server.url, { email, password: 'secret-pass-1' });
+    const token = (await apiJson(server, 'POST', '/api/auth/sign-in', null, { email, password: 'secret-pass-1' })).json.access_token as string;
+    const me = await apiJson(server, 'GET', '/api/users/current', token);
+    expect((await apiJson(server, 'PATCH', `/api/admin/users/${me.json.id}`, token, { plan: 'business' })).status).toBe(200);
+    await page.reload();
     const [a, b] = [await makeSpeechVideo({ seconds: 3 }), await makeSpeechVideo({ seconds: 3 })];
 
     await page.getByRole('button', { name: 'Translate many videos' }).click();
