@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../../contract/errors';
 import { errorMessage, request } from '../../../lib/http';
 import { useToast } from '../../../ui/toasts';
+import { triggerDownload } from '../lib/download';
 
 export type AllLanguagesFormat = 'mp4' | 'mkv' | 'hls';
 
@@ -27,16 +28,6 @@ function makeDeliverable(projectId: string, format: AllLanguagesFormat): Promise
   return request((c) =>
     c.post(`project/${projectId}/deliverables`, { searchParams: { format }, timeout: 10 * 60_000 }).json<{ url: string; languages: DeliverableLanguage[] }>(),
   );
-}
-
-function triggerDownload(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noopener';
-  a.download = '';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
 }
 
 /** The finished languages of the video (original first), the downloads and the HLS player's state. */

@@ -9,16 +9,7 @@ import type { Project } from '../../../../contract/schemas/project';
 import { errorMessage, isApiError, type ApiError } from '../../../lib/http';
 import { useToast } from '../../../ui/toasts';
 import { burnSubtitles, cancelRun, generate, mediaDownload, runCheckFaces, runLipsync, type MediaType } from '../api';
-
-function triggerDownload(url: string) {
-  const a = document.createElement('a');
-  a.href = url;
-  a.rel = 'noopener';
-  a.download = '';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
+import { triggerDownload } from '../lib/download';
 
 const paymentText = (e: unknown) => (isApiError(e) && e.status === 402 ? (e as ApiError).detailText ?? TEXT.noCredits : errorMessage(e));
 
