@@ -26,6 +26,17 @@ interface FakeShop {
   primaryDomain: string;
 }
 
+/** One GraphQL operation the fake answers (extensions in tests/fakes/shop-*.ts add theirs with `fake.use`). */
+export interface GraphqlCall {
+  query: string;
+  variables: Record<string, unknown>;
+  /** The shop the access token belongs to. */
+  domain: string;
+  req: RecordedRequest;
+}
+/** Answers the call (a Reply), or null when the operation is not this handler's. */
+export type GraphqlHandler = (call: GraphqlCall) => Reply | null | Promise<Reply | null>;
+
 export class FakeShopAdmin extends FakeServer {
   readonly shops = new Map<string, FakeShop>();
   /** access token -> shop domain */
@@ -33,6 +44,20 @@ export class FakeShopAdmin extends FakeServer {
   /** Exchanges answered, per shop. */
   readonly exchanges = new Map<string, number>();
   scope = 'read_products,write_products,write_files';
+  private readonly handlers: GraphqlHandler[] = [];
+  private readonly extraRoutes: Route[] = [];
+
+  /** Adds GraphQL operations (tried in order before the built-in `shop { name }`). */
+  use(handler: GraphqlHandler): this {
+    this.handlers.push(handler);
+    return this;
+  }
+
+  /** Adds plain HTTP routes (e.g. a staged upload target). */
+  route(r: Route): this {
+    this.extraRoutes.push(r);
+    return this;
+  }
 
   constructor(
     readonly apiKey: string,
@@ -63,6 +88,7 @@ export class FakeShopAdmin extends FakeServer {
     return [
       { method: 'POST', path: '/admin/oauth/access_token', handler: (r) => this.exchange(r) },
       { method: 'POST', path: '/admin/api/:version/graphql.json', handler: (r, p) => this.graphql(r, p.version!) },
+      ...this.extraRoutes,
     ];
   }
 
@@ -93,12 +119,17 @@ export class FakeShopAdmin extends FakeServer {
     return { json: { access_token: token, scope: this.scope } };
   }
 
-  private graphql(req: RecordedRequest, version: string): Reply {
+  private async graphql(req: RecordedRequest, version: string): Promise<Reply> {
     if (!/^\d{4}-\d{2}$/.test(version)) req.violations.push(`bad API version ${version}`);
     const domain = this.tokens.get(header(req, 'x-shopify-access-token') ?? '');
     if (!domain) return { status: 401, json: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' } };
     const b = (req.json ?? {}) as { query?: unknown; variables?: unknown };
     if (typeof b.query !== 'string') return { status: 400, json: { errors: { query: 'Required parameter missing or invalid' } } };
+    const variables = (b.variables && typeof b.variables === 'object' ? b.variables : {}) as Record<string, unknown>;
+    for (const h of this.handlers) {
+      const reply = await h({ query: b.query, variables, domain, req });
+      if (reply) return reply;
+    }
     const shop = this.shops.get(domain)!;
     if (/\bshop\s*\{/.test(b.query)) {
       return { json: { data: { shop: { name: shop.name, primaryDomain: { url: shop.primaryDomain, host: new URL(shop.primaryDomain).host } } } } };
