@@ -26,6 +26,25 @@ interface FakeShop {
   primaryDomain: string;
 }
 
+/** A product's media as the Admin API describes it (MediaContentType, MediaStatus, Video.sources). */
+export interface FakeMedia {
+  id: string;
+  mediaContentType: 'VIDEO' | 'IMAGE';
+  status: 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED';
+  alt: string;
+  /** Video renditions (url on the fake's own CDN route, or any URL). */
+  sources: Array<{ url: string; mimeType: string; format: string; width: number; height: number }>;
+  /** Preview image URL. */
+  preview: string | null;
+}
+
+export interface FakeProduct {
+  id: string;
+  title: string;
+  handle: string;
+  media: FakeMedia[];
+}
+
 /** One GraphQL operation the fake answers (extensions in tests/fakes/shop-*.ts add theirs with `fake.use`). */
 export interface GraphqlCall {
   query: string;
@@ -39,6 +58,8 @@ export type GraphqlHandler = (call: GraphqlCall) => Reply | null | Promise<Reply
 
 export class FakeShopAdmin extends FakeServer {
   readonly shops = new Map<string, FakeShop>();
+  /** Each shop's products (shop domain -> products), shared by the product and file operations. */
+  readonly products = new Map<string, FakeProduct[]>();
   /** access token -> shop domain */
   readonly tokens = new Map<string, string>();
   /** Exchanges answered, per shop. */
@@ -69,6 +90,17 @@ export class FakeShopAdmin extends FakeServer {
   addShop(domain: string, name: string, primaryDomain = `https://${domain}`): this {
     this.shops.set(domain, { name, primaryDomain });
     return this;
+  }
+
+  addProduct(domain: string, p: FakeProduct): this {
+    const list = this.products.get(domain) ?? [];
+    list.push(p);
+    this.products.set(domain, list);
+    return this;
+  }
+
+  product(domain: string, id: string): FakeProduct | undefined {
+    return this.products.get(domain)?.find((p) => p.id === id);
   }
 
   /** Revokes every token of the shop (an uninstall, or a rotated secret): the next GraphQL call answers 401. */

@@ -83,3 +83,30 @@ export function runningProjects(db: Db, spaceId: string): Promise<Array<{ id: st
     [spaceId],
   );
 }
+
+/** The product a project's video was imported from (migration 035). */
+export interface ProjectProductRow {
+  project_id: string;
+  domain: string;
+  product_id: string;
+  product_title: string;
+  media_id: string | null;
+}
+
+export async function linkProjectProduct(
+  db: Db,
+  r: { projectId: string; domain: string; productId: string; productTitle: string; mediaId: string | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO shop_project_products (project_id, domain, product_id, product_title, media_id) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (project_id) DO UPDATE SET product_id = $3, product_title = $4, media_id = $5`,
+    [r.projectId, r.domain, r.productId, r.productTitle, r.mediaId],
+  );
+}
+
+export function productOfProject(db: Db, projectId: string): Promise<ProjectProductRow | null> {
+  return db.maybeOne<ProjectProductRow>(
+    `SELECT project_id, domain, product_id, product_title, media_id FROM shop_project_products WHERE project_id = $1`,
+    [projectId],
+  );
+}
