@@ -228,7 +228,7 @@ export class Pipeline {
     const log = (msg: string, meta?: Record<string, unknown>) => this.log(msg, { jobId: id, projectId, stage, ...meta });
     // The claim is refused while the project's space runs as many jobs as its plan allows (any worker): the
     // queue takes the job back and offers it again shortly (DeferJob), other spaces' jobs go first meanwhile.
-    const claimed = await this.scheduler.claim(id, projectId, this.owner, this.staleSec);
+    const claimed = await this.scheduler.claim(id, projectId, this.owner, this.staleSec, job.run);
     if (claimed instanceof DeferJob) throw claimed;
     if (!claimed) return end('skipped');
     if (!(await jobs.projectExists(db, projectId))) {

@@ -37,16 +37,18 @@ export async function upsertQueuedJob(db: Db, projectId: string, stage: StageNam
 
 /**
  * Takes a job for running. Succeeds for a queued job, or a running one that is ours or whose owner went
- * silent; fails (null) for finished, cancelled or actively running elsewhere.
+ * silent; fails (null) for finished, cancelled or actively running elsewhere. `run` is the queued run the queue's
+ * copy was pushed for (JobData.run): an older copy still in a queue (a job deferred, then cancelled and queued
+ * again; a job taken over by a sweep) is refused, so one run of a stage never runs twice at once.
  */
-export function claimJob(db: Db, id: string, owner: string, staleSec: number): Promise<JobRow | null> {
+export function claimJob(db: Db, id: string, owner: string, staleSec: number, run?: number): Promise<JobRow | null> {
   return db.maybeOne<JobRow>(
     `UPDATE pipeline_jobs SET state = 'running', owner = $2, attempts = attempts + 1, heartbeat_at = now(),
        started_at = now(), error = NULL
-     WHERE id = $1 AND NOT cancel_requested AND (
+     WHERE id = $1 AND NOT cancel_requested AND ($4::int IS NULL OR queued_runs = $4::int) AND (
        state = 'queued' OR (state = 'running' AND (owner = $2 OR heartbeat_at < now() - make_interval(secs => $3))))
      RETURNING id, project_id, stage, state, owner, attempts, cancel_requested, error`,
-    [id, owner, staleSec],
+    [id, owner, staleSec, run ?? null],
   );
 }
 

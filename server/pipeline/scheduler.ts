@@ -94,10 +94,10 @@ export class FairScheduler {
    * database, so across every worker process): the row, null when it is not to run (see claimJob), or a DeferJob
    * to throw. Jobs whose heartbeat is older than `staleSec` (their worker died) do not count.
    */
-  async claim(id: string, projectId: string, owner: string, staleSec: number): Promise<JobRow | null | DeferJob> {
+  async claim(id: string, projectId: string, owner: string, staleSec: number, run?: number): Promise<JobRow | null | DeferJob> {
     const s = await this.scopeOf(this.db, projectId);
     const limit = s ? await this.limit(s) : null;
-    if (!s || limit === null) return claimJob(this.db, id, owner, staleSec);
+    if (!s || limit === null) return claimJob(this.db, id, owner, staleSec, run);
     const group = `${s.kind}:${s.id}`;
     return this.db.tx(async (t) => {
       await t.query(s.kind === 'space' ? `SELECT 1 FROM spaces WHERE id = $1 FOR NO KEY UPDATE` : `SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, [s.id]);
@@ -112,7 +112,7 @@ export class FairScheduler {
         await t.query(`UPDATE pipeline_jobs SET heartbeat_at = now() WHERE id = $1 AND state = 'queued'`, [id]);
         return new DeferJob(Math.round(this.deferMs * (1 + Math.random() / 2)), group);
       }
-      return claimJob(t, id, owner, staleSec);
+      return claimJob(t, id, owner, staleSec, run);
     });
   }
 }

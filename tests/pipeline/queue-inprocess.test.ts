@@ -5,7 +5,7 @@ import { FAILURE_STATUSES, PROGRESS } from '../../contract/statuses';
 import { MediaError } from '../../server/media/errors';
 import { NON_FATAL, failureOf } from '../../server/pipeline/pipeline';
 import { InProcessQueue } from '../../server/pipeline/queue';
-import { requestCancel, upsertQueuedJob } from '../../server/pipeline/repository';
+import { claimJob, requestCancel, upsertQueuedJob } from '../../server/pipeline/repository';
 import { ON_DONE, STAGE_STATUS, StageFailure, setStatus, type StageName } from '../../server/pipeline/stages';
 import { createHarness, type Harness } from '../server/harness';
 import { replacePipeline } from '../server/projects-fixtures';
@@ -290,6 +290,25 @@ describe('cancellation and crashes', () => {
     await requestCancel(h.deps.db, id);
     expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 1)).toBe(1);
     expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 1)).toBeNull(); // already queued
+    await p.stop();
+  });
+
+  it("a queue's copy of an earlier run (deferred, then cancelled and queued again) is not run: one run of a stage never runs twice at once", async () => {
+    const rec = recorder();
+    const p = await replacePipeline(h, { handlers: recordingHandlers(h, rec), staleSec: 30 });
+    const id = await projectRow(h);
+    expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 30)).toBe(0);
+    await requestCancel(h.deps.db, id);
+    expect(await upsertQueuedJob(h.deps.db, id, 'translation', p.owner, 30)).toBe(1);
+    const jobId = `${id}-translation`;
+    // The old copy (run 0) comes back from the queue first: refused, the row stays queued for run 1.
+    expect(await claimJob(h.deps.db, jobId, p.owner, 30, 0)).toBeNull();
+    expect((await jobRows(h, id)).map((j) => j.state)).toEqual(['queued']);
+    // Run 1 is claimed; the old copy arriving again at this same worker while run 1 runs is still refused.
+    expect(await claimJob(h.deps.db, jobId, p.owner, 30, 1)).toMatchObject({ state: 'running' });
+    expect(await claimJob(h.deps.db, jobId, p.owner, 30, 0)).toBeNull();
+    // A payload without a run (older queues) keeps the former rule.
+    expect(await claimJob(h.deps.db, jobId, p.owner, 30)).toMatchObject({ state: 'running' });
     await p.stop();
   });
 
