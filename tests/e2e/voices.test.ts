@@ -66,6 +66,41 @@ describe('voice clones in the browser', () => {
     const panel = page.getByText('Speakers and voices').locator('xpath=ancestor::div[contains(@class,"Polaris-ShadowBevel") or contains(@class,"Polaris-Card")][1]');
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-editor-speakers');
+
+    // The cast (issue 31): the first speaker is kept in the cast from the editor ...
+    const first = (await call<{ speakers: Array<{ id: string; name: string }> }>(`/project/${project.id}`)).speakers[0]!;
+    await page.getByRole('button', { name: `Keep in cast: ${first.name}` }).click();
+    await page.getByRole('button', { name: `Keep in cast: ${first.name}` }).getByText('Kept in cast').waitFor();
+    const kept = await call<{ members: Array<{ id: string; name: string }> }>(`/space/${spaceId}/cast`);
+    expect(kept.members.map((m) => m.name)).toEqual([first.name]);
+    // ... renamed in the Voice Clone Library ...
+    await page.goto(`${server.url}/spaces/${spaceId}/voices`);
+    const nameField = page.getByLabel(`Name of ${first.name}`);
+    await nameField.fill('Maria Host');
+    await nameField.blur();
+    await expect.poll(async () => (await call<{ members: Array<{ name: string }> }>(`/space/${spaceId}/cast`)).members.map((m) => m.name), { timeout: 10_000 }).toEqual(['Maria Host']);
+    await page.getByText(/Hz · voices: ES/).first().waitFor();
+    await screenshot(page, 'voices-cast');
+    // ... and a new project with the same person is recognised: named as in the cast, with an undo in the editor.
+    const second = await call<{ id: string }>(`/project/create_transcript?space_id=${spaceId}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Interview, part 2', src_lang: 'en', dst_lang: 'es', media_id: media.id, num_speakers: 2 }),
+    });
+    for (const t0 = Date.now(); Date.now() - t0 < 300_000; ) {
+      status = (await call<{ status: string }>(`/project/${second.id}`)).status;
+      if (status === 'translation_done' || status.endsWith('failed')) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(status).toBe('translation_done');
+    const named = (await call<{ speakers: Array<{ id: string; name: string }> }>(`/project/${second.id}`)).speakers;
+    expect(named.map((sp) => sp.name)).toContain('Maria Host');
+    await page.goto(`${server.url}/spaces/${spaceId}/project/${second.id}`);
+    await page.getByText('Recognised as Maria Host from your cast').waitFor();
+    await screenshot(page, 'voices-cast-recognised');
+    await page.getByRole('button', { name: 'Undo: this speaker is not Maria Host' }).click();
+    await page.getByText('Recognised as Maria Host from your cast').waitFor({ state: 'detached' });
+    const after = (await call<{ speakers: Array<{ name: string }> }>(`/project/${second.id}`)).speakers;
+    expect(after.map((sp) => sp.name)).not.toContain('Maria Host');
     expect(errors).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });

@@ -150,7 +150,7 @@ function SpeakerRow({
           <Text as="span" variant="bodySm" tone="subdued">
             {TEXT.castRecognisedPrefix} {recognisedAs} {TEXT.castRecognisedSuffix} —
           </Text>
-          <Button variant="plain" disabled={disabled || busy} accessibilityLabel={`${TEXT.castUndo}: ${speaker.name} is not ${recognisedAs}`}
+          <Button variant="plain" disabled={disabled || busy} accessibilityLabel={`${TEXT.castUndo}: this speaker is not ${recognisedAs}`}
             onClick={() => run(() => cast.onUndo(speaker.id))}>
             {TEXT.castUndo}
           </Button>
