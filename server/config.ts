@@ -45,6 +45,8 @@ const EnvSchema = v.object({
   SHOP_API_VERSION: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/, 'YYYY-MM')), '2025-10'),
   SHOP_TOKEN_KEY: Opt,
   SHOP_ADMIN_URL: Opt,
+  /** Hosts product videos are downloaded from (the platform's CDN), comma-separated. */
+  SHOP_CDN_HOSTS: v.optional(v.string(), 'cdn.shopify.com'),
   EMBED_REDIRECT_ORIGINS: v.optional(v.string(), DEFAULT_EMBED_REDIRECT_ORIGINS.join(' ')),
   OIDC_ISSUER: Opt,
   OIDC_CLIENT_ID: Opt,
@@ -138,7 +140,7 @@ export class ConfigError extends Error {}
  * (32 bytes, base64 or hex); without it a key is derived from the app secret. SHOP_ADMIN_URL sends every shop's
  * Admin API calls to one base URL (a local stand-in): refused in production.
  */
-function shopConfig(e: { SHOP_API_SCOPES: string; SHOP_API_VERSION: string; SHOP_TOKEN_KEY: string | null; SHOP_ADMIN_URL: string | null; EMBED_APP_SECRET: string | null }, production: boolean) {
+function shopConfig(e: { SHOP_API_SCOPES: string; SHOP_API_VERSION: string; SHOP_TOKEN_KEY: string | null; SHOP_ADMIN_URL: string | null; SHOP_CDN_HOSTS: string; EMBED_APP_SECRET: string | null }, production: boolean) {
   if (!e.EMBED_APP_SECRET) return null;
   let tokenKey: Buffer;
   if (e.SHOP_TOKEN_KEY) {
@@ -159,7 +161,8 @@ function shopConfig(e: { SHOP_API_SCOPES: string; SHOP_API_VERSION: string; SHOP
     adminUrl = u.origin;
   }
   const scopes = e.SHOP_API_SCOPES.split(',').map((s) => s.trim()).filter(Boolean);
-  return { scopes, apiVersion: e.SHOP_API_VERSION, tokenKey, adminUrl };
+  const cdnHosts = e.SHOP_CDN_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return { scopes, apiVersion: e.SHOP_API_VERSION, tokenKey, adminUrl, cdnHosts };
 }
 
 function sisterAppConfig(url: string | null, key: string | null): { url: string; publicKey: string } | null {

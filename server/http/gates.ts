@@ -74,6 +74,11 @@ export const GATES: readonly Gate[] = [
     method: 'POST', path: '/batch', feature: 'multilanguage', scope: 'space',
     note: 'a batch: many videos dubbed into several languages in one go',
   },
+  {
+    method: 'POST', path: '/shop/import', feature: 'multilanguage', scope: 'space',
+    when: (r) => targetLanguageCount(r.body) > 1 || (Array.isArray(r.body.items) && r.body.items.length > 1),
+    note: 'importing store videos into several target languages, or several videos at once (a batch)',
+  },
   { method: 'POST', path: '/project/:id/burn_subtitles', feature: 'subtitles', scope: 'project', note: 'burning subtitles into the video' },
   { method: 'POST', path: '/project/:id/run_check_face_task', feature: 'lipsync', scope: 'project', note: 'checking the faces for lip-sync' },
   { method: 'POST', path: '/project/:id/run_lipsync_task', feature: 'lipsync', scope: 'project', note: 'lip-sync' },

@@ -16,6 +16,7 @@ import * as tools from '../../contract/schemas/tools';
 import * as user from '../../contract/schemas/user';
 import * as voice from '../../contract/schemas/voice-preset';
 import * as cast from '../../contract/schemas/cast';
+import * as shop from '../../contract/schemas/shop';
 
 /** Named schemas of the document (components.schemas), each from the contract. */
 const SCHEMAS = {
@@ -48,6 +49,7 @@ const SCHEMAS = {
   VoicePresetFromProjectRequest: voice.VoicePresetFromProjectRequest, UpdateVoicePresetRequest: voice.UpdateVoicePresetRequest,
   VoicePresetSettingsRequest: voice.VoicePresetSettingsRequest, VoicePresetStatuses: voice.VoicePresetStatuses, VoiceTutorialFlags: voice.VoiceTutorialFlags,
   CreateBatchRequest: batch.CreateBatchRequest, Batch: batch.Batch, BatchList: batch.BatchList,
+  ShopProductsAnswer: shop.ShopProductsAnswer, ShopImportRequest: shop.ShopImportRequest, ShopImportAnswer: shop.ShopImportAnswer,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem,
 } satisfies Record<string, v.GenericSchema>;
 type SchemaName = keyof typeof SCHEMAS;
@@ -75,6 +77,15 @@ const SPACE_Q = { name: 'space_id', required: true, description: 'The Teamspace'
 const OPS: Record<string, Op> = {
   'POST /api/auth/sign-up': { summary: 'Create an identity (e-mail and password)', body: 'SignUpRequest', response: 'TokenResponse', status: 201, public: true },
   'POST /api/auth/sign-in': { summary: 'Sign in', body: 'SignInRequest', response: 'TokenResponse', public: true },
+  'GET /api/shop/products': {
+    summary: "The shop Teamspace's products with videos (the platform's Admin API), searched by title, a page at a time, with the shop's primary and published locales as our language ids. 404 when the Teamspace is not a shop",
+    response: 'ShopProductsAnswer',
+    query: [SPACE_Q, { name: 'q', description: 'Words of the product title' }, { name: 'after', description: 'The `next` cursor of the previous page' }],
+  },
+  'POST /api/shop/import': {
+    summary: "Dub the picked product videos: each is downloaded from the platform's CDN (SHOP_CDN_HOSTS) and made a project (several: one batch) linked to its product",
+    body: 'ShopImportRequest', response: 'ShopImportAnswer', status: 201, query: [SPACE_Q],
+  },
   'POST /api/shop/webhooks': { summary: "The platform's webhooks (app/uninstalled, customers/data_request, customers/redact, shop/redact), verified by HMAC with the app secret", public: true },
   'POST /api/auth/refresh': { summary: 'Exchange a refresh token', body: 'RefreshRequest', response: 'TokenResponse', public: true },
   'POST /api/users': { summary: 'Create the product account of the signed-in identity', body: 'CreateUserRequest', response: 'User', status: 201 },

@@ -1537,6 +1537,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shop/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dub the picked product videos: each is downloaded from the platform's CDN (SHOP_CDN_HOSTS) and made a project (several: one batch) linked to its product */
+        post: operations["post_shop_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shop/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop Teamspace's products with videos (the platform's Admin API), searched by title, a page at a time, with the shop's primary and published locales as our language ids. 404 when the Teamspace is not a shop */
+        get: operations["get_shop_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shop/webhooks": {
         parameters: {
             query?: never;
@@ -3467,6 +3501,42 @@ export interface components {
                 created_at: string;
                 completed_at: string | null;
             }[];
+        };
+        ShopProductsAnswer: {
+            products: {
+                id: string;
+                title: string;
+                thumbnail: string | null;
+                videos: {
+                    id: string;
+                    alt: string | null;
+                    status: string;
+                    thumbnail: string | null;
+                    width: number | null;
+                    height: number | null;
+                }[];
+            }[];
+            next: string | null;
+            locales: {
+                primary: string | null;
+                published: string[];
+            };
+        };
+        ShopImportRequest: {
+            items: {
+                product_id: string;
+                media_id: string;
+            }[];
+            src_lang: string;
+            dst_langs: string[];
+        };
+        ShopImportAnswer: {
+            projects: {
+                product_id: string;
+                media_id: string;
+                project_id: string;
+            }[];
+            batch_id: string | null;
         };
         Error: {
             detail: string | {
@@ -11760,6 +11830,168 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_shop_import: {
+        parameters: {
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShopImportRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopImportAnswer"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_shop_products: {
+        parameters: {
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+                /** @description Words of the product title */
+                q?: string;
+                /** @description The `next` cursor of the previous page */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopProductsAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

@@ -22,6 +22,7 @@ import { checkMinutes } from '../lib/minutes';
 import { isFileProblem, UPLOAD_TEXTS, uploadPercent, useVideoUpload } from '../hooks/useVideoUpload';
 import { SrtPicker, useSrtUpload } from './SrtPicker';
 import { SourceTextField } from './SourceTextField';
+import { StoreVideosTab, useIsShopSpace } from './StoreVideosTab';
 
 export interface CreateDubModalProps {
   open: boolean;
@@ -55,6 +56,9 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   );
 
   const [source, setSource] = useState<SourceKind>('upload');
+  /** "From your store" (a shop Teamspace in the platform's admin): StoreVideosTab instead of the form. */
+  const [store, setStore] = useState(false);
+  const isShop = useIsShopSpace(spaceId, open);
   const [name, setName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [link, setLink] = useState('');
@@ -113,6 +117,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
   const reset = () => {
     video.reset();
     setSource('upload');
+    setStore(false);
     setName('');
     setNameTouched(false);
     setLink('');
@@ -221,7 +226,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
       open={open}
       onClose={close}
       title="Translate a video"
-      primaryAction={{ content: 'Start translation', onAction: submit, loading: submitting, disabled: submitting || noMinutes || !minutes.ok || (source === 'upload' && upload?.status === 'uploading') }}
+      primaryAction={store ? undefined : { content: 'Start translation', onAction: submit, loading: submitting, disabled: submitting || noMinutes || !minutes.ok || (source === 'upload' && upload?.status === 'uploading') }}
       secondaryActions={[{ content: 'Cancel', onAction: close, disabled: submitting }]}
       footer={noMinutes || !minutes.ok ? <Text as="span" tone="critical" variant="bodySm">{noMinutes ? 'No minutes left to start a translation' : 'Not enough minutes for this video'}</Text> : undefined}
     >
@@ -233,13 +238,17 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
             </Banner>
           ) : null}
           <ButtonGroup variant="segmented">
-            <Button pressed={source === 'upload'} onClick={() => setSource('upload')}>
+            <Button pressed={!store && source === 'upload'} onClick={() => { setStore(false); setSource('upload'); }}>
               Upload a file
             </Button>
-            <Button pressed={source === 'link'} onClick={() => setSource('link')}>
+            <Button pressed={!store && source === 'link'} onClick={() => { setStore(false); setSource('link'); }}>
               Paste a link
             </Button>
+            {isShop && <Button pressed={store} onClick={() => setStore(true)}>From your store</Button>}
           </ButtonGroup>
+          {store ? (
+            <StoreVideosTab spaceId={spaceId} srcOptions={srcOptions} dstOptions={dstOptions} multiOn={multiOn} onCreated={(p) => { reset(); onCreated(p); }} onBatch={() => { reset(); onClose(); }} />
+          ) : (<>
 
           {source === 'upload' ? (
             <BlockStack gap="200">
@@ -420,6 +429,7 @@ export function CreateDubModal({ open, onClose, spaceId, settings, credits, onCr
               <p>{submitError}</p>
             </Banner>
           )}
+          </>)}
         </BlockStack>
       </Modal.Section>
     </Modal>

@@ -1,0 +1,30 @@
+// GET /api/shop/products: the shop Teamspace's products with videos (search, pages, the shop's locales), and
+// POST /api/shop/import: the picked videos dubbed (issue 32 part 3). Parse -> service (../products.ts); a folder of
+// its own as only a domain's routes.ts speaks HTTP. Mounted at /shop beside the webhooks' router: each route asks
+// for its signed-in user (the webhooks have none).
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { ShopImportRequest } from '../../../../contract/schemas/shop';
+import { spaceIdFromQuery } from '../../../http/access';
+import { requireUser } from '../../../http/auth';
+import type { AppEnv } from '../../../http/env';
+import { jsonBody } from '../../../http/validate';
+import { unprocessable } from '../../errors';
+import { importProducts, listProducts } from '../products';
+
+const Query = v.object({
+  q: v.optional(v.pipe(v.string(), v.maxLength(100, 'At most 100 characters'))),
+  after: v.optional(v.pipe(v.string(), v.maxLength(500, 'Not a page cursor'))),
+});
+
+export const shopProductsRoutes = new Hono<AppEnv>();
+shopProductsRoutes.get('/products', requireUser, async (c) => {
+  const q = v.safeParse(Query, { q: c.req.query('q') || undefined, after: c.req.query('after') || undefined });
+  if (!q.success) throw unprocessable(q.issues.map((i) => ({ loc: ['query', String(i.path?.[0]?.key ?? '')], msg: i.message, type: 'value_error' })));
+  return c.json(await listProducts(c.get('deps'), c.get('user'), spaceIdFromQuery(c), q.output));
+});
+
+shopProductsRoutes.post('/import', requireUser, async (c) => {
+  const body = await jsonBody(c, ShopImportRequest);
+  return c.json(await importProducts(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body), 201);
+});
