@@ -45,6 +45,12 @@ const EnvSchema = v.object({
   SHOP_API_VERSION: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/, 'YYYY-MM')), '2025-10'),
   SHOP_TOKEN_KEY: Opt,
   SHOP_ADMIN_URL: Opt,
+  /** Billing through the platform (issue 32 part 5): plan prices per 30 days, currency, extra-minute price, cap, test charges. */
+  SHOP_BILLING_PRICES: v.optional(v.string(), 'starter:19,creator:49,creator_pro:99,business:299'),
+  SHOP_BILLING_CURRENCY: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'ISO currency code')), 'USD'),
+  SHOP_BILLING_MINUTE_PRICE: v.optional(v.string(), '1.5'),
+  SHOP_BILLING_CAP: v.optional(v.string(), '150'),
+  SHOP_BILLING_TEST: Opt,
   /** Hosts product videos are downloaded from (the platform's CDN), comma-separated. */
   SHOP_CDN_HOSTS: v.optional(v.string(), 'cdn.shopify.com'),
   EMBED_REDIRECT_ORIGINS: v.optional(v.string(), DEFAULT_EMBED_REDIRECT_ORIGINS.join(' ')),
@@ -163,6 +169,35 @@ function shopConfig(e: { SHOP_API_SCOPES: string; SHOP_API_VERSION: string; SHOP
   const scopes = e.SHOP_API_SCOPES.split(',').map((s) => s.trim()).filter(Boolean);
   const cdnHosts = e.SHOP_CDN_HOSTS.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
   return { scopes, apiVersion: e.SHOP_API_VERSION, tokenKey, adminUrl, cdnHosts };
+}
+
+/**
+ * Billing through the platform: SHOP_BILLING_PRICES "tier:amount,..." (per 30 days), SHOP_BILLING_CURRENCY,
+ * SHOP_BILLING_MINUTE_PRICE (one extra minute), SHOP_BILLING_CAP (the usage line's capped amount per 30 days),
+ * SHOP_BILLING_TEST (test charges; default on outside production).
+ */
+function shopBillingConfig(
+  e: { SHOP_BILLING_PRICES: string; SHOP_BILLING_CURRENCY: string; SHOP_BILLING_MINUTE_PRICE: string; SHOP_BILLING_CAP: string; SHOP_BILLING_TEST: string | null },
+  production: boolean,
+) {
+  const money = (name: string, s: string) => {
+    const n = Number(s);
+    if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive amount`);
+    return Math.round(n * 100) / 100;
+  };
+  const prices: Record<string, number> = {};
+  for (const part of e.SHOP_BILLING_PRICES.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [tier, amount] = part.split(':');
+    if (!tier || amount === undefined) throw new ConfigError('SHOP_BILLING_PRICES must be tier:amount pairs separated by commas');
+    prices[tier.trim()] = money('SHOP_BILLING_PRICES', amount.trim());
+  }
+  return {
+    prices,
+    currency: e.SHOP_BILLING_CURRENCY,
+    minutePrice: money('SHOP_BILLING_MINUTE_PRICE', e.SHOP_BILLING_MINUTE_PRICE),
+    cappedAmount: money('SHOP_BILLING_CAP', e.SHOP_BILLING_CAP),
+    test: e.SHOP_BILLING_TEST === null ? !production : /^(1|true|yes|on)$/i.test(e.SHOP_BILLING_TEST),
+  };
 }
 
 function sisterAppConfig(url: string | null, key: string | null): { url: string; publicKey: string } | null {
@@ -335,6 +370,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sisterApp: sisterAppConfig(e.SISTER_APP_URL, e.SISTER_APP_PUBLIC_KEY),
     /** The shop's Admin API (with the embedded app only): scopes, version, token key, local stand-in. */
     shop: shopConfig(e, production),
+    /** The platform's billing of a shop Teamspace (with the embedded app only). */
+    shopBilling: shopBillingConfig(e, production),
     limits: {
       maxVideoSize: e.MAX_VIDEO_SIZE,
       maxVideoDuration: e.MAX_VIDEO_DURATION,

@@ -77,6 +77,7 @@ const SPACE_Q = { name: 'space_id', required: true, description: 'The Teamspace'
 const OPS: Record<string, Op> = {
   'POST /api/auth/sign-up': { summary: 'Create an identity (e-mail and password)', body: 'SignUpRequest', response: 'TokenResponse', status: 201, public: true },
   'POST /api/auth/sign-in': { summary: 'Sign in', body: 'SignInRequest', response: 'TokenResponse', public: true },
+  'GET /api/shop/billing/return': { summary: "The return from the platform's confirmation page of a plan (shop=<domain>): re-checks the shop's subscriptions, then redirects to the app", public: true },
   'GET /api/shop/products': {
     summary: "The shop Teamspace's products with videos (the platform's Admin API), searched by title, a page at a time, with the shop's primary and published locales as our language ids. 404 when the Teamspace is not a shop",
     response: 'ShopProductsAnswer',

@@ -22,6 +22,7 @@ import { apiKeyRoutes } from '../domains/apikeys/routes';
 import { webhookRoutes } from '../domains/webhooks/routes';
 import { castRoutes } from '../domains/cast/routes';
 import { shopRoutes } from '../domains/shop/routes';
+import { shopBillingRoutes } from '../domains/shop-billing/routes';
 import { shopProductsRoutes } from '../domains/shop/import/routes';
 import { batchRoutes } from '../domains/batches/routes';
 import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
@@ -35,6 +36,7 @@ export const MOUNTS: Mount[] = [
   { path: '/space', router: castRoutes },
   { path: '/auth', router: authRoutes },
   { path: '/shop', router: shopRoutes },
+  { path: '/shop/billing', router: shopBillingRoutes },
   { path: '/shop', router: shopProductsRoutes },
   { path: '/users', router: usersRoutes },
   { path: '/users/settings/api', router: apiKeyRoutes },

@@ -28,7 +28,7 @@ export const periodEndFrom = (start: Date, interval: Interval) => addMonths(star
 
 const SUB_COLS = `id, user_id, tier, status, interval, price_id, product_id, current_period_end, current_period_start,
   payments_collection_paused, cancel_at_period_end, provider, customer_id, paused_at, canceled_at, ended_at, created_at, updated_at,
-  payment_issue`;
+  payment_issue, space_id`;
 
 export interface LifecycleRow extends SubscriptionRow {
   current_period_start: Date | string | null;
@@ -37,6 +37,8 @@ export interface LifecycleRow extends SubscriptionRow {
   paused_at: Date | string | null;
   canceled_at: Date | string | null;
   ended_at: Date | string | null;
+  /** The space that gets the plan's minutes (a shop Teamspace's plan); null: the owner's default space. */
+  space_id: string | null;
 }
 
 const t = (d: Date | string | null | undefined) => (d == null ? null : new Date(d));
@@ -50,6 +52,18 @@ async function defaultSpaceOf(db: Db, userId: string): Promise<string | null> {
   return r?.id ?? null;
 }
 
+/** Where the plan's minutes go: the subscription's own space (a shop Teamspace) or the owner's default space. */
+async function minutesSpaceOf(db: Db, row: Pick<LifecycleRow, 'user_id' | 'space_id' | 'provider'>): Promise<string | null> {
+  if (row.provider === 'shop') return row.space_id; // the shop's Teamspace, or nothing once it was deleted
+  return row.space_id ?? defaultSpaceOf(db, row.user_id);
+}
+
+/** A platform-billed plan renews while the shop still has the app installed (an uninstall cancels its charges). */
+async function platformStillBills(db: Db, row: Pick<LifecycleRow, 'space_id'>): Promise<boolean> {
+  if (!row.space_id) return false;
+  return !!(await db.maybeOne(`SELECT 1 FROM shops WHERE space_id = $1 AND installed`, [row.space_id]));
+}
+
 export interface PlanChange {
   userId: string;
   tier: PlanTier;
@@ -60,7 +74,10 @@ export interface PlanChange {
   priceId?: string | null;
   productId?: string | null;
   customerId?: string | null;
-  provider?: 'local' | 'stripe';
+  /** 'shop': the platform's billing of the embedded build (server/domains/billing/platform-billing.ts). */
+  provider?: 'local' | 'stripe' | 'shop';
+  /** The space that gets the plan's minutes (default: the owner's default space). */
+  spaceId?: string | null;
   periodStart?: Date;
   periodEnd?: Date;
   now?: Date;
@@ -87,17 +104,17 @@ export async function applyPlan(db: Db, p: PlanChange): Promise<LifecycleRow> {
   const priceId = p.priceId ?? (provider === 'local' ? localPriceId(p.tier, interval) : null);
   const row = await db.one<LifecycleRow>(
     `INSERT INTO subscriptions (id, user_id, tier, status, interval, price_id, product_id, current_period_start,
-       current_period_end, payments_collection_paused, cancel_at_period_end, provider, customer_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, false, $10, $11)
+       current_period_end, payments_collection_paused, cancel_at_period_end, provider, customer_id, space_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, false, $10, $11, $12)
      ON CONFLICT (user_id) DO UPDATE SET id = EXCLUDED.id, tier = EXCLUDED.tier, status = EXCLUDED.status,
        interval = EXCLUDED.interval, price_id = EXCLUDED.price_id, product_id = EXCLUDED.product_id,
        current_period_start = EXCLUDED.current_period_start, current_period_end = EXCLUDED.current_period_end,
        payments_collection_paused = false, cancel_at_period_end = false, provider = EXCLUDED.provider,
        customer_id = COALESCE(EXCLUDED.customer_id, subscriptions.customer_id), paused_at = NULL, canceled_at = NULL,
-       ended_at = NULL, updated_at = now()
+       ended_at = NULL, space_id = EXCLUDED.space_id, updated_at = now()
      RETURNING ${SUB_COLS}`,
     [id, p.userId, p.tier, p.status ?? 'active', interval, priceId, productId, start, end,
-      provider, p.customerId ?? null],
+      provider, p.customerId ?? null, p.spaceId ?? null],
   );
   invalidateSubscription(db, p.userId);
   await creditMonths(db, row, now);
@@ -126,7 +143,7 @@ export function cycleStarts(row: Pick<LifecycleRow, 'current_period_start' | 'cu
  */
 export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Date()): Promise<number> {
   if (!isSubscriptionActive(row, now) || isFreeSubscription(row)) return 0;
-  const spaceId = await defaultSpaceOf(db, row.user_id);
+  const spaceId = await minutesSpaceOf(db, row);
   if (!spaceId) return 0;
   const tier = row.tier as PlanTier;
   const grants: { bucket: ledger.Bucket; monthly: number; note: string }[] = [
@@ -158,7 +175,7 @@ export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Da
  * stay. Once per period end. Returns the plan minutes that lapsed.
  */
 export async function expirePlanMinutes(db: Db, row: LifecycleRow): Promise<number> {
-  const spaceId = await defaultSpaceOf(db, row.user_id);
+  const spaceId = await minutesSpaceOf(db, row);
   if (!spaceId) return 0;
   const b = await ledger.balances(db, spaceId);
   const end = t(row.current_period_end)?.toISOString().slice(0, 10) ?? 'now';
@@ -207,7 +224,8 @@ export const setStatus = (db: Db, userId: string, status: string) => update(db, 
 
 /**
  * The clock, run at start-up and every minute: ends subscriptions cancelled at their period end, renews local
- * subscriptions whose period ended (Stripe renews through its webhooks), credits the months that began, and lets
+ * and platform-billed ('shop': the platform charges every 30 days until a cancel webhook) subscriptions whose
+ * period ended (Stripe renews through its webhooks), credits the months that began, and lets
  * the plan minutes of ended subscriptions lapse. Returns what it did (tests, logs).
  */
 export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{ renewed: number; ended: number; credited: number; expired: number }> {
@@ -222,7 +240,7 @@ export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{
       if (ended && row.cancel_at_period_end && row.status !== 'canceled') {
         row = (await update(tx, user_id, "status = 'canceled', ended_at = $2", [end]))!;
         out.ended++;
-      } else if (ended && row.provider === 'local' && !isSubscriptionPaused(row) && ['active', 'trialing'].includes(row.status)) {
+      } else if (ended && (row.provider === 'local' || (row.provider === 'shop' && (await platformStillBills(tx, row)))) && !isSubscriptionPaused(row) && ['active', 'trialing'].includes(row.status)) {
         // Local renewal, one period after another until the current one contains `now`; every month of the
         // periods in between is credited (a clock that was stopped catches up).
         out.credited += await creditMonths(tx, row, new Date(end!.getTime() - 1));

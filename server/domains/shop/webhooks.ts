@@ -1,9 +1,11 @@
 // What the platform's webhooks do (verified by server/domains/shop/routes.ts):
 // - APP_UNINSTALLED: the offline token is forgotten, the Teamspace and its data stay, its running jobs stop.
 // - CUSTOMERS_DATA_REQUEST / CUSTOMERS_REDACT: the studio keeps no data of the shop's customers: 200.
+// - APP_SUBSCRIPTIONS_UPDATE: the platform's billing of a plan (server/domains/billing/platform-billing.ts).
 // - SHOP_REDACT (48 h after an uninstall): the shop's Teamspace, its projects and their files are deleted.
 // A delivery is handled once (X-Shopify-Webhook-Id), answered 200 again when the platform retries.
 import type { AppDeps } from '../../deps';
+import { handleAppSubscriptionsUpdate } from '../billing/platform-billing';
 import { cancelProject } from '../projects/service';
 import { afterDeletion } from '../retention/service';
 import * as spacesRepo from '../spaces/repository';
@@ -30,6 +32,9 @@ export async function handleShopWebhook(
       break;
     case 'SHOP_REDACT':
       if (shop) await redactShop(deps, shop);
+      break;
+    case 'APP_SUBSCRIPTIONS_UPDATE':
+      await handleAppSubscriptionsUpdate(deps, w.domain, w.rawBody);
       break;
     case 'CUSTOMERS_DATA_REQUEST':
     case 'CUSTOMERS_REDACT':

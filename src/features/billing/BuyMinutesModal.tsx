@@ -14,6 +14,7 @@ import { errorMessage } from '../../lib/http';
 import { currentAppPath, routerBase } from '../../lib/page';
 import { minutesCheckout, useProducts } from './api';
 import { leaveApp } from './leave';
+import { ShopBuyMinutesDialog, useShopBilling } from './ShopBilling';
 import {
   BUY_MINUTES_MARKS, BUY_MINUTES_MAX, balanceFlags, canCheckoutMinutes, formatMoney, isBlockedMinutesKey, minutesPrice, minutesPriceOf,
   parseMinutesInput, promoBannerText, returnUrl,
@@ -29,6 +30,14 @@ export function BuyMinutesModal() {
 }
 
 export function BuyMinutesDialog({ onClose }: { onClose(): void }) {
+  // In the embedded build, a shop Teamspace pays extra minutes through the platform (./ShopBilling.tsx).
+  const shop = useShopBilling();
+  if (shop.loading) return null;
+  if (shop.status && shop.spaceId) return <ShopBuyMinutesDialog status={shop.status} spaceId={shop.spaceId} onClose={onClose} />;
+  return <CheckoutMinutesDialog onClose={onClose} />;
+}
+
+function CheckoutMinutesDialog({ onClose }: { onClose(): void }) {
   const { data: products, error: productsError, isLoading } = useProducts();
   const { data: user } = useCurrentUser();
   const { data: spaces } = useSpaceList();

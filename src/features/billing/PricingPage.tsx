@@ -18,6 +18,7 @@ import { useSnackbar } from '../../ui/snackbars';
 import { useToast } from '../../ui/toasts';
 import { billingPortal, changePlan, useProducts } from './api';
 import { BuyMinutesDialog } from './BuyMinutesModal';
+import { ShopPricing, useShopBilling } from './ShopBilling';
 import { leaveApp } from './leave';
 import { askAdministrator } from './api';
 import { useSettings } from '../../lib/api/use-settings';
@@ -46,6 +47,18 @@ export function findPriceId(products: ProductsResponse | undefined, priceId: str
 const FEATURES = new Map(planCards().map((c) => [c.tier as string, c]));
 
 export default function PricingPage() {
+  // In the embedded build, a shop Teamspace's plan is bought through the platform (./ShopBilling.tsx).
+  const shop = useShopBilling();
+  const [, go] = useLocation();
+  if (shop.loading) return <PageFrame title="Plans"><SkeletonBodyText lines={6} /></PageFrame>;
+  if (shop.status && shop.spaceId) {
+    const back = fromState();
+    return <ShopPricing status={shop.status} spaceId={shop.spaceId} onBack={back ? () => go(back) : undefined} />;
+  }
+  return <CheckoutPricingPage />;
+}
+
+function CheckoutPricingPage() {
   const search = useSearch();
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const [, navigate] = useLocation();
