@@ -17,6 +17,7 @@ import * as user from '../../contract/schemas/user';
 import * as voice from '../../contract/schemas/voice-preset';
 import * as cast from '../../contract/schemas/cast';
 import * as shop from '../../contract/schemas/shop';
+import * as shopPublish from '../../contract/schemas/shop-publish';
 
 /** Named schemas of the document (components.schemas), each from the contract. */
 const SCHEMAS = {
@@ -50,6 +51,7 @@ const SCHEMAS = {
   VoicePresetSettingsRequest: voice.VoicePresetSettingsRequest, VoicePresetStatuses: voice.VoicePresetStatuses, VoiceTutorialFlags: voice.VoiceTutorialFlags,
   CreateBatchRequest: batch.CreateBatchRequest, Batch: batch.Batch, BatchList: batch.BatchList,
   ShopProductsAnswer: shop.ShopProductsAnswer, ShopImportRequest: shop.ShopImportRequest, ShopImportAnswer: shop.ShopImportAnswer,
+  PublishRequest: shopPublish.PublishRequest, Publication: shopPublish.Publication, PublicationList: shopPublish.PublicationList, ShopProductList: shopPublish.ShopProductList,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem,
 } satisfies Record<string, v.GenericSchema>;
 type SchemaName = keyof typeof SCHEMAS;
@@ -88,6 +90,18 @@ const OPS: Record<string, Op> = {
     body: 'ShopImportRequest', response: 'ShopImportAnswer', status: 201, query: [SPACE_Q],
   },
   'POST /api/shop/webhooks': { summary: "The platform's webhooks (app/uninstalled, customers/data_request, customers/redact, shop/redact), verified by HMAC with the app secret", public: true },
+  'POST /api/shop/publish': {
+    summary: "Publish a language's dubbed video to a product of the shop (in the background; again for the same product and language replaces the earlier dub). Editors of the shop's Teamspace",
+    body: 'PublishRequest', response: 'Publication', status: 202,
+  },
+  'GET /api/shop/publish': {
+    summary: "The project's publications to the shop's products (uploading, processing, ready, failed with the platform's message)", response: 'PublicationList',
+    query: [{ name: 'project_id', required: true, description: 'A project of the shop\'s Teamspace' }],
+  },
+  'GET /api/shop/publish/products': {
+    summary: "The shop's products (20, searched by q) to publish a dub to", response: 'ShopProductList',
+    query: [SPACE_Q, { name: 'q', description: 'Search (title)' }],
+  },
   'POST /api/auth/refresh': { summary: 'Exchange a refresh token', body: 'RefreshRequest', response: 'TokenResponse', public: true },
   'POST /api/users': { summary: 'Create the product account of the signed-in identity', body: 'CreateUserRequest', response: 'User', status: 201 },
   'GET /api/users/current': { summary: 'The current user', response: 'User' },

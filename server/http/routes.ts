@@ -24,6 +24,7 @@ import { castRoutes } from '../domains/cast/routes';
 import { shopRoutes } from '../domains/shop/routes';
 import { shopBillingRoutes } from '../domains/shop-billing/routes';
 import { shopProductsRoutes } from '../domains/shop/import/routes';
+import { shopPublishRoutes } from '../domains/shop/publish/routes';
 import { batchRoutes } from '../domains/batches/routes';
 import { extractAudioRoutes, voicePresetRoutes, voiceTutorialRoutes } from '../domains/voices/routes';
 
@@ -35,6 +36,7 @@ export const MOUNTS: Mount[] = [
   { path: '/space', router: webhookRoutes },
   { path: '/space', router: castRoutes },
   { path: '/auth', router: authRoutes },
+  { path: '/shop/publish', router: shopPublishRoutes },
   { path: '/shop', router: shopRoutes },
   { path: '/shop/billing', router: shopBillingRoutes },
   { path: '/shop', router: shopProductsRoutes },

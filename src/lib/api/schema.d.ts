@@ -1656,6 +1656,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shop/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's publications to the shop's products (uploading, processing, ready, failed with the platform's message) */
+        get: operations["get_shop_publish"];
+        put?: never;
+        /** Publish a language's dubbed video to a product of the shop (in the background; again for the same product and language replaces the earlier dub). Editors of the shop's Teamspace */
+        post: operations["post_shop_publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shop/publish/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's products (20, searched by q) to publish a dub to */
+        get: operations["get_shop_publish_products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shop/webhooks": {
         parameters: {
             query?: never;
@@ -3622,6 +3657,51 @@ export interface components {
                 project_id: string;
             }[];
             batch_id: string | null;
+        };
+        PublishRequest: {
+            /** Format: uuid */
+            project_id: string;
+            language: string;
+            product_id?: string;
+        };
+        Publication: {
+            id: string;
+            project_id: string;
+            language: string;
+            product_id: string;
+            product_title: string;
+            /** @enum {string} */
+            state: "uploading" | "processing" | "ready" | "failed";
+            error: string | null;
+            media_id: string | null;
+            updated_at: string;
+        };
+        PublicationList: {
+            shop: boolean;
+            can_publish: boolean;
+            publications: {
+                id: string;
+                project_id: string;
+                language: string;
+                product_id: string;
+                product_title: string;
+                /** @enum {string} */
+                state: "uploading" | "processing" | "ready" | "failed";
+                error: string | null;
+                media_id: string | null;
+                updated_at: string;
+            }[];
+            origin_product: {
+                id: string;
+                title: string;
+            } | null;
+        };
+        ShopProductList: {
+            products: {
+                id: string;
+                title: string;
+                image: string | null;
+            }[];
         };
         Error: {
             detail: string | {
@@ -12438,6 +12518,240 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ShopProductsAnswer"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_shop_publish: {
+        parameters: {
+            query: {
+                /** @description A project of the shop's Teamspace */
+                project_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicationList"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_shop_publish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description Missing, malformed, unknown, expired or revoked credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No access to this resource, or the plan does not include the feature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The state does not allow it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_shop_publish_products: {
+        parameters: {
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+                /** @description Search (title) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopProductList"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

@@ -6,6 +6,7 @@ import type { Project } from '../../../../contract/schemas/project';
 import type { MediaType } from '../api';
 import { TEXT } from '../../../../contract/errors';
 import type { AllLanguagesFormat } from './AllLanguages';
+import type { PublishLanguage } from './PublishToProduct';
 
 export interface DownloadsMenuProps {
   project: Project;
@@ -19,6 +20,8 @@ export interface DownloadsMenuProps {
   onFeedback: () => void;
   /** The original project: its video in every finished language (dubbed languages counted). */
   allLanguages?: { dubbed: number; busy: AllLanguagesFormat | null; onPick: (f: AllLanguagesFormat) => void };
+  /** In a shop's Teamspace: "Publish to product", one item per dubbed language (issue 32, part 4). */
+  publish?: { languages: PublishLanguage[]; onPick: (l: PublishLanguage) => void };
 }
 
 const ALL_LANGUAGES: Array<[AllLanguagesFormat, string]> = [
@@ -84,6 +87,18 @@ export function DownloadsMenu(p: DownloadsMenuProps) {
                 helpText: p.allLanguages!.dubbed === 0 ? TEXT.allLanguagesNone : undefined,
                 onAction: () => p.allLanguages!.onPick(f),
               })),
+            }]
+            : []),
+          ...(p.publish
+            ? [{
+              title: 'Your store',
+              items: p.publish.languages.length === 0
+                ? [{ content: 'Publish to product', disabled: true, helpText: 'Generate the video first' }]
+                : p.publish.languages.map((l) => ({
+                  content: p.publish!.languages.length > 1 ? `Publish to product (${l.name})` : 'Publish to product',
+                  disabled: p.busy,
+                  onAction: () => p.publish!.onPick(l),
+                })),
             }]
             : []),
           {

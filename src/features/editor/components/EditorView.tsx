@@ -14,7 +14,7 @@ import { isFinished, isProblem, projectStatusLabel } from '../../../../contract/
 import { useFeature, useFeatureAvailable, useSettings } from '../../../lib/api/use-settings';
 import { useCredits } from '../../../lib/api/use-credits';
 import { useCurrentUser } from '../../../lib/api/use-current-user';
-import { formatMinutes, languagePickerLabel } from '../../../lib/format';
+import { formatLanguage, formatMinutes, languagePickerLabel } from '../../../lib/format';
 import { deviceTypeAtom, getMoreMinutesAtom } from '../../../lib/state';
 import { DiscardChangesModal } from '../../../ui/discard-modal';
 import { useToast } from '../../../ui/toasts';
@@ -28,6 +28,7 @@ import { useLeaveGuard } from '../useLeaveGuard';
 import { CopyModal } from './CopyModal';
 import { DownloadsMenu } from './DownloadsMenu';
 import { AllLanguagesPlayer, useAllLanguages } from './AllLanguages';
+import { PublishDialog, usePublishing, type PublishLanguage } from './PublishToProduct';
 import { FeedbackModal } from '../../../ui/feedback-modal';
 import { LipsyncPanel } from './LipsyncPanel';
 import { QualityPanel } from './QualityPanel';
@@ -212,6 +213,14 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
   // The original project's video in every finished language (issue 31).
   const isOriginal = !project.copied_from;
   const all = useAllLanguages(pid, isOriginal, `${project.status}:${project.translated_audio ?? ''}`);
+  // In a shop's Teamspace: each dubbed language can go to a product of the shop (issue 32, part 4).
+  const publishing = usePublishing(pid);
+  const [publishLang, setPublishLang] = useState<PublishLanguage | null>(null);
+  // This project's own language, and on the original every other finished language of the video.
+  const publishLanguages: PublishLanguage[] = [
+    ...(project.translated_video ? [{ lang: project.dst_lang, name: formatLanguage(project.dst_lang) }] : []),
+    ...(isOriginal ? (all.languages ?? []).filter((l) => !l.original && l.lang !== project.dst_lang).map((l) => ({ lang: l.lang, name: l.name })) : []),
+  ];
   // What a generation or lip-sync spent shows at once in the header.
   useEffect(() => {
     void reloadCredits();
@@ -418,7 +427,18 @@ export function EditorView({ project, spaceId, mutateProject }: EditorViewProps)
               onCopy={() => setCopyOpen(true)}
               onFeedback={() => setFeedbackOpen(true)}
               allLanguages={isOriginal ? { dubbed: Math.max(0, (all.languages?.length ?? 0) - 1), busy: all.busy, onPick: (f) => void all.run(f) } : undefined}
+              publish={publishing.data?.shop ? { languages: publishLanguages, onPick: setPublishLang } : undefined}
             />
+            {publishLang && publishing.data ? (
+              <PublishDialog
+                projectId={pid}
+                spaceId={project.space_id}
+                language={publishLang}
+                data={publishing.data}
+                onClose={() => setPublishLang(null)}
+                onChanged={publishing.reload}
+              />
+            ) : null}
             {all.hlsUrl ? <AllLanguagesPlayer url={all.hlsUrl} languages={all.languages ?? []} onClose={all.closeHls} /> : null}
             <Button variant="primary" onClick={() => setConfirmGenerate(true)} disabled={!generateEnabled} loading={generating}>
               Generate video
