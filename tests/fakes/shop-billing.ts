@@ -16,7 +16,6 @@
 // GET /admin/charges/:n/confirm (an HTML page), ?approve=1 marks the subscription ACTIVE (an active one of the
 // shop is CANCELLED: it is replaced) and redirects to the returnUrl with charge_id; ?decline=1 marks it DECLINED.
 // `webhook(id)` builds the signed app_subscriptions/update delivery for the test to send.
-import { randomUUID } from 'node:crypto';
 import type { Reply } from './base';
 import { signWebhook, type FakeShopAdmin, type GraphqlCall } from './shop-admin';
 
@@ -302,4 +301,3 @@ export function installShopBilling(fake: FakeShopAdmin): FakeShopBilling {
   return new FakeShopBilling(fake);
 }
 
-export const newRequestId = () => randomUUID();

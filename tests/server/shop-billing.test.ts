@@ -320,6 +320,19 @@ describe('renewals', () => {
   });
 });
 
+describe("the checkout in a shop's Teamspace", () => {
+  it('is refused: the store pays through the platform', async () => {
+    const app = 'http://localhost:5173';
+    const r = await api(
+      h, 'GET',
+      `/api/payments/create_checkout_session_payment?space_id=${owner.spaceId}&price_id=price_local_minutes&quantity=10&success_url=${encodeURIComponent(`${app}/ok`)}&cancel_url=${encodeURIComponent(app)}`,
+      { token: owner.token },
+    );
+    expect(r.status, JSON.stringify(r.json)).toBe(409);
+    expect(r.json.detail).toBe("This Teamspace is your store's: its plan and minutes are bought through the store's billing, not the checkout");
+  });
+});
+
 describe('a space that is not a shop', () => {
   it('keeps the checkout: the platform billing refuses it', async () => {
     const status = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.defaultSpaceId}`, { token: owner.token });

@@ -14,6 +14,7 @@ import { findPrice, productsView, type CatalogueEntry } from './catalogue';
 import { userEntitlements } from './entitlements';
 import * as ledger from './ledger';
 import { createPaymentsProvider, type AnyProvider } from './payments';
+import { isShopSpace, PLATFORM_BILLING_TEXTS } from './platform-billing';
 import * as repo from './payments-repository';
 import { isSubscriptionActive, subscriptionView } from './plan';
 import type { StripeProvider } from './stripe-provider';
@@ -240,6 +241,8 @@ export async function minutesCheckout(
   q: { price_id: string; quantity: number; success_url: string; cancel_url: string },
   requestUrl: string,
 ): Promise<{ checkout_url: string }> {
+  // A shop's Teamspace pays through the platform (an app sold inside its admin may not take payments elsewhere).
+  if (spaceIdParam && (await isShopSpace(deps, spaceIdParam))) throw new DomainError('conflict', PLATFORM_BILLING_TEXTS.checkoutInShop);
   await requireSelfService(deps);
   const successUrl = checkReturnUrl(deps, requestUrl, q.success_url);
   const cancelUrl = checkReturnUrl(deps, requestUrl, q.cancel_url);

@@ -26,6 +26,7 @@ export const PLATFORM_BILLING_TEXTS = {
   needsPlan: 'Buying minutes needs an active plan: choose a plan first',
   noUsageLine: 'This plan has no line for extra minutes: choose the plan again to add it',
   platformFailed: 'The platform did not answer as expected. Please try again later',
+  checkoutInShop: "This Teamspace is your store's: its plan and minutes are bought through the store's billing, not the checkout",
 } as const;
 
 /** The text of the 402 when a usage charge would pass the subscription's cap. */
@@ -35,7 +36,7 @@ export function capReachedText(o: { amount: number; balanceUsed: number; cappedA
     + `and these minutes cost ${m(o.amount)}. Raise the limit to buy them.`;
 }
 
-export type ShopSubscriptionStatus = 'PENDING' | 'ACCEPTED' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED';
+type ShopSubscriptionStatus = 'PENDING' | 'ACCEPTED' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED';
 const ENDING: ReadonlySet<string> = new Set(['CANCELLED', 'DECLINED', 'EXPIRED', 'FROZEN']);
 
 interface ShopSubRow {
