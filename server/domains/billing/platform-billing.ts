@@ -36,7 +36,6 @@ export function capReachedText(o: { amount: number; balanceUsed: number; cappedA
     + `and these minutes cost ${m(o.amount)}. Raise the limit to buy them.`;
 }
 
-type ShopSubscriptionStatus = 'PENDING' | 'ACCEPTED' | 'ACTIVE' | 'DECLINED' | 'EXPIRED' | 'FROZEN' | 'CANCELLED';
 const ENDING: ReadonlySet<string> = new Set(['CANCELLED', 'DECLINED', 'EXPIRED', 'FROZEN']);
 
 interface ShopSubRow {
