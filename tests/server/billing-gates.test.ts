@@ -85,6 +85,14 @@ const CASES: Record<string, { prepare: (w: World) => Prepared; allowed: number; 
     prepare: (w) => ({ path: `/api/batch?space_id=${w.user.defaultSpaceId}`, body: { src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ link: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }] } }),
     allowed: 201,
   },
+  // Store videos (server/domains/shop): through the gate, this harness has no embedded app, so no space is a shop.
+  'POST /shop/import multilanguage': {
+    prepare: (w) => ({
+      path: `/api/shop/import?space_id=${w.user.defaultSpaceId}`,
+      body: { src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/1' }] },
+    }),
+    allowed: 404,
+  },
   // A copy dubbed free of charge is an Enterprise feature (free_languages).
   'POST /project/:id/copy free_languages': {
     prepare: (w) => ({ path: `/api/project/${w.projectId}/copy`, body: { dst_lang: 'ca', free_dubbing: true } }), allowed: 200, aboveBusiness: true,
