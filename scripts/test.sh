@@ -22,16 +22,40 @@ timed "type check" npx tsc --noEmit -p tsconfig.json
 
 timed "build (both front-end builds)" build_quiet
 
-timed "contract + web + server (PGlite) + pipeline" npx vitest run --project contract --project web --project server --project pipeline
+# The server tests again on PostgreSQL (the scale-out database): required on CI, skipped with a warning elsewhere.
+server_on_pg() {
+  if pg_up; then
+    echo "== (PostgreSQL at $pg_url)"
+    env TEST_DB=pg npx vitest run --project server
+  elif [[ "${CI:-}" == "true" ]]; then
+    echo "PostgreSQL is not reachable at $pg_url: CI requires it for the scale-out tests" >&2
+    return 1
+  else
+    echo "!! PostgreSQL not reachable at $pg_url: the PostgreSQL run of the server tests was NOT done" >&2
+  fi
+}
 
-if pg_up; then
-  echo "== (PostgreSQL at $pg_url)"
-  timed "server tests on PostgreSQL" env TEST_DB=pg npx vitest run --project server
-elif [[ "${CI:-}" == "true" ]]; then
-  echo "PostgreSQL is not reachable at $pg_url: CI requires it for the scale-out tests" >&2
-  exit 1
-else
-  echo "!! PostgreSQL not reachable at $pg_url: the PostgreSQL run of the server tests was NOT done" >&2
-fi
+# Vitest runs the files of these projects one at a time (fileParallelism is off: real media, timing figures), so on
+# two cores the suite runs as two streams at once: the pipeline project (real media, scale-out) in one, contract,
+# web and the server tests on PGlite then on PostgreSQL in the other. Each line is prefixed with its stream.
+stream() {
+  local tag=$1
+  shift
+  set -o pipefail
+  "$@" 2>&1 | sed -u "s/^/[$tag] /"
+}
+unit_streams() {
+  local rc1=0 rc2=0
+  stream pipeline npx vitest run --project pipeline &
+  local p1=$!
+  stream server bash -c "$(declare -f pg_up server_on_pg); pg_url='$pg_url'; set -e; npx vitest run --project contract --project web --project server; server_on_pg" &
+  local p2=$!
+  wait "$p1" || rc1=$?
+  wait "$p2" || rc2=$?
+  ((rc1 == 0)) || echo "!! the pipeline tests failed (exit $rc1)" >&2
+  ((rc2 == 0)) || echo "!! the contract, web or server tests failed (exit $rc2)" >&2
+  ((rc1 == 0 && rc2 == 0))
+}
+timed "pipeline || contract + web + server (PGlite, then PostgreSQL)" unit_streams
 
 timed "browser tests (Chromium)" npx vitest run --project e2e
