@@ -208,4 +208,16 @@ describe('who may use the cast', () => {
     await suggest(p);
     expect((await speakers(trial, p)).find((s) => s.id === 'SPEAKER_0')!.name).toBe('Speaker 1');
   });
+
+  it("recognises in a staff user's own space whatever its plan (staff use every feature, as on the cast's page)", async () => {
+    const staff = await newUser(h, 'staff-cast');
+    await h.deps.db.query('UPDATE users SET is_superuser = true WHERE id = $1', [staff.id]);
+    expect((await cast(staff, staff.defaultSpaceId)).status).toBe(200);
+    const media = await uploadOk(h, staff, await makeSpeechVideo({ seconds: 3 }));
+    const p = await seedProject(h, staff, { mediaId: media });
+    await h.deps.db.query(`INSERT INTO cast_members (space_id, name, profile) VALUES ($1, 'Anchor', $2)`, [staff.defaultSpaceId, JSON.stringify(HOST)]);
+    await setProfiles(p, { SPEAKER_0: HOST_AGAIN, SPEAKER_1: GUEST });
+    await suggest(p);
+    expect((await speakers(staff, p)).find((s) => s.id === 'SPEAKER_0')!.name).toBe('Anchor');
+  });
 });

@@ -122,3 +122,12 @@ export async function nameAndVoiceSpeaker(db: Db, projectId: string, speakerId: 
     [projectId, speakerId, name, voiceId],
   );
 }
+
+/** Whether the space's owner is one of the install's staff (superuser). */
+export async function spaceOwnerIsStaff(db: Db, spaceId: string): Promise<boolean> {
+  const r = await db.maybeOne<{ is_superuser: boolean }>(
+    `SELECT u.is_superuser FROM spaces s JOIN users u ON u.id = s.owner_id WHERE s.id = $1`,
+    [spaceId],
+  );
+  return r?.is_superuser === true;
+}

@@ -120,7 +120,10 @@ export async function recogniseCast(
   speakers: readonly SpeakerRow[],
   usable: (voiceId: string) => Promise<boolean>,
 ): Promise<CastPick[]> {
-  const d = decide(await entitlementsFor(deps.db, { spaceId: project.space_id }), 'voice_presets');
+  let e = await entitlementsFor(deps.db, { spaceId: project.space_id });
+  // The install's staff use every feature in their own spaces, as on the cast's own page (castSpace).
+  if (await repo.spaceOwnerIsStaff(deps.db, project.space_id)) e = staffEntitlements(e);
+  const d = decide(e, 'voice_presets');
   if (!d.allowed) return [];
   const members = await repo.listMembers(deps.db, project.space_id);
   if (members.length === 0) return [];
