@@ -69,6 +69,8 @@ export const Space = v.object({
   credits: Credits,
   loudness_target: v.picklist(LOUDNESS_TARGETS),
   subtitle_limits: SubtitleLimits,
+  /** The shop whose Teamspace this is (the embedded app, issue 32); null for any other Teamspace. */
+  shop_domain: v.optional(v.nullable(v.string())),
 });
 export type Space = v.InferOutput<typeof Space>;
 /** After deleting or leaving a Teamspace: where the user goes. */

@@ -50,7 +50,7 @@ async function sessionToken(shop: string, sub: string, o: { exp?: number; secret
     .sign(new TextEncoder().encode(o.secret ?? SECRET));
 }
 
-interface SpaceJ { id: string; name: string; owner_id: string; is_default: boolean; members: Array<{ user_id: string; role: string }> }
+interface SpaceJ { id: string; name: string; owner_id: string; is_default: boolean; shop_domain?: string | null; members: Array<{ user_id: string; role: string }> }
 async function me(shop: string, sub: string) {
   const token = await sessionToken(shop, sub);
   const r = await api(h, 'GET', '/api/users/current', { token });
@@ -91,6 +91,9 @@ describe('the shop is a Teamspace', () => {
     // The user's own default space stays theirs.
     const own = owner.spaces.find((s) => s.is_default)!;
     expect(own.owner_id).toBe(owner.id);
+    // The list says which Teamspace is the shop's (the embedded app opens it first inside that shop's admin).
+    expect(shopSpace.shop_domain).toBe(A);
+    expect(own.shop_domain).toBeNull();
 
     const staff = await me(A, '1002');
     const seen = staff.spaces.find((s) => s.id === row!.space_id)!;

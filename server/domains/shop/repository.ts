@@ -110,3 +110,13 @@ export function productOfProject(db: Db, projectId: string): Promise<ProjectProd
     [projectId],
   );
 }
+
+/** The shop of each of these spaces that is a shop's Teamspace (space id -> shop domain). */
+export async function shopsOfSpaces(db: Db, spaceIds: string[]): Promise<Map<string, string>> {
+  if (spaceIds.length === 0) return new Map();
+  const rows = await db.query<{ space_id: string; domain: string }>(
+    `SELECT space_id, domain FROM shops WHERE space_id = ANY($1::uuid[])`,
+    [`{${spaceIds.join(',')}}`],
+  );
+  return new Map(rows.map((r) => [r.space_id, r.domain]));
+}

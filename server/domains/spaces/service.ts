@@ -12,6 +12,7 @@ import * as ledger from '../billing/ledger';
 import { invalidateAccount } from '../users/cache';
 import { isUuid, ONLY_OWNER } from './guard';
 import * as repo from './repository';
+import { shopsOfSpaces } from '../shop/repository';
 
 /**
  * Makes sure the user owns a default space (named after them, midnight, the trial minutes) and is its owner
@@ -66,7 +67,9 @@ export async function creditsOf(db: Db, s: repo.SpaceRow): Promise<CreditsJson> 
 
 async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
   const ids = spaces.map((s) => s.id);
-  const [members, invites, balances] = await Promise.all([repo.membersOf(db, ids), repo.invitesOf(db, ids), ledger.balancesOf(db, ids)]);
+  const [members, invites, balances, shops] = await Promise.all([
+    repo.membersOf(db, ids), repo.invitesOf(db, ids), ledger.balancesOf(db, ids), shopsOfSpaces(db, ids),
+  ]);
   return spaces.map((s) => {
     const own = members.filter((m) => m.space_id === s.id);
     // The owner is always the first member.
@@ -83,6 +86,7 @@ async function shape(db: Db, spaces: repo.SpaceRow[]): Promise<SpaceJson[]> {
       credits: ledger.creditsView(balances.get(s.id)!, { total: Number(s.video_total), used: Number(s.video_used) }),
       loudness_target: (LOUDNESS_TARGETS as readonly string[]).includes(s.loudness_target) ? (s.loudness_target as LoudnessTargetKey) : 'source',
       subtitle_limits: subtitleLimitsOf(s),
+      shop_domain: shops.get(s.id) ?? null,
     };
   });
 }

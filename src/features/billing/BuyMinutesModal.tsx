@@ -6,7 +6,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useCurrentUser } from '../../lib/api/use-current-user';
-import { useSpaces as useSpaceList } from '../../lib/api/use-spaces';
+import { firstSpace, useSpaces as useSpaceList } from '../../lib/api/use-spaces';
 import { buyMinutesOpenAtom, currentSpaceIdAtom, getMoreMinutesAtom } from '../../lib/state';
 import { analytics } from '../../lib/analytics';
 import { formatMinutes, formatNumber } from '../../lib/format';
@@ -52,7 +52,7 @@ function CheckoutMinutesDialog({ onClose }: { onClose(): void }) {
   const total = minutesPrice(minutes, price?.unit_amount);
   const flags = balanceFlags(user, products);
   const promo = promoBannerText(price?.unit_amount, flags.hasArchivedSubscription);
-  const space = spaces?.find((s) => s.id === spaceId) ?? spaces?.find((s) => s.is_default);
+  const space = spaces?.find((s) => s.id === spaceId) ?? firstSpace(spaces);
   const notOwner = !!space && !!user && space.owner_id !== user.id;
   const free = products?.checkout === 'free';
   const admin = products?.checkout === 'admin';

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useCredits } from '../../lib/api/use-credits';
 import { useCurrentUser } from '../../lib/api/use-current-user';
-import { useSpaces } from '../../lib/api/use-spaces';
+import { firstSpace, useSpaces } from '../../lib/api/use-spaces';
 import { formatMinutes } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { currentAppPath } from '../../lib/page';
@@ -35,7 +35,7 @@ export function GetMoreMinutesModal() {
 function MoreMinutesDialog({ admin, onClose }: { admin: boolean; onClose(): void }) {
   const spaceId = useAtomValue(currentSpaceIdAtom);
   const { data: spaces } = useSpaces();
-  const space = spaces?.find((s) => s.id === spaceId) ?? spaces?.find((s) => s.is_default);
+  const space = spaces?.find((s) => s.id === spaceId) ?? firstSpace(spaces);
   const { data: credits } = useCredits(space?.id ?? null);
   const [, navigate] = useLocation();
   const [asked, setAsked] = useState<'no' | 'sending' | 'sent'>('no');

@@ -11,7 +11,8 @@ import { SHOP_SOLD_TIERS } from '../../../contract/schemas/shop-billing';
 import { getAuthProvider } from '../../lib/auth/active';
 import { isEmbeddedProvider } from '../../lib/auth/types';
 import { CURRENT_USER_KEY, useCurrentUser } from '../../lib/api/use-current-user';
-import { useSpaces } from '../../lib/api/use-spaces';
+import { creditsKey } from '../../lib/api/use-credits';
+import { firstSpace, SPACE_LIST_KEY, useSpaces } from '../../lib/api/use-spaces';
 import { formatNumber } from '../../lib/format';
 import { errorMessage, isApiError, request } from '../../lib/http';
 import { currentSpaceIdAtom } from '../../lib/state';
@@ -42,7 +43,7 @@ export function useShopBilling(): { status: ShopBillingStatus | null; spaceId: s
   const embedded = isEmbeddedProvider(getAuthProvider());
   const { data: spaces } = useSpaces(embedded);
   const current = useAtomValue(currentSpaceIdAtom);
-  const spaceId = current ?? spaces?.find((s) => s.is_default)?.id ?? null;
+  const spaceId = current ?? firstSpace(spaces)?.id ?? null;
   const { data, isLoading } = useSWR(embedded && spaceId ? ['shop-billing', spaceId] : null, ([, id]: [string, string]) => fetchStatus(id), {
     revalidateOnFocus: false,
     shouldRetryOnError: false,
@@ -70,7 +71,7 @@ export function ShopPricing({ status, spaceId, onBack }: { status: ShopBillingSt
     synced.current = true;
     void syncStatus(spaceId)
       .then((s) => mutate(['shop-billing', spaceId], s, { revalidate: false }))
-      .then(() => mutate(CURRENT_USER_KEY))
+      .then(() => Promise.all([mutate(CURRENT_USER_KEY), mutate(SPACE_LIST_KEY), mutate(creditsKey(spaceId))]))
       .catch(() => undefined);
   }, [spaceId, mutate]);
 
@@ -163,7 +164,8 @@ export function ShopBuyMinutesDialog({ status, spaceId, onClose }: { status: Sho
       const r = await buyMinutes(spaceId, { quantity: minutes, request_id: requestId.current });
       requestId.current = crypto.randomUUID();
       setDone(`${formatNumber(r.minutes)} minutes added for ${money(r.amount, r.currency)}`);
-      await mutate(CURRENT_USER_KEY);
+      // The balance in the header and on the pages (the space's credits, and the space list).
+      await Promise.all([mutate(CURRENT_USER_KEY), mutate(SPACE_LIST_KEY), mutate(creditsKey(spaceId))]);
     } catch (e) {
       const body = isApiError(e) && e.body && typeof e.body === 'object' ? (e.body as { raise_cap_url?: unknown }) : null;
       setError({ text: errorMessage(e), raiseUrl: typeof body?.raise_cap_url === 'string' ? body.raise_cap_url : null });

@@ -3048,6 +3048,7 @@ export interface components {
                 min_duration_sec: number;
                 max_duration_sec: number;
             };
+            shop_domain?: string | null;
         };
         CreateSpaceRequest: {
             data: {

@@ -2,6 +2,8 @@
 // space, access checks) and the Teamspaces feature. Cached 5 minutes (spec section 7).
 import useSWR from 'swr';
 import type { Space } from '../../../contract/schemas/space';
+import { getAuthProvider } from '../auth/active';
+import { isEmbeddedProvider } from '../auth/types';
 import { fetcher, type ApiError } from '../http';
 import { CACHED_5_MIN } from '../swr';
 
@@ -11,8 +13,16 @@ export function useSpaces(enabled = true) {
   return useSWR<Space[], ApiError>(enabled ? SPACE_LIST_KEY : null, fetcher, CACHED_5_MIN);
 }
 
-/** The first space: the default one (the list comes sorted default first, then by name). */
-export function firstSpace(spaces: Space[] | undefined): Space | null {
+/**
+ * The first space: inside a shop's admin (the embedded app) the shop's Teamspace, else the default one (the list
+ * comes sorted default first, then by name).
+ */
+export function firstSpace(spaces: Space[] | undefined, shop: string | null = launchShop()): Space | null {
   if (!spaces || spaces.length === 0) return null;
-  return spaces.find((s) => s.is_default) ?? spaces[0];
+  return (shop ? spaces.find((s) => s.shop_domain === shop) : undefined) ?? spaces.find((s) => s.is_default) ?? spaces[0];
+}
+
+function launchShop(): string | null {
+  const p = getAuthProvider();
+  return isEmbeddedProvider(p) ? p.shop : null;
 }

@@ -4,7 +4,7 @@ import { CheckIcon, ChevronDownIcon, PlusIcon, SettingsIcon } from '@shopify/pol
 import { Icon } from '@shopify/polaris';
 import { SIDEBAR_POPOVER_PX } from '../../../../contract/constants';
 import { useCurrentUser } from '../../../lib/api/use-current-user';
-import { useSpaces } from '../../../lib/api/use-spaces';
+import { firstSpace, useSpaces } from '../../../lib/api/use-spaces';
 import { useSpaceLimits } from '../api';
 import { isSpaceDisabledFor } from '../lib/rules';
 import { useCurrentSpaceId, useOpenCreateTeamspace, useOpenTeamspaceDialog, useSpaceNavigation } from '../state';
@@ -32,7 +32,7 @@ export function TeamspaceSwitcher({ collapsed }: { collapsed: boolean }) {
   const nav = useSpaceNavigation();
   const [open, setOpen] = useState(false);
 
-  const current = spaces?.find((s) => s.id === currentId) ?? spaces?.find((s) => s.is_default) ?? spaces?.[0];
+  const current = spaces?.find((s) => s.id === currentId) ?? firstSpace(spaces);
   const close = () => setOpen(false);
 
   const activator = (
