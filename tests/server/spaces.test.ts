@@ -40,6 +40,7 @@ describe('default space and sign-up', () => {
         credits: { minutes: { total: 3, used: 0 }, video: { total: 0, used: 0 }, lipsync_free_minutes: 0 },
         loudness_target: 'source',
         subtitle_limits: { max_line_chars: 42, max_lines: 2, target_cps: 17, max_cps: 20, min_duration_sec: 0.83, max_duration_sec: 7 },
+        shop_domain: null,
       },
     ]);
   });
