@@ -44,7 +44,8 @@ describe('a batch in the browser', () => {
     await page.getByText('Completed', { exact: true }).waitFor({ timeout: 540_000 });
     expect(await page.getByText('Dubbed', { exact: true }).count()).toBe(4);
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Polaris re-lays out on its media queries' change events (a render after the resize): wait for it to settle.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 }).toBeLessThanOrEqual(390);
     await screenshot(page, 'batch-done-390');
     await page.setViewportSize({ width: 1440, height: 900 });
 

@@ -128,9 +128,10 @@ describe('embedded build inside the platform admin', () => {
     const sub = `first-${Date.now().toString(36)}`;
     const { page, frame, errors, calls, platform, appFrame } = await open({ sub });
     await waitForHome(frame);
-    // The account is the shop user's: created on the first request, its first space named after it.
+    // The account is the shop user's, created on the first request. Inside the shop's admin the app opens on the
+    // shop's Teamspace (named after the shop until its Admin API tells the shop's name).
     const email = `${sub}@${SHOP}`;
-    await frame.getByRole('button', { name: `Teamspace: ${defaultTeamspaceName(email)}` }).waitFor();
+    await frame.getByRole('button', { name: `Teamspace: ${SHOP.split('.')[0]}` }).first().waitFor();
     const state = await platform();
     expect(state.initialized).toBe(true);
     expect(state.apiKeys).toEqual([KEY]);
@@ -157,6 +158,12 @@ describe('embedded build inside the platform admin', () => {
 
     // The same shop user again, in a fresh browser: the same account, not a second one.
     const firstUser = await (await fetch(`${server.url}/api/users/current`, { headers: { authorization: `Bearer ${state.tokens.at(-1)!.token}` } })).json();
+    // Their own first Teamspace is named after them, and stays theirs.
+    const spaces = (await (await fetch(`${server.url}/api/space/list`, { headers: { authorization: `Bearer ${state.tokens.at(-1)!.token}` } })).json()) as Array<{ name: string; is_default: boolean; shop_domain?: string | null }>;
+    expect(spaces.map((x) => [x.name, x.is_default, x.shop_domain ?? null])).toEqual([
+      [defaultTeamspaceName(email), true, null],
+      [SHOP.split('.')[0], false, SHOP],
+    ]);
     const again = await open({ sub });
     await waitForHome(again.frame);
     const secondToken = (await again.platform()).tokens.at(-1)!.token;
