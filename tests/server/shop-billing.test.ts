@@ -2,7 +2,6 @@
 // the confirmation page, app_subscriptions/update webhooks) and pays extra minutes as usage charges within the cap.
 // The plan is the same subscription state Stripe's becomes; every grant is a ledger row, idempotent.
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spaceEntitlements } from '../../server/domains/billing/entitlements';
 import { runBillingClock } from '../../server/domains/billing/subscriptions';
@@ -10,6 +9,7 @@ import { FakeShopAdmin, signWebhook } from '../fakes/shop-admin';
 import { installShopBilling, type FakeShopBilling } from '../fakes/shop-billing';
 import { createHarness, type Harness } from './harness';
 import { api } from './helpers';
+import { shopSessionToken } from './shop-fixtures';
 
 const KEY = 'shop-app-key-bill';
 const SECRET = 'shop-app-secret-billing-abcdefghijkl';
@@ -43,18 +43,7 @@ beforeEach(() => {
   expect(fake.violations()).toEqual([]);
 });
 
-async function sessionToken(shop: string, sub: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ dest: `https://${shop}`, jti: randomUUID(), sid: `s-${sub}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setAudience(KEY)
-    .setIssuer(`https://${shop}/admin`)
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(SECRET));
-}
+const sessionToken = (shop: string, sub: string) => shopSessionToken({ key: KEY, secret: SECRET }, shop, sub, { ttlSec: 300 });
 
 interface Staff { token: string; id: string; spaceId: string; defaultSpaceId: string }
 async function staff(shop: string, sub: string): Promise<Staff> {

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeShopAdmin, type FakeMedia } from '../fakes/shop-admin';
 import { installShopProducts, type ShopProductsFake } from '../fakes/shop-products';
@@ -16,6 +15,7 @@ import { languageOfLocale, shopCdnEgress, titleQuery } from '../../server/domain
 import { productOfProject } from '../../server/domains/shop/repository';
 import { createHarness, type Harness } from './harness';
 import { api, signUpAndCreate } from './helpers';
+import { shopStaff } from './shop-fixtures';
 import { grantPlan } from './spaces-fixtures';
 
 const KEY = 'shop-app-key-import';
@@ -48,24 +48,7 @@ function video(id: number, o: { url?: string; status?: FakeMedia['status'] } = {
 }
 const image = (id: number): FakeMedia => ({ id: `gid://shopify/MediaImage/${id}`, mediaContentType: 'IMAGE', status: 'READY', alt: '', sources: [], preview: `${fake.url}/cdn/img-${id}.jpg` });
 
-async function sessionToken(shop: string, sub: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ dest: `https://${shop}`, jti: crypto.randomUUID(), sid: `s-${sub}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setAudience(KEY)
-    .setIssuer(`https://${shop}/admin`)
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(now + 600)
-    .sign(new TextEncoder().encode(SECRET));
-}
-async function staff(shop: string, sub: string) {
-  const token = await sessionToken(shop, sub);
-  const r = await api(h, 'GET', '/api/users/current', { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return { token, id: r.json.id as string };
-}
+const staff = (shop: string, sub: string) => shopStaff(h, { key: KEY, secret: SECRET }, shop, sub);
 const spaceOf = async (domain: string) => (await h.deps.db.one<{ space_id: string }>(`SELECT space_id FROM shops WHERE domain = $1`, [domain])).space_id;
 
 interface ProductJ { id: string; title: string; thumbnail: string | null; videos: Array<{ id: string; thumbnail: string | null; status: string }> }

@@ -2,7 +2,6 @@
 // staged upload (stagedUploadsCreate, multipart POST to the target), attaches it with productCreateMedia, polls it
 // until READY or FAILED; publishing again replaces the earlier dub of that language; the platform's errors are shown
 // as they are; only editors of the shop's Teamspace may publish.
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeShopAdmin } from '../fakes/shop-admin';
 import { installShopFiles, type ShopFiles } from '../fakes/shop-files';
@@ -11,6 +10,7 @@ import { linkProjectProduct } from '../../server/domains/shop/repository';
 import { projectKey } from '../../server/storage/index';
 import { createHarness, type Harness } from './harness';
 import { api, signUpAndCreate } from './helpers';
+import { shopStaff } from './shop-fixtures';
 
 const KEY = 'shop-app-key-pub1';
 const SECRET = 'shop-app-secret-publish-abcdefghijk';
@@ -24,25 +24,8 @@ let fake: FakeShopAdmin;
 let files: ShopFiles;
 const saved = { ...publishTiming };
 
-async function sessionToken(shop: string, sub: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ dest: `https://${shop}`, jti: crypto.randomUUID(), sid: `s-${sub}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setAudience(KEY)
-    .setIssuer(`https://${shop}/admin`)
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(now + 600)
-    .sign(new TextEncoder().encode(SECRET));
-}
 
-async function me(shop: string, sub: string) {
-  const token = await sessionToken(shop, sub);
-  const r = await api(h, 'GET', '/api/users/current', { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return { token, id: r.json.id as string };
-}
+const me = (shop: string, sub: string) => shopStaff(h, { key: KEY, secret: SECRET }, shop, sub);
 
 const VIDEO_ES = Buffer.alloc(256 * 1024 + 17, 0x45); // not a multiple of any chunk size
 const VIDEO_DE = Buffer.alloc(70_001, 0x44);

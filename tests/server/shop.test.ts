@@ -1,6 +1,5 @@
 // Issue 32: the shop is a Teamspace; its Admin API through token exchange (the library), the token sealed at rest;
 // the platform's webhooks verified by HMAC. Two shops and a staff user in both never see each other's projects.
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeShopAdmin, signWebhook } from '../fakes/shop-admin';
 import { shopAdminGraphql, ShopAdminError } from '../../server/domains/shop/admin';
@@ -9,6 +8,7 @@ import { ConfigError, loadConfig } from '../../server/config';
 import { projectKey } from '../../server/storage/index';
 import { createHarness, type Harness } from './harness';
 import { api } from './helpers';
+import { shopSessionToken } from './shop-fixtures';
 
 const KEY = 'shop-app-key-7f3a';
 const SECRET = 'shop-app-secret-abcdefghijklmnopqrstu';
@@ -37,18 +37,8 @@ beforeEach(() => {
   expect(fake.violations()).toEqual([]);
 });
 
-async function sessionToken(shop: string, sub: string, o: { exp?: number; secret?: string } = {}): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ dest: `https://${shop}`, jti: crypto.randomUUID(), sid: `s-${sub}` })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setAudience(KEY)
-    .setIssuer(`https://${shop}/admin`)
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(o.exp ?? now + 60)
-    .sign(new TextEncoder().encode(o.secret ?? SECRET));
-}
+const sessionToken = (shop: string, sub: string, o: { exp?: number; secret?: string } = {}) =>
+  shopSessionToken({ key: KEY, secret: SECRET }, shop, sub, { ttlSec: 60, ...o });
 
 interface SpaceJ { id: string; name: string; owner_id: string; is_default: boolean; shop_domain?: string | null; members: Array<{ user_id: string; role: string }> }
 async function me(shop: string, sub: string) {
