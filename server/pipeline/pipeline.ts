@@ -241,12 +241,22 @@ export class Pipeline {
       if (ac.signal.aborted) throw new DOMException('The stage was cancelled', 'AbortError');
       let next = ON_DONE[stage];
       let push: number | null = null;
+      let held: 'ok' | 'cancel' | 'lost' = 'ok';
       await db.tx(async (t) => {
+        // Under the project's row lock (taken first, as a cancel does): a cancel that committed while the stage was
+        // ending (in another process, before this run's heartbeat saw it) wins; its status and refund stand.
+        await jobs.lockProjectStatus(t, projectId);
+        held = await jobs.lockOwnJob(t, id, this.owner);
+        if (held !== 'ok') return;
         if (statuses) await setStatus(t, projectId, statuses.done);
         await jobs.finishJob(t, id, this.owner, 'done');
         if (!next && this.o.continueAfter) next = await this.o.continueAfter(t, projectId, stage);
         if (next) push = await jobs.upsertQueuedJob(t, projectId, next, this.owner, this.staleSec);
       });
+      if (held !== 'ok') {
+        ac.abort(held);
+        throw new DOMException('The stage was cancelled', 'AbortError');
+      }
       if (next && push !== null) await this.push({ projectId, stage: next, run: push });
       log('stage done', { seconds: (Date.now() - t0) / 1000, next });
       end('done');

@@ -118,6 +118,21 @@ export async function requestCancel(db: Db, projectId: string): Promise<void> {
   );
 }
 
+/**
+ * Whether this owner's run still holds the job, under the job row's lock until the transaction ends: 'ok', asked to
+ * stop ('cancel': a cancel committed, here or in another process, that its heartbeat has not seen yet), or taken over
+ * by another worker ('lost'). A stage's result is recorded only while 'ok' (lock the project's row first, as a cancel
+ * does), so a cancelled run never ends done after its cancellation and refund were recorded.
+ */
+export async function lockOwnJob(db: Db, id: string, owner: string): Promise<'ok' | 'cancel' | 'lost'> {
+  const r = await db.maybeOne<{ owner: string | null; state: string; cancel_requested: boolean }>(
+    `SELECT owner, state, cancel_requested FROM pipeline_jobs WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  if (!r || r.cancel_requested) return 'cancel';
+  return r.owner === owner && r.state === 'running' ? 'ok' : 'lost';
+}
+
 /** The project's status, its row locked until the transaction ends (null when it is gone). */
 export async function lockProjectStatus(db: Db, projectId: string): Promise<string | null> {
   return (await db.maybeOne<{ status: string }>(`SELECT status FROM projects WHERE id = $1 FOR UPDATE`, [projectId]))?.status ?? null;

@@ -237,6 +237,38 @@ describe('cancellation and crashes', () => {
     expect(await projectState(h, id)).toMatchObject({ status: 'upload_failed', error_code: 'cancelled', error_message: 'The processing was cancelled' });
   });
 
+  it('a stage that ends after a cancel its heartbeat has not seen yet (another process) is not recorded done: the cancel stands', async () => {
+    // The scale-out race the chaos test found: the API records the cancel (status, refund) while a worker's merge is
+    // finishing; the worker must not then write merging_done (a delivered generation that was also refunded).
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const rec = recorder();
+    const p = await replacePipeline(h, {
+      heartbeatMs: 60_000,
+      handlers: recordingHandlers(h, rec, { override: { merging: async () => { entered(); await gate; } } }),
+    });
+    await p.startWorker(1);
+    const id = await projectRow(h, 'voiceover_done');
+    await h.deps.db.query('UPDATE projects SET generation = 1 WHERE id = $1', [id]);
+    await p.enqueue(id, 'merging');
+    await inside;
+    // Another process cancels, in the database only (this worker's controllers are not told).
+    await h.deps.db.tx(async (t) => {
+      await t.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [id]);
+      await requestCancel(t, id);
+      await setStatus(t, id, 'merging_failed', { error_code: 'cancelled', message: 'The processing was cancelled' });
+    });
+    release();
+    await waitFor(() => jobRows(h, id), (j) => j[0]?.state !== 'running', 20_000, 'job closed');
+    await p.stop();
+    expect((await jobRows(h, id)).map((j) => [j.stage, j.state])).toEqual([['merging', 'cancelled']]);
+    expect(await projectState(h, id)).toMatchObject({ status: 'merging_failed', error_code: 'cancelled' });
+    const row = await h.deps.db.one<{ dubbed_generation: number | null }>('SELECT dubbed_generation FROM projects WHERE id = $1', [id]);
+    expect(row.dubbed_generation).toBeNull();
+  });
+
   it('a worker killed mid-stage: the stale *_started stage is swept and resumed by the next worker', async () => {
     const rec = recorder();
     let firstRun = true;
