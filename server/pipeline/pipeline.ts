@@ -12,6 +12,7 @@ import { isAbortError, isDiskFull, MediaError } from '../media/errors';
 import { EngineError } from '../engines/types';
 import type { Storage } from '../storage/types';
 import type { JobData, JobQueue } from './queue';
+import { DeferJob, FairScheduler, type LimitOf, type SchedulerOptions } from './scheduler';
 import * as jobs from './repository';
 import { ON_DONE, setProgress, setStatus, SIDE_TASKS, STAGE_STATUS, StageFailure, stageToResume, type StageName, type StageStatuses } from './stages';
 import type { EngineRegistry } from '../engines/registry';
@@ -61,6 +62,8 @@ export interface StageRegistry {
    * done: a stage name queues it (e.g. a demo project is dubbed right after its translation), null stops there.
    */
   continueAfter?: (db: Db, projectId: string, stage: StageName) => Promise<StageName | null>;
+  /** The plan's jobs at once of a Teamspace, enforced by the scheduler (none registered: no limit per space). */
+  jobsAtOnce?: LimitOf;
 }
 
 export interface PipelineOptions extends StageRegistry {
@@ -75,6 +78,8 @@ export interface PipelineOptions extends StageRegistry {
   /** Least time between two in-stage progress writes (default 1 s). */
   progressEveryMs?: number;
   log?: (msg: string, meta?: Record<string, unknown>) => void;
+  /** Fair scheduling and the plan's jobs at once per space (scheduler.ts): limits and retry delay. */
+  scheduler?: SchedulerOptions;
   /** Called after each job (tests, benchmarks): stage, outcome, seconds. */
   onJobEnd?: (e: { projectId: string; stage: StageName; outcome: 'done' | 'failed' | 'cancelled' | 'skipped'; seconds: number; error?: string }) => void;
 }
@@ -92,6 +97,7 @@ export class Pipeline {
   private readonly log: (msg: string, meta?: Record<string, unknown>) => void;
   private readonly progressEveryMs: number;
   private readonly stopHooks: Array<() => Promise<void>> = [];
+  readonly scheduler: FairScheduler;
 
   constructor(
     readonly deps: PipelineDeps,
@@ -104,6 +110,7 @@ export class Pipeline {
     this.sweepEveryMs = o.sweepEveryMs ?? 30_000;
     this.progressEveryMs = o.progressEveryMs ?? 1000;
     this.log = o.log ?? ((msg, meta) => console.error(`[pipeline] ${msg}`, meta ?? ''));
+    this.scheduler = new FairScheduler(deps.db, deps.config, { limitOf: o.jobsAtOnce, ...o.scheduler });
     // The owner heartbeat keeps jobs held by this process (queued in memory or running) fresh.
     const queuedToo = queue.kind === 'memory';
     this.timers.push(setInterval(() => void jobs.beatOwner(deps.db, this.owner, { queuedToo }).catch(() => {}), this.heartbeatMs).unref());
@@ -127,7 +134,11 @@ export class Pipeline {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.queue.push(job),
+        (async () => {
+          // Its space and place (a ticket that cannot be read leaves the job unscheduled, not lost).
+          const ticket = await this.scheduler.ticket(job.projectId).catch(() => undefined);
+          await this.queue.push(job, ticket);
+        })(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('the queue did not answer in 5 s')), 5000);
         }),
@@ -202,7 +213,10 @@ export class Pipeline {
     return n;
   }
 
-  /** Runs one job: claim, heartbeat, handler, status, next stage. Never throws for a stage failure. */
+  /**
+   * Runs one job: claim, heartbeat, handler, status, next stage. Never throws for a stage failure; throws DeferJob
+   * (for the queue) when the job's space is at its plan's limit of jobs at once.
+   */
   async run(job: JobData): Promise<void> {
     const { projectId, stage } = job;
     const db = this.deps.db;
@@ -212,7 +226,10 @@ export class Pipeline {
       this.o.onJobEnd?.({ projectId, stage, outcome, seconds: (Date.now() - t0) / 1000, error });
     // Every line about this job carries its id.
     const log = (msg: string, meta?: Record<string, unknown>) => this.log(msg, { jobId: id, projectId, stage, ...meta });
-    const claimed = await jobs.claimJob(db, id, this.owner, this.staleSec, job.run);
+    // The claim is refused while the project's space runs as many jobs as its plan allows (any worker): the
+    // queue takes the job back and offers it again shortly (DeferJob), other spaces' jobs go first meanwhile.
+    const claimed = await this.scheduler.claim(id, projectId, this.owner, this.staleSec, job.run);
+    if (claimed instanceof DeferJob) throw claimed;
     if (!claimed) return end('skipped');
     if (!(await jobs.projectExists(db, projectId))) {
       await jobs.finishJob(db, id, this.owner, 'cancelled');

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { MemoryQueue } from './memory-queue';
 import { jobId } from './repository';
+import { DeferJob, type Ticket } from './scheduler';
 import { STAGES } from './stages';
 
 /** A job's payload as it travels through the queue (Redis for BullMQ): parsed, never cast, by the worker. */
@@ -36,9 +37,15 @@ export type JobProcessor = (job: JobData) => Promise<void>;
 
 export interface JobQueue {
   readonly kind: 'memory' | 'bullmq';
-  /** Adds a job; a job with the same id that is waiting or running is not added again. */
-  push(job: JobData): Promise<void>;
-  /** Starts processing with `processor` (a producer-only queue never calls it). */
+  /**
+   * Adds a job; a job with the same id that is waiting or running is not added again. The ticket (scheduler.ts)
+   * places it fairly: its group and the group's limit (in-process), or its priority (BullMQ).
+   */
+  push(job: JobData, ticket?: Ticket): Promise<void>;
+  /**
+   * Starts processing with `processor` (a producer-only queue never calls it). A processor that throws DeferJob
+   * hands the job back to the queue, which offers it again after the delay.
+   */
   startProcessing(processor: JobProcessor, concurrency: number): Promise<void>;
   /** Stops taking jobs; waits for running ones unless `force`. */
   close(opts?: { force?: boolean }): Promise<void>;
@@ -48,17 +55,25 @@ export interface JobQueue {
   holds?(rowId: string): boolean;
 }
 
-/** The embedded queue: a FIFO in memory, N jobs at a time, no job id twice. */
+/**
+ * The embedded queue: in memory, N jobs at a time, no job id twice; fair across groups (Teamspaces) and never more
+ * of a group's jobs at once than its ticket's limit.
+ */
 export class InProcessQueue implements JobQueue {
   readonly kind = 'memory' as const;
   private readonly q: MemoryQueue<JobData>;
 
   constructor(onError: (e: unknown, job: JobData) => void = () => {}) {
-    this.q = new MemoryQueue(queueId, onError);
+    this.q = new MemoryQueue(queueId, onError, (e) => (e instanceof DeferJob ? e.delayMs : null));
   }
 
-  async push(job: JobData): Promise<void> {
-    this.q.push(job);
+  async push(job: JobData, ticket?: Ticket): Promise<void> {
+    this.q.push(job, ticket ? { group: ticket.group, limit: ticket.limit } : {});
+  }
+
+  /** Running jobs per group (tests). */
+  activeByGroup(): Record<string, number> {
+    return this.q.activeByGroup();
   }
 
   async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
@@ -125,10 +140,12 @@ export class BullQueue implements JobQueue {
     return this.queue;
   }
 
-  async push(job: JobData): Promise<void> {
+  async push(job: JobData, ticket?: Ticket): Promise<void> {
     const q = await this.q();
     await q.add(job.stage, job, {
       jobId: queueId(job),
+      // 1 is taken first (BullMQ's limit is 2^21): a space with few live jobs goes ahead of another's long batch.
+      priority: ticket ? Math.min(Math.max(1, ticket.priority), 2_097_152) : undefined,
       attempts: 1,
       removeOnComplete: true,
       removeOnFail: true,
@@ -137,10 +154,10 @@ export class BullQueue implements JobQueue {
 
   async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
     if (this.worker) return;
-    const { Worker } = await import('bullmq');
+    const { Worker, DelayedError } = await import('bullmq');
     this.worker = new Worker(
       this.name,
-      async (j) => {
+      async (j, token) => {
         let job: JobData;
         try {
           job = parseJobData(j.data);
@@ -148,7 +165,14 @@ export class BullQueue implements JobQueue {
           this.onError(e, null);
           throw e; // BullMQ fails the job (removeOnFail): nothing runs on a payload that is not ours
         }
-        await processor(job);
+        try {
+          await processor(job);
+        } catch (e) {
+          if (!(e instanceof DeferJob)) throw e;
+          // Its space is at its limit: back to the queue (delayed, then by its priority), not failed.
+          await j.moveToDelayed(Date.now() + e.delayMs, token);
+          throw new DelayedError();
+        }
       },
       {
         connection: await this.connection(),

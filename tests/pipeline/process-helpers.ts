@@ -25,7 +25,7 @@ export interface Child {
   kill(sig?: NodeJS.Signals): void;
 }
 
-export function startChild(script: 'server/worker.ts' | 'server/main.ts', env: Record<string, string>): Child {
+export function startChild(script: 'server/worker.ts' | 'server/main.ts' | `tests/pipeline/${string}-child.ts`, env: Record<string, string>): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ONNXRUNTIME_NODE_INSTALL: 'skip', ...env },

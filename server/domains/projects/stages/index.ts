@@ -13,6 +13,7 @@ import { ingest } from './ingest';
 import { checkFace, lipsync } from './lipsync';
 import { translation } from './translation';
 import { continueDemo } from '../../demo/service';
+import { jobsAtOnce } from '../../billing/jobs-at-once';
 import { continueBatch } from '../../batches/service';
 
 function sideTaskFailed(stage: StageName): StageFailureHook {
@@ -51,4 +52,6 @@ export const PROJECT_STAGES: StageRegistry = {
   // A demo project is dubbed right after its translation, at no cost (server/domains/demo).
   // A language of a batch asked with "generate when ready" is dubbed right after its translation (server/domains/batches).
   continueAfter: async (db, projectId, stage) => (await continueDemo(db, projectId, stage)) ?? (await continueBatch(db, projectId, stage)),
+  // The plan's jobs at once per Teamspace, enforced by the pipeline's scheduler.
+  jobsAtOnce,
 };

@@ -1,0 +1,20 @@
+// The plan's jobs at once per Teamspace, as the pipeline's scheduler asks for it (server/pipeline/scheduler.ts,
+// registered through the project stages): the space owner's plan (entitlements' concurrentJobs, or API_CONCURRENT_JOBS
+// for the tier when set); staff are not limited. A project without a space counts against its user's plan.
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import { userEntitlements } from './entitlements';
+
+export async function jobsAtOnce(db: Db, scope: { kind: 'space' | 'user'; id: string }, config: Pick<Config, 'api'> | null): Promise<number | null> {
+  const owner = await db.maybeOne<{ id: string; is_superuser: boolean }>(
+    scope.kind === 'space'
+      ? `SELECT u.id, u.is_superuser FROM spaces s JOIN users u ON u.id = s.owner_id WHERE s.id = $1`
+      : `SELECT id, is_superuser FROM users WHERE id = $1`,
+    [scope.id],
+  );
+  if (!owner || owner.is_superuser) return null;
+  const e = await userEntitlements(db, owner.id);
+  const configured = config?.api.concurrentJobs[e.effectiveTier];
+  const limit = configured !== undefined ? configured : e.limits.concurrentJobs;
+  return limit === null ? null : Math.max(1, limit);
+}
