@@ -109,12 +109,18 @@ async function main() {
       video_minutes: (VIDEOS * SECONDS) / 60, real_time_factor: Math.round((wall / (VIDEOS * SECONDS * LANGS.length)) * 100) / 100,
       load_before: Math.round(load0 * 10) / 10, load_after: Math.round(loadavg()[0]! * 10) / 10,
     };
-    if (args.json) console.log(JSON.stringify(out));
+    // What failed, and why (one line per distinct reason).
+    const failures = new Map<string, number>();
+    for (const i of (last as unknown as { items: Array<{ languages: Array<{ dst_lang: string; state: string; error: string | null }> }> }).items) {
+      for (const l of i.languages) if (l.state === 'failed') failures.set(`${l.dst_lang}: ${l.error ?? '?'}`, (failures.get(`${l.dst_lang}: ${l.error ?? '?'}`) ?? 0) + 1);
+    }
+    if (args.json) console.log(JSON.stringify({ ...out, failures: Object.fromEntries(failures) }));
     else {
       console.log(`batch of ${VIDEOS} x ${SECONDS} s into ${LANGS.join(', ')} (${out.concurrency} worker slots): ${last.status}`);
       console.log(`  languages done ${last.counts.done}/${last.counts.total}, failed ${last.counts.failed}`);
       console.log(`  wall time ${out.wall_s} s; first dubbed language after ${out.first_dub_s} s`);
       console.log(`  ${out.real_time_factor} s of wall time per second of dubbed video; load average ${out.load_before} -> ${out.load_after}`);
+      for (const [reason, n] of failures) console.log(`  failed x${n}: ${reason}`);
     }
     await shutdownDeps(deps);
   } finally {

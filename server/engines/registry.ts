@@ -175,8 +175,10 @@ export function createEngineRegistry(config: EngineRegistryConfig = {}): EngineR
     },
     async ttsForVoice(voiceId, lang) {
       await ready();
+      // A voice of the project's own tag (a regional variant's voices: 'es-419' offers that region's every
+      // variant) or of its base language.
       const b = baseLanguage(lang);
-      return ordered('tts').find((e) => usable(e) && e.voices(b).some((v) => v.id === voiceId));
+      return ordered('tts').find((e) => usable(e) && (e.voices(lang).some((v) => v.id === voiceId) || e.voices(b).some((v) => v.id === voiceId)));
     },
     async voices(lang) {
       await ready();

@@ -32,6 +32,10 @@ describe('engine registry (built-ins)', () => {
     expect(await reg.mtFor('en', 'ja')).toBeUndefined();
     expect((await reg.ttsFor('ja'))?.id).toBe('espeak');
     expect((await reg.ttsForVoice('espeak:es+f3', 'es'))?.id).toBe('espeak');
+    // Every voice a regional variant offers is spoken (the batch bench found es-419's m1/m2 refused at the voiceover).
+    const latin = await reg.voices('es-419');
+    expect(latin.map((v) => v.id)).toContain('espeak:es-419+m2');
+    for (const v of latin) expect((await reg.ttsForVoice(v.id, 'es-419'))?.id, v.id).toBe('espeak');
     expect((await reg.voices('es')).length).toBeGreaterThan(4);
     expect(reg.problems()).toEqual({});
   });
