@@ -125,3 +125,6 @@ export const DemoCovers = v.object({
   languages: v.array(DemoCover),
 });
 export type DemoCovers = v.InferOutput<typeof DemoCovers>;
+
+/** POST /api/admin/support/threads/{id}/messages: the conversation with the answer, and whether it was e-mailed. */
+export const SupportReplyAnswer = v.object({ ...SupportConversation.entries, emailed: v.boolean() });

@@ -137,3 +137,12 @@ export const AdminMinutesGrant = v.object({
 
 /** Superuser: how users obtain plans on the local provider (self-service 'free' checkout or 'admin' grants). */
 export const AdminPaymentsSettings = v.object({ local_checkout: v.picklist(['free', 'admin']) });
+
+/** POST /api/admin/users/{id}/minutes: whether this request granted (false: a repeat of request_id), and the minutes. */
+export const AdminMinutesGrantResult = v.object({
+  granted: v.boolean(),
+  space_id: v.string(),
+  minutes: v.object({ total: v.number(), used: v.number(), available: v.number() }),
+});
+/** GET and PUT /api/admin/payments: the payment provider and how local checkouts work. */
+export const AdminPaymentsAnswer = v.object({ local_checkout: v.picklist(['free', 'admin']), provider: v.picklist(PAYMENT_PROVIDERS) });

@@ -267,3 +267,31 @@ export const Voice = v.object({
 export type Voice = v.InferOutput<typeof Voice>;
 export const VoicePool = v.object({ language: v.string(), voices: v.array(Voice) });
 export type VoicePool = v.InferOutput<typeof VoicePool>;
+
+/** POST /api/project/{id}/media_download: a signed link to the result. */
+export const MediaDownloadResponse = v.object({ url: v.string() });
+
+/** GET /api/library/info/video?link=: what the link's site tells of the video before it is downloaded. */
+export const VideoInfo = v.object({
+  link: v.string(),
+  title: v.nullable(v.string()),
+  duration: v.nullable(v.number()),
+  thumbnail: v.nullable(v.string()),
+  extractor: v.nullable(v.string()),
+  webpage_url: v.nullable(v.string()),
+});
+
+/** One language of an all-languages deliverable (the original audio has no project). */
+export const DeliverableLanguage = v.object({
+  lang: v.string(),
+  /** ISO 639-2 code written in the file. */
+  code: v.string(),
+  name: v.string(),
+  project_id: v.nullable(v.string()),
+  original: v.boolean(),
+  default: v.boolean(),
+});
+/** GET /api/project/{id}/deliverables: the languages a deliverable holds now. */
+export const DeliverableLanguages = v.object({ languages: v.array(DeliverableLanguage) });
+/** POST /api/project/{id}/deliverables: the deliverable made (or kept). */
+export const DeliverableAnswer = v.object({ format: v.picklist(['mp4', 'mkv', 'hls']), url: v.string(), languages: v.array(DeliverableLanguage) });

@@ -84,6 +84,8 @@ export const SEGMENT_SHORTEN_METHODS = ['llm', 'offline'] as const;
  * fillers, asides). 409 when the line already fits or the project is being processed; 422 when nothing can be
  * shortened.
  */
+/** The shorten request's body: an empty object (nothing is read from it; the browser sends {}). */
+export const SegmentShortenRequest = v.object({});
 export const SegmentShortenResponse = v.object({
   /** The saved segment, as the transcript read returns it. */
   segment: Segment,

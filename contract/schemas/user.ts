@@ -84,3 +84,8 @@ export const AdminUser = v.object({
   minutes: v.object({ total: v.number(), used: v.number() }),
 });
 export type AdminUser = v.InferOutput<typeof AdminUser>;
+
+/** POST /api/users/sister_sso: where the browser goes to be signed in to the sister product. */
+export const SisterSsoAnswer = v.object({ redirect_url: v.string() });
+/** POST /api/payments/subscription, cancel_subscription, cancel_subscription_cancellation: the subscription after the change (null: none). */
+export const SubscriptionAnswer = v.nullable(Subscription);

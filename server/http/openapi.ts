@@ -7,7 +7,11 @@ import type * as v from 'valibot';
 import * as apiS from '../../contract/schemas/api';
 import * as auth from '../../contract/schemas/auth';
 import * as batch from '../../contract/schemas/batch';
+import * as glossary from '../../contract/schemas/glossary';
 import * as onboarding from '../../contract/schemas/onboarding';
+import * as payments from '../../contract/schemas/payments';
+import * as shopBilling from '../../contract/schemas/shop-billing';
+import * as quality from '../../contract/schemas/quality';
 import { ErrorBody, ErrorDetailItem } from '../../contract/schemas/common';
 import * as project from '../../contract/schemas/project';
 import * as settings from '../../contract/schemas/settings';
@@ -37,7 +41,7 @@ const SCHEMAS = {
   Settings: settings.Settings,
   SignUpRequest: auth.SignUpRequest, SignInRequest: auth.SignInRequest, RefreshRequest: auth.RefreshRequest, TokenResponse: auth.TokenResponse,
   SummarizeRequest: tools.SummarizeRequest, SummarizeResponse: tools.SummarizeResponse,
-  SegmentShortenResponse: tools.SegmentShortenResponse,
+  SegmentShortenRequest: tools.SegmentShortenRequest, SegmentShortenResponse: tools.SegmentShortenResponse,
   ApiCredential: apiS.ApiCredential, ApiCredentialList: apiS.ApiCredentialList, CreateApiCredentialRequest: apiS.CreateApiCredentialRequest,
   CreatedApiCredential: apiS.CreatedApiCredential, WebhookEndpoint: apiS.WebhookEndpoint, WebhookEndpointWithSecret: apiS.WebhookEndpointWithSecret,
   WebhookList: apiS.WebhookList, CreateWebhookRequest: apiS.CreateWebhookRequest, UpdateWebhookRequest: apiS.UpdateWebhookRequest,
@@ -52,6 +56,22 @@ const SCHEMAS = {
   CreateBatchRequest: batch.CreateBatchRequest, Batch: batch.Batch, BatchList: batch.BatchList,
   ShopProductsAnswer: shop.ShopProductsAnswer, ShopImportRequest: shop.ShopImportRequest, ShopImportAnswer: shop.ShopImportAnswer,
   PublishRequest: shopPublish.PublishRequest, Publication: shopPublish.Publication, PublicationList: shopPublish.PublicationList, ShopProductList: shopPublish.ShopProductList,
+  MediaDownloadResponse: project.MediaDownloadResponse, VideoInfo: project.VideoInfo, DeliverableLanguages: project.DeliverableLanguages,
+  DeliverableAnswer: project.DeliverableAnswer, QualityReport: quality.QualityReport,
+  SegmentRewriteRequest: tools.SegmentRewriteRequest, SegmentRewriteResponse: tools.SegmentRewriteResponse,
+  SignOutRequest: auth.SignOutRequest, OidcConfig: auth.OidcConfigResponse, SisterSsoAnswer: user.SisterSsoAnswer,
+  CreateGlossaryRequest: glossary.CreateGlossaryRequest, UpdateGlossaryRequest: glossary.UpdateGlossaryRequest, Glossary: glossary.Glossary,
+  ProductsResponse: payments.ProductsResponse, CheckoutResponse: payments.CheckoutResponse, PaymentCheckoutRequest: payments.PaymentCheckoutBody,
+  BillingPortalResponse: payments.BillingPortalResponse, PromotionCodeRequest: payments.PromotionCodeRequest, PromotionCode: payments.PromotionCode,
+  ChangePlanRequest: payments.ChangePlanRequest, SubscriptionAnswer: user.SubscriptionAnswer,
+  AdminMinutesGrantRequest: payments.AdminMinutesGrant, AdminMinutesGrantResult: payments.AdminMinutesGrantResult,
+  AdminPaymentsSettingsRequest: payments.AdminPaymentsSettings, AdminPaymentsAnswer: payments.AdminPaymentsAnswer,
+  AdminSettingsRequest: settings.AdminSettingsUpdate,
+  ShopBillingStatus: shopBilling.ShopBillingStatus, ShopSubscribeRequest: shopBilling.ShopSubscribeRequest, ShopSubscribeResponse: shopBilling.ShopSubscribeResponse,
+  ShopMinutesRequest: shopBilling.ShopMinutesRequest, ShopMinutesResponse: shopBilling.ShopMinutesResponse,
+  SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation,
+  SupportReplyRequest: onboarding.SupportReplyRequest, SupportReplyAnswer: onboarding.SupportReplyAnswer,
+  SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem,
 } satisfies Record<string, v.GenericSchema>;
 type SchemaName = keyof typeof SCHEMAS;
@@ -59,6 +79,8 @@ type SchemaName = keyof typeof SCHEMAS;
 interface Op {
   summary: string;
   body?: SchemaName;
+  /** The body may be left out. */
+  bodyOptional?: true;
   response?: SchemaName;
   /** The answer is an array of `response`. */
   list?: true;
@@ -74,6 +96,9 @@ interface Op {
 }
 
 const SPACE_Q = { name: 'space_id', required: true, description: 'The Teamspace' };
+const ADMIN_RECORDS_Q = [
+  { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Written after (ISO date-time)' }, { name: 'date_lt', description: 'Written before (ISO date-time)' },
+];
 
 /** The operations described in detail (the others are listed with the generic answer shapes). */
 const OPS: Record<string, Op> = {
@@ -102,6 +127,8 @@ const OPS: Record<string, Op> = {
     summary: "The shop's products (20, searched by q) to publish a dub to", response: 'ShopProductList',
     query: [SPACE_Q, { name: 'q', description: 'Search (title)' }],
   },
+  'POST /api/auth/sign-out': { summary: 'Sign out: the refresh token (and the bearer\'s session) is revoked', body: 'SignOutRequest', status: 204, public: true },
+  'GET /api/auth/oidc/config': { summary: 'Whether single sign-on (OpenID Connect) is configured, and its providers', response: 'OidcConfig', public: true },
   'POST /api/auth/refresh': { summary: 'Exchange a refresh token', body: 'RefreshRequest', response: 'TokenResponse', public: true },
   'POST /api/users': { summary: 'Create the product account of the signed-in identity', body: 'CreateUserRequest', response: 'User', status: 201 },
   'GET /api/users/current': { summary: 'The current user', response: 'User' },
@@ -180,9 +207,11 @@ const OPS: Record<string, Op> = {
   'POST /api/project/{id}/restart': { summary: 'Start a cancelled analysis again from the stage it was stopped in (409 otherwise)', response: 'Project', idempotent: true },
   'GET /api/project/{id}/deliverables': {
     summary: 'The languages an all-languages deliverable of the video holds now: { languages: [{ lang, code, name, project_id, original, default }] } (the original first, then each finished dub; empty when none is finished)',
+    response: 'DeliverableLanguages',
   },
   'POST /api/project/{id}/deliverables': {
     summary: 'Every finished language of the video in one deliverable: an MP4 (mov_text subtitles) or MKV (SRT subtitles) with the original audio and one audio and subtitle track per dubbed language (ISO 639-2 language tags, language-name titles, video stream-copied), or an HLS package (one audio and one WebVTT rendition per language). Made on the first call (seconds), then kept. Answers { format, url, languages }; 409 when no language is dubbed yet',
+    response: 'DeliverableAnswer',
     query: [
       { name: 'format', description: 'mp4 (default), mkv or hls' },
       { name: 'default', description: 'The language whose audio plays by default (its code, e.g. es); the original by default' },
@@ -192,7 +221,7 @@ const OPS: Record<string, Op> = {
     summary: 'A file of an HLS package (master.m3u8, its playlists, segments and WebVTT), behind the signed link that POST /api/project/{id}/deliverables?format=hls answers',
     public: true, binary: 'application/vnd.apple.mpegurl',
   },
-  'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', example: { media_type: 'video' } },
+  'POST /api/project/{id}/media_download': { summary: 'A download URL for a result', body: 'MediaDownloadRequest', response: 'MediaDownloadResponse', example: { media_type: 'video' } },
   'GET /api/project/{id}/transcript': {
     summary: 'The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows)',
     response: 'TranscriptResponse',
@@ -210,6 +239,7 @@ const OPS: Record<string, Op> = {
     summary: 'Keep the original audio over the segment (not dubbed: the original speech and background play there), or dub it again with keep false',
     body: 'KeepOriginalRequest', response: 'SegmentTimingResponse', example: { keep: true },
   },
+  'POST /api/project/{id}/run_check_face_task': { summary: 'Check the video for faces (the project\'s face_check fills in)', response: 'Project' },
   'POST /api/project/{id}/run_lipsync_task': { summary: 'Lip-sync the dub', body: 'RunLipsyncRequest', response: 'Project' },
   'POST /api/project/{id}/feedback': { summary: 'Feedback on a project', body: 'FeedbackRequest' },
   'PUT /api/project/{id}/prompt': { summary: 'The translation instructions of a project', body: 'PromptRequest', response: 'Project' },
@@ -272,7 +302,70 @@ const OPS: Record<string, Op> = {
   'POST /api/tools/summarize': { summary: 'AI rewrite of a text', body: 'SummarizeRequest', response: 'SummarizeResponse' },
   'POST /api/project/{id}/transcript/{segmentId}/shorten': {
     summary: 'Shorten a segment to fit its slot (LLM engine, else offline rewrites) and save it; 409 when it already fits, 422 when nothing can be shortened',
-    response: 'SegmentShortenResponse',
+    body: 'SegmentShortenRequest', bodyOptional: true, response: 'SegmentShortenResponse',
+  },
+  'POST /api/project/{id}/transcript/{segmentId}/rewrite': {
+    summary: 'An AI proposal for one segment\'s translation (shorten, rephrase or follow instructions); nothing is saved', body: 'SegmentRewriteRequest', response: 'SegmentRewriteResponse',
+  },
+  'POST /api/project/{id}/burn_subtitles': {
+    summary: 'Burn the subtitles into the video', response: 'Project', query: [{ name: 'video_type', description: 'translated (default) or original' }],
+  },
+  'PATCH /api/project/{id}/glossary': {
+    summary: 'Set the project\'s dictionary', response: 'Project', query: [{ name: 'glossary_id', required: true, description: 'A dictionary of the Teamspace, or null for none' }],
+  },
+  'GET /api/project/{id}/quality': {
+    summary: 'The quality report of the last dub (format=csv: as a CSV file)', response: 'QualityReport', query: [{ name: 'format', description: 'json (default) or csv' }],
+  },
+  'GET /api/library/info/video': {
+    summary: 'What the link\'s site tells of a video (title, duration, thumbnail) before it is downloaded; 400 for a playlist, a live stream or a video too long',
+    response: 'VideoInfo', query: [{ name: 'link', required: true, description: 'The video\'s address' }],
+  },
+  'POST /api/users/sister_sso': { summary: 'Sign in to the sister product: the address to open', response: 'SisterSsoAnswer' },
+  'POST /api/glossary': { summary: 'Create a dictionary', body: 'CreateGlossaryRequest', response: 'Glossary', status: 201 },
+  'PATCH /api/glossary/{id}': { summary: 'Rename a dictionary or replace its entries', body: 'UpdateGlossaryRequest', response: 'Glossary' },
+  'DELETE /api/glossary': { summary: 'Delete a dictionary', query: [{ name: 'glossary_id', required: true, description: 'The dictionary' }] },
+  'GET /api/glossary/{id}/export': { summary: 'The dictionary as a CSV file', binary: 'text/csv' },
+  'GET /api/payments/products': { summary: 'Plans and minute packs with their prices', response: 'ProductsResponse' },
+  'GET /api/payments/create_checkout_session_subscription': {
+    summary: 'A checkout for a plan', response: 'CheckoutResponse',
+    query: [
+      { name: 'price_id', required: true, description: 'The plan\'s price' }, { name: 'success_url', required: true, description: 'Where the checkout returns after paying' },
+      { name: 'cancel_url', required: true, description: 'Where the checkout returns when cancelled' }, { name: 'promotion_code', description: 'An id from POST promotion_code' },
+    ],
+  },
+  'POST /api/payments/create_checkout_session_payment': { summary: 'A checkout for minutes of the Teamspace', body: 'PaymentCheckoutRequest', response: 'CheckoutResponse' },
+  'GET /api/payments/billing_portal': {
+    summary: 'The payment provider\'s billing portal', response: 'BillingPortalResponse', query: [{ name: 'return_url', required: true, description: 'Where the portal returns' }],
+  },
+  'POST /api/payments/promotion_code': { summary: 'Check a promotion code', body: 'PromotionCodeRequest', response: 'PromotionCode' },
+  'POST /api/payments/subscription': { summary: 'Change the plan', body: 'ChangePlanRequest', response: 'SubscriptionAnswer' },
+  'POST /api/payments/cancel_subscription': { summary: 'Cancel the plan at the end of its period', response: 'SubscriptionAnswer' },
+  'POST /api/payments/cancel_subscription_cancellation': { summary: 'Undo a cancellation', response: 'SubscriptionAnswer' },
+  'GET /api/shop/billing/status': { summary: 'The platform billing of a shop Teamspace', response: 'ShopBillingStatus', query: [SPACE_Q] },
+  'POST /api/shop/billing/sync': { summary: 'Re-check the shop\'s subscriptions on the platform, then the status', response: 'ShopBillingStatus', query: [SPACE_Q] },
+  'POST /api/shop/billing/subscribe': {
+    summary: 'Subscribe the shop to a plan (answers the platform\'s confirmation page)', body: 'ShopSubscribeRequest', response: 'ShopSubscribeResponse', query: [SPACE_Q],
+  },
+  'POST /api/shop/billing/minutes': {
+    summary: 'Buy minutes as a usage charge of the shop\'s subscription (once per request_id)', body: 'ShopMinutesRequest', response: 'ShopMinutesResponse', query: [SPACE_Q],
+  },
+  'POST /api/support/messages': { summary: 'Write to support (the install\'s staff)', body: 'SupportMessageRequest', response: 'SupportConversation', status: 201 },
+  'POST /api/survey/add': { summary: 'Answer a survey', body: 'SurveyAddRequest', status: 201 },
+  'POST /api/survey/reject': { summary: 'Decline a survey', body: 'SurveyRejectRequest' },
+  'PATCH /api/admin/survey/surveys/{id}': { summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest' },
+  'POST /api/admin/support/threads/{id}/messages': { summary: 'Answer a support thread (superuser)', body: 'SupportReplyRequest', response: 'SupportReplyAnswer', status: 201 },
+  'POST /api/admin/users/{id}/minutes': { summary: 'Grant minutes to a user\'s default Teamspace (superuser; once per request_id)', body: 'AdminMinutesGrantRequest', response: 'AdminMinutesGrantResult' },
+  'GET /api/admin/payments': { summary: 'The payment provider and how local checkouts work (superuser)', response: 'AdminPaymentsAnswer' },
+  'PUT /api/admin/payments': { summary: 'How local checkouts work (superuser)', body: 'AdminPaymentsSettingsRequest', response: 'AdminPaymentsAnswer' },
+  'PUT /api/admin/settings': { summary: 'The maintenance flag and warning banner (superuser)', body: 'AdminSettingsRequest' },
+  'GET /api/admin/feedback/csv': { summary: 'Project feedback as a CSV file (superuser)', binary: 'text/csv', query: ADMIN_RECORDS_Q },
+  'GET /api/admin/survey/csv': { summary: 'Survey answers as a CSV file (superuser)', binary: 'text/csv', query: ADMIN_RECORDS_Q },
+  'GET /api/admin/users/csv': {
+    summary: 'The customer search as a CSV file (superuser)', binary: 'text/csv',
+    query: [
+      { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Signed up after' }, { name: 'date_lt', description: 'Signed up before' },
+      { name: 'subscription_type', description: 'Plan tier' },
+    ],
   },
 };
 
@@ -355,7 +448,7 @@ export function buildOpenApi(apiRoutes: RegisteredRoute[], o: { version?: string
       summary: op?.summary ?? `${method.toUpperCase()} ${path}`,
       tags: [tag],
       ...(params.length + query.length + headers.length > 0 ? { parameters: [...params, ...query, ...headers] } : {}),
-      ...(op?.body ? { requestBody: { required: true, content: json(ref(op.body), op.example) } } : {}),
+      ...(op?.body ? { requestBody: { required: !op.bodyOptional, content: json(ref(op.body), op.example) } } : {}),
       responses,
       ...(op?.public ? { security: [] } : {}),
     };

@@ -5,7 +5,7 @@
 import { useAtomValue } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { request } from '../lib/http';
+import { call, clientWith } from '../lib/api/client';
 import { SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX } from '../../contract/constants';
 import { userPlanTier as planTierOf } from '../../contract/plans';
 import { useCurrentUser } from '../lib/api/use-current-user';
@@ -77,7 +77,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   // and sends the user to sign in again (spec section 8).
   const goToSister = async () => {
     try {
-      const r = await request((c) => c.post('users/sister_sso', { context: { spaceId: false } }).json<{ redirect_url: string }>());
+      const r = await call(clientWith({ spaceId: false }).POST('/api/users/sister_sso'));
       window.location.assign(r.redirect_url);
     } catch (e) {
       console.error('Single sign-on to the video-ad product failed', e);

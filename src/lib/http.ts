@@ -144,6 +144,11 @@ export function setSpaceIdSource(fn: () => string | null): void {
   spaceIdSource = fn;
 }
 
+/** The current space id as the client adds it to requests (null when none is known). */
+export function currentSpaceId(): string | null {
+  return spaceIdSource();
+}
+
 /** Global error effects subscribe here; returns the unsubscribe function. */
 export function onApiError(listener: ErrorListener): () => void {
   errorListeners.add(listener);

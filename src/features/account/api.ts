@@ -6,17 +6,20 @@ import type * as v from 'valibot';
 import type { EmailChange } from '../../../contract/schemas/onboarding';
 import type { CreateUserRequest, User } from '../../../contract/schemas/user';
 import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
-import { fetcher, request, type ApiError } from '../../lib/http';
+import { call, client, clientWith } from '../../lib/api/client';
+import { fetcher, type ApiError } from '../../lib/http';
+
+const noSpace = () => clientWith({ spaceId: false });
 
 export type CreateAccountBody = v.InferInput<typeof CreateUserRequest>;
 
 /** Creates the product account of a new identity (and its default Teamspace). 409 when it exists. */
 export function createAccount(body: CreateAccountBody): Promise<User> {
-  return request((c) => c.post('users', { json: body, context: { spaceId: false } }).json<User>());
+  return call(noSpace().POST('/api/users', { body }));
 }
 
 export async function deleteCurrentUser(): Promise<void> {
-  await request((c) => c.delete('users/current'));
+  await call(client.DELETE('/api/users/current'));
 }
 
 // ------------------------------------------------------------------ e-mail change
@@ -30,16 +33,14 @@ export function useEmailChange(enabled = true) {
 
 /** Asks for the change: the server e-mails a confirmation link to the new address. */
 export async function requestEmailChange(email: string, confirmEmail: string, mutate: ScopedMutator): Promise<EmailChange> {
-  const r = await request((c) =>
-    c.post('users/current/email', { json: { email, confirm_email: confirmEmail }, context: { spaceId: false } }).json<EmailChange>(),
-  );
+  const r = await call(noSpace().POST('/api/users/current/email', { body: { email, confirm_email: confirmEmail } }));
   await mutate(EMAIL_CHANGE_KEY, r, { revalidate: false });
   return r;
 }
 
 /** Follows a confirmation link: the account's e-mail becomes the new one. */
 export async function confirmEmailChange(token: string, mutate: ScopedMutator): Promise<User> {
-  const user = await request((c) => c.post('users/current/email/confirm', { json: { token }, context: { spaceId: false } }).json<User>());
+  const user = await call(noSpace().POST('/api/users/current/email/confirm', { body: { token } }));
   await mutate(CURRENT_USER_KEY, user, { revalidate: false });
   await mutate(EMAIL_CHANGE_KEY);
   return user;

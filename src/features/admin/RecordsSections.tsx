@@ -5,7 +5,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import useSWR from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
-import { errorMessage, request, type ApiError } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import { errorMessage, type ApiError } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useSnackbar } from '../../ui/snackbars';
 
@@ -35,8 +36,10 @@ function useDebounced<T>(value: T, ms = 300): T {
   return v;
 }
 
-async function downloadCsv(path: string, q: URLSearchParams, filename: string): Promise<void> {
-  const blob = await request((c) => c.get(path, { searchParams: q, context: { spaceId: false } }).blob());
+async function downloadCsv(path: 'admin/feedback' | 'admin/survey', q: URLSearchParams, filename: string): Promise<void> {
+  const admin = clientWith({ spaceId: false });
+  const init = { params: { query: Object.fromEntries(q) }, parseAs: 'blob' as const };
+  const blob = await call(path === 'admin/feedback' ? admin.GET('/api/admin/feedback/csv', init) : admin.GET('/api/admin/survey/csv', init));
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -74,7 +77,7 @@ function RecordsList<T extends { id: string }>({
   async function exportCsv() {
     setExporting(true);
     try {
-      await downloadCsv(`${path}/csv`, recordsQuery(filter, false), filename);
+      await downloadCsv(path, recordsQuery(filter, false), filename);
     } catch (e) {
       snackbar.show(errorMessage(e));
     } finally {
@@ -139,7 +142,7 @@ function SurveySwitches() {
   async function toggle(s: SurveyDef, active: boolean) {
     setSaving(s.id);
     try {
-      await request((c) => c.patch(`admin/survey/surveys/${encodeURIComponent(s.id)}`, { json: { active }, context: { spaceId: false } }).json());
+      await call(clientWith({ spaceId: false }).PATCH('/api/admin/survey/surveys/{id}', { params: { path: { id: s.id } }, body: { active } }));
       await mutate();
     } catch (e) {
       snackbar.show(errorMessage(e));

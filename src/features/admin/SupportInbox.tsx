@@ -7,7 +7,8 @@ import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { SupportConversation, SupportThread } from '../../../contract/schemas/onboarding';
-import { errorMessage, request, type ApiError } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import { errorMessage, type ApiError } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useToast } from '../../ui/toasts';
 
@@ -28,9 +29,7 @@ function ThreadView({ id }: { id: string }) {
     setSending(true);
     setSendError(null);
     try {
-      const r = await request((c) =>
-        c.post(`admin/support/threads/${encodeURIComponent(id)}/messages`, { json: { body }, context: { spaceId: false } }).json<SupportConversation & { emailed: boolean }>(),
-      );
+      const r = await call(clientWith({ spaceId: false }).POST('/api/admin/support/threads/{id}/messages', { params: { path: { id } }, body: { body } }));
       setText('');
       await mutate(key, r, { revalidate: false });
       await mutate((k) => typeof k === 'string' && k.startsWith('/api/admin/support/threads?'));

@@ -3,7 +3,11 @@ import useSWR, { type ScopedMutator } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { PlanTier } from '../../../contract/features';
 import type { AdminUser } from '../../../contract/schemas/user';
-import { request, type ApiError } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import type { ApiError } from '../../lib/http';
+
+/** Admin calls are not about a Teamspace: no space_id. */
+const admin = () => clientWith({ spaceId: false });
 
 export interface CustomerFilter {
   email?: string;
@@ -36,7 +40,7 @@ export function useCustomers(f: CustomerFilter) {
 export async function downloadCustomersCsv(f: CustomerFilter): Promise<void> {
   const q = customerQuery(f);
   q.delete('limit');
-  const blob = await request((c) => c.get('admin/users/csv', { searchParams: q, context: { spaceId: false } }).blob());
+  const blob = await call(admin().GET('/api/admin/users/csv', { params: { query: Object.fromEntries(q) }, parseAs: 'blob' }));
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -53,15 +57,13 @@ export interface AppFlags {
 }
 
 export function saveAppFlags(flags: AppFlags): Promise<unknown> {
-  return request((c) => c.put('admin/settings', { json: flags, context: { spaceId: false } }).json());
+  return call(admin().PUT('/api/admin/settings', { body: flags }));
 }
 
 
 /** Grants a plan to a user (superuser): PATCH /api/admin/users/{id} {plan}; the customer lists refetch. */
 export async function grantPlan(mutate: ScopedMutator, userId: string, plan: PlanTier): Promise<AdminUser> {
-  const user = await request((c) =>
-    c.patch(`admin/users/${encodeURIComponent(userId)}`, { json: { plan }, context: { spaceId: false } }).json<AdminUser>(),
-  );
+  const user = await call(admin().PATCH('/api/admin/users/{id}', { params: { path: { id: userId } }, body: { plan } }));
   await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
   return user;
 }
@@ -74,9 +76,7 @@ export interface GrantMinutesResult {
 
 /** Grants a minute pack to a user's default Teamspace (superuser); `requestId` makes a second click grant once. */
 export async function grantMinutes(mutate: ScopedMutator, userId: string, minutes: number, requestId: string, note?: string): Promise<GrantMinutesResult> {
-  const r = await request((c) =>
-    c.post(`admin/users/${encodeURIComponent(userId)}/minutes`, { json: { minutes, request_id: requestId, note }, context: { spaceId: false } }).json<GrantMinutesResult>(),
-  );
+  const r = await call(admin().POST('/api/admin/users/{id}/minutes', { params: { path: { id: userId } }, body: { minutes, request_id: requestId, note } }));
   await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
   return r;
 }
@@ -90,7 +90,7 @@ export function usePaymentsSettings() {
   return useSWR<PaymentsSettings, ApiError>(PAYMENTS_SETTINGS_KEY);
 }
 export async function savePaymentsSettings(mutate: ScopedMutator, local_checkout: 'free' | 'admin'): Promise<PaymentsSettings> {
-  const r = await request((c) => c.put('admin/payments', { json: { local_checkout }, context: { spaceId: false } }).json<PaymentsSettings>());
+  const r = await call(admin().PUT('/api/admin/payments', { body: { local_checkout } }));
   await mutate(PAYMENTS_SETTINGS_KEY, r, { revalidate: false });
   await mutate('/api/payments/products');
   return r;

@@ -1,7 +1,10 @@
 // The user's API keys: GET/POST /api/users/settings/api/credentials, DELETE .../{id} (revoke).
 import useSWR from 'swr';
-import type { ApiCredential, ApiCredentialList, CreatedApiCredential } from '../../../contract/schemas/api';
-import { fetcher, request } from '../../lib/http';
+import type { ApiCredentialList } from '../../../contract/schemas/api';
+import { call, clientWith } from '../../lib/api/client';
+import { fetcher } from '../../lib/http';
+
+const noSpace = () => clientWith({ spaceId: false });
 
 export const API_KEYS_KEY = '/api/users/settings/api/credentials';
 
@@ -11,6 +14,6 @@ export function useApiKeys() {
 
 export const apiKeysApi = {
   create: (name: string) =>
-    request((c) => c.post('users/settings/api/credentials', { json: { name }, context: { spaceId: false } }).json<CreatedApiCredential>()),
-  revoke: (id: string) => request((c) => c.delete(`users/settings/api/credentials/${id}`, { context: { spaceId: false } }).json<ApiCredential>()),
+    call(noSpace().POST('/api/users/settings/api/credentials', { body: { name } })),
+  revoke: (id: string) => call(noSpace().DELETE('/api/users/settings/api/credentials/{id}', { params: { path: { id } } })),
 };

@@ -14,7 +14,8 @@ import { CURRENT_USER_KEY, useCurrentUser } from '../../lib/api/use-current-user
 import { creditsKey } from '../../lib/api/use-credits';
 import { firstSpace, SPACE_LIST_KEY, useSpaces } from '../../lib/api/use-spaces';
 import { formatNumber } from '../../lib/format';
-import { errorMessage, isApiError, request } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import { errorMessage, isApiError } from '../../lib/http';
 import { currentSpaceIdAtom } from '../../lib/state';
 import { PageFrame } from '../../ui/page';
 import { leaveApp } from './leave';
@@ -22,17 +23,22 @@ import { planCards } from './plans';
 
 const money = (n: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
 
+// space_id is sent as the query of each call (the shop's Teamspace), never added from the current space.
+const quiet = () => clientWith({ spaceId: false, effects: false });
+const inSpace = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
+
 function fetchStatus(spaceId: string): Promise<ShopBillingStatus> {
-  return request((c) => c.get('shop/billing/status', { searchParams: { space_id: spaceId }, context: { spaceId: false, effects: false } }).json<ShopBillingStatus>());
+  return call(quiet().GET('/api/shop/billing/status', inSpace(spaceId)));
 }
 function syncStatus(spaceId: string): Promise<ShopBillingStatus> {
-  return request((c) => c.post('shop/billing/sync', { searchParams: { space_id: spaceId }, context: { spaceId: false, effects: false } }).json<ShopBillingStatus>());
+  return call(quiet().POST('/api/shop/billing/sync', inSpace(spaceId)));
 }
-function subscribe(spaceId: string, tier: string): Promise<ShopSubscribeResponse> {
-  return request((c) => c.post('shop/billing/subscribe', { searchParams: { space_id: spaceId }, json: { tier }, context: { spaceId: false } }).json<ShopSubscribeResponse>());
+type SoldTier = (typeof SHOP_SOLD_TIERS)[number];
+function subscribe(spaceId: string, tier: SoldTier): Promise<ShopSubscribeResponse> {
+  return call(clientWith({ spaceId: false }).POST('/api/shop/billing/subscribe', { ...inSpace(spaceId), body: { tier } }));
 }
 function buyMinutes(spaceId: string, body: { quantity: number; request_id: string }): Promise<ShopMinutesResponse> {
-  return request((c) => c.post('shop/billing/minutes', { searchParams: { space_id: spaceId }, json: body, context: { spaceId: false, effects: false } }).json<ShopMinutesResponse>());
+  return call(quiet().POST('/api/shop/billing/minutes', { ...inSpace(spaceId), body }));
 }
 
 /**
@@ -75,7 +81,7 @@ export function ShopPricing({ status, spaceId, onBack }: { status: ShopBillingSt
       .catch(() => undefined);
   }, [spaceId, mutate]);
 
-  async function choose(tier: string) {
+  async function choose(tier: SoldTier) {
     setBusy(tier);
     setError(null);
     try {

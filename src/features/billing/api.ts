@@ -5,7 +5,11 @@ import useSWR from 'swr';
 import { PRODUCT_RETRY_BASE_MS, PRODUCT_RETRY_CAP_MS } from '../../../contract/constants';
 import type { BillingPortalResponse, CheckoutResponse, LatestPaymentInfo, ProductsResponse, PromotionCode } from '../../../contract/schemas/payments';
 import type { Subscription } from '../../../contract/schemas/user';
-import { isApiError, request, type ApiError } from '../../lib/http';
+import { call, client, clientWith } from '../../lib/api/client';
+import { isApiError, type ApiError } from '../../lib/http';
+
+/** The account's payments are not about a Teamspace: no space_id. */
+const noSpace = () => clientWith({ spaceId: false });
 
 export const PRODUCTS_KEY = '/api/payments/products';
 export const LATEST_PAYMENT_KEY = '/api/payments/latest_payment_info';
@@ -23,7 +27,7 @@ export function shouldRetryProducts(error: unknown, n: number): boolean {
 
 async function fetchProducts(): Promise<ProductsResponse> {
   // Not shown to the user when it fails (no global error effects): the pricing page says it plainly.
-  return request((c) => c.get('payments/products', { context: { effects: false, spaceId: false } }).json<ProductsResponse>());
+  return call(clientWith({ effects: false, spaceId: false }).GET('/api/payments/products'));
 }
 
 export function useProducts(enabled = true) {
@@ -42,35 +46,36 @@ export function useLatestPayment(enabled = true) {
 }
 
 export function subscriptionCheckout(q: { price_id: string; success_url: string; cancel_url: string; promotion_code?: string }): Promise<CheckoutResponse> {
-  const searchParams = new URLSearchParams(Object.entries(q).filter(([, v]) => v) as [string, string][]);
-  return request((c) => c.get('payments/create_checkout_session_subscription', { searchParams, context: { spaceId: false } }).json<CheckoutResponse>());
+  // Empty values are left out of the query (as before).
+  const query = { price_id: q.price_id, success_url: q.success_url, cancel_url: q.cancel_url, promotion_code: q.promotion_code || undefined };
+  return call(noSpace().GET('/api/payments/create_checkout_session_subscription', { params: { query } }));
 }
 
 /** Buy-credits checkout: id (price id), quantity (minutes), success_url and cancel_url; for the current space. */
 export function minutesCheckout(body: { id: string; quantity: number; success_url: string; cancel_url: string }): Promise<CheckoutResponse> {
-  return request((c) => c.post('payments/create_checkout_session_payment', { json: body }).json<CheckoutResponse>());
+  return call(client.POST('/api/payments/create_checkout_session_payment', { body }));
 }
 
 export function billingPortal(returnUrl: string): Promise<BillingPortalResponse> {
-  return request((c) => c.get('payments/billing_portal', { searchParams: { return_url: returnUrl }, context: { spaceId: false } }).json<BillingPortalResponse>());
+  return call(noSpace().GET('/api/payments/billing_portal', { params: { query: { return_url: returnUrl } } }));
 }
 
 export function checkPromotionCode(code: string): Promise<PromotionCode> {
-  return request((c) => c.post('payments/promotion_code', { json: { code }, context: { spaceId: false } }).json<PromotionCode>());
+  return call(noSpace().POST('/api/payments/promotion_code', { body: { code } }));
 }
 
 export function changePlan(priceId: string): Promise<Subscription | null> {
-  return request((c) => c.post('payments/subscription', { json: { price_id: priceId }, context: { spaceId: false } }).json<Subscription | null>());
+  return call(noSpace().POST('/api/payments/subscription', { body: { price_id: priceId } }));
 }
 export function cancelSubscription(): Promise<Subscription | null> {
-  return request((c) => c.post('payments/cancel_subscription', { context: { spaceId: false } }).json<Subscription | null>());
+  return call(noSpace().POST('/api/payments/cancel_subscription'));
 }
 export function undoCancellation(): Promise<Subscription | null> {
-  return request((c) => c.post('payments/cancel_subscription_cancellation', { context: { spaceId: false } }).json<Subscription | null>());
+  return call(noSpace().POST('/api/payments/cancel_subscription_cancellation'));
 }
 
 
 /** "Ask my administrator": a message to the install's staff (the support inbox of the admin area). */
 export function askAdministrator(body: string, page: string): Promise<unknown> {
-  return request((c) => c.post('support/messages', { json: { body, page, project_id: null }, context: { spaceId: false } }).json());
+  return call(noSpace().POST('/api/support/messages', { body: { body, page, project_id: null } }));
 }

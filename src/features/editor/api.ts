@@ -1,9 +1,13 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
 import useSWR, { mutate } from 'swr';
-import { TIMEOUT_HEADER, fetcher, request, type ApiError } from '../../lib/http';
+import { call, client } from '../../lib/api/client';
+import { TIMEOUT_HEADER, fetcher, type ApiError } from '../../lib/http';
 import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
 import type { QualityReport } from '../../../contract/schemas/quality';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
+
+const project = (id: string) => ({ params: { path: { id } } });
+const segment = (id: string, segmentId: string) => ({ params: { path: { id, segmentId } } });
 
 export const transcriptKey = (projectId: string) => `/api/project/${projectId}/transcript`;
 export const voicePoolKey = (projectId: string) => `/api/project/${projectId}/voice_pool`;
@@ -18,22 +22,22 @@ export function useTranscript(projectId: string | null, pollMs = 0) {
 
 /** One chunk of changed segments (the store sends chunks of 50 in parallel). */
 export async function patchSegments(projectId: string, segments: Segment[]): Promise<Segment[]> {
-  const r = await request((c) => c.patch(`project/${projectId}/transcript`, { json: { segments } }).json<TranscriptResponse>());
+  const r = await call(client.PATCH('/api/project/{id}/transcript', { ...project(projectId), body: { segments } }));
   return r.segments;
 }
 
 export type NewSegment = Omit<Segment, 'id' | 'status'>;
 export async function addSegments(projectId: string, segments: NewSegment[]): Promise<Segment[]> {
-  const r = await request((c) => c.post(`project/${projectId}/transcript`, { json: { segments } }).json<TranscriptResponse>());
+  const r = await call(client.POST('/api/project/{id}/transcript', { ...project(projectId), body: { segments } }));
   return r.segments;
 }
 
 export function deleteSegment(projectId: string, segmentId: string): Promise<unknown> {
-  return request((c) => c.delete(`project/${projectId}/transcript/${segmentId}`).json());
+  return call(client.DELETE('/api/project/{id}/transcript/{segmentId}', segment(projectId, segmentId)));
 }
 
 export async function mergeSegments(projectId: string, segmentIds: string[]): Promise<Segment[]> {
-  const r = await request((c) => c.post(`project/${projectId}/transcript/merge`, { json: { segment_ids: segmentIds } }).json<TranscriptResponse>());
+  const r = await call(client.POST('/api/project/{id}/transcript/merge', { ...project(projectId), body: { segment_ids: segmentIds } }));
   return r.segments;
 }
 
@@ -42,7 +46,7 @@ export function useVoicePool(projectId: string | null) {
 }
 
 export function updateSpeakers(projectId: string, speakers: Array<{ id: string; name?: string; voice_id?: string | null }>): Promise<Project> {
-  return request((c) => c.patch(`project/${projectId}`, { json: { speakers } }).json<Project>());
+  return call(client.PATCH('/api/project/{id}', { ...project(projectId), body: { speakers } }));
 }
 
 /**
@@ -50,15 +54,17 @@ export function updateSpeakers(projectId: string, speakers: Array<{ id: string; 
  * (statuses move from processing to done or error), then given to the speaker. Answers the project.
  */
 export async function instantCloneSpeaker(projectId: string, speakerId: string): Promise<Project> {
-  const preset = await request((c) =>
-    c.post('voice_preset/from_project', { json: { project_id: projectId, speaker_id: speakerId, is_temporary: true }, headers: { [TIMEOUT_HEADER]: '300000' } })
-      .json<{ id: string; voice_id: string; status: string; error: string | null }>(),
+  const preset = await call(
+    client.POST('/api/voice_preset/from_project', {
+      body: { project_id: projectId, speaker_id: speakerId, is_temporary: true },
+      headers: { [TIMEOUT_HEADER]: '300000' },
+    }),
   );
   let status = preset.status;
   let error = preset.error;
   for (let i = 0; status === 'processing' && i < 300; i++) {
     await new Promise((r) => setTimeout(r, 1000));
-    const rows = await request((c) => c.get('voice_preset/statuses', { searchParams: { ids: preset.id } }).json<Array<{ status: string; error: string | null }>>());
+    const rows = await call(client.GET('/api/voice_preset/statuses', { params: { query: { ids: preset.id } } }));
     status = rows[0]?.status ?? 'error';
     error = rows[0]?.error ?? error;
   }
@@ -68,47 +74,50 @@ export async function instantCloneSpeaker(projectId: string, speakerId: string):
 }
 
 export function generate(projectId: string): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/generate`).json<Project>());
+  return call(client.POST('/api/project/{id}/generate', project(projectId)));
 }
 
 /** Stops what runs on the project (analysis, dub, lip-sync); a cancelled dub's minutes come back. */
 export function cancelRun(projectId: string): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/cancel`).json<Project>());
+  return call(client.POST('/api/project/{id}/cancel', project(projectId)));
 }
 
 /** Starts a cancelled analysis again from the stage it was stopped in. */
 export function restartAnalysis(projectId: string): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/restart`).json<Project>());
+  return call(client.POST('/api/project/{id}/restart', project(projectId)));
 }
 
 export const MEDIA_TYPES = ['video', 'audio', 'voiceover', 'srt', 'vtt', 'original', 'lipsync', 'lipsync_subtitles'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 export function mediaDownload(projectId: string, mediaType: MediaType): Promise<{ url: string }> {
-  return request((c) => c.post(`project/${projectId}/media_download`, { json: { media_type: mediaType } }).json<{ url: string }>());
+  return call(client.POST('/api/project/{id}/media_download', { ...project(projectId), body: { media_type: mediaType } }));
 }
 
 export function burnSubtitles(projectId: string, videoType: 'translated' | 'original' = 'translated'): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/burn_subtitles`, { searchParams: { video_type: videoType } }).json<Project>());
+  return call(client.POST('/api/project/{id}/burn_subtitles', { params: { path: { id: projectId }, query: { video_type: videoType } } }));
 }
 
 export function copyProject(projectId: string, dstLang: string, freeDubbing = false): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/copy`, { json: { dst_lang: dstLang, free_dubbing: freeDubbing } }).json<Project>());
+  return call(client.POST('/api/project/{id}/copy', { ...project(projectId), body: { dst_lang: dstLang, free_dubbing: freeDubbing } }));
 }
 
 export function sendFeedback(projectId: string, body: { comment: string; options: string[] }): Promise<unknown> {
-  return request((c) => c.post(`project/${projectId}/feedback`, { json: body }).json());
+  return call(client.POST('/api/project/{id}/feedback', { ...project(projectId), body }));
 }
 
 /** Starts the face check (the project's face_check fills in). */
 export function runCheckFaces(projectId: string): Promise<Project> {
-  return request((c) => c.post(`project/${projectId}/run_check_face_task`).json<Project>());
+  return call(client.POST('/api/project/{id}/run_check_face_task', project(projectId)));
 }
 
 /** Starts lip-sync of the dubbed video. */
 export function runLipsync(projectId: string, o: { isMultipleSpeakers: boolean; isFree?: boolean }): Promise<Project> {
-  return request((c) =>
-    c.post(`project/${projectId}/run_lipsync_task`, { json: { is_free_lipsync: !!o.isFree, is_multiple_speakers: o.isMultipleSpeakers } }).json<Project>(),
+  return call(
+    client.POST('/api/project/{id}/run_lipsync_task', {
+      ...project(projectId),
+      body: { is_free_lipsync: !!o.isFree, is_multiple_speakers: o.isMultipleSpeakers },
+    }),
   );
 }
 
@@ -126,7 +135,7 @@ export function useProjectDictionaries(project: Pick<Project, 'space_id' | 'src_
 
 /** PATCH {id}/glossary?glossary_id: the project's dictionary (null = none). */
 export function setProjectDictionary(projectId: string, glossaryId: string | null): Promise<Project> {
-  return request((c) => c.patch(`project/${projectId}/glossary`, { searchParams: { glossary_id: glossaryId ?? 'null' } }).json<Project>());
+  return call(client.PATCH('/api/project/{id}/glossary', { params: { path: { id: projectId }, query: { glossary_id: glossaryId ?? 'null' } } }));
 }
 
 export const qualityKey = (projectId: string) => `/api/project/${projectId}/quality`;
@@ -138,12 +147,12 @@ export function useQuality(projectId: string | null) {
 
 /** The quality report as a CSV file (a Blob to save). */
 export function qualityCsv(projectId: string): Promise<Blob> {
-  return request((c) => c.get(`project/${projectId}/quality`, { searchParams: { format: 'csv' } }).blob());
+  return call(client.GET('/api/project/{id}/quality', { params: { path: { id: projectId }, query: { format: 'csv' } }, parseAs: 'blob' }));
 }
 
 /** An AI proposal for one segment's translation (nothing is saved). */
 export function rewriteSegment(projectId: string, segmentId: string, body: SegmentRewriteRequest): Promise<SegmentRewriteResponse> {
-  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/rewrite`, { json: body, timeout: 120_000 }).json<SegmentRewriteResponse>());
+  return call(client.POST('/api/project/{id}/transcript/{segmentId}/rewrite', { ...segment(projectId, segmentId), body, headers: { [TIMEOUT_HEADER]: '120000' } }));
 }
 
 /** POST {id}/transcript/{segmentId}/shorten: the line rewritten to fit its slot (the LLM when configured, else offline rewrites), saved. */
@@ -155,17 +164,17 @@ export interface ShortenResult {
   after_chars: number;
 }
 export function shortenSegment(projectId: string, segmentId: string): Promise<ShortenResult> {
-  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/shorten`, { json: {}, timeout: 120_000 }).json<ShortenResult>());
+  return call(client.POST('/api/project/{id}/transcript/{segmentId}/shorten', { ...segment(projectId, segmentId), body: {}, headers: { [TIMEOUT_HEADER]: '120000' } }));
 }
 
 /** POST {id}/transcript/{segmentId}/borrow_pause: the segment's end moved into the silence after it (409: no pause). */
 export function borrowPause(projectId: string, segmentId: string): Promise<SegmentTimingResponse> {
-  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/borrow_pause`).json<SegmentTimingResponse>());
+  return call(client.POST('/api/project/{id}/transcript/{segmentId}/borrow_pause', segment(projectId, segmentId)));
 }
 
 /** POST {id}/transcript/{segmentId}/keep_original: the original audio plays over the segment (keep), or it is dubbed again. */
 export function keepOriginal(projectId: string, segmentId: string, keep: boolean): Promise<SegmentTimingResponse> {
-  return request((c) => c.post(`project/${projectId}/transcript/${segmentId}/keep_original`, { json: { keep } }).json<SegmentTimingResponse>());
+  return call(client.POST('/api/project/{id}/transcript/{segmentId}/keep_original', { ...segment(projectId, segmentId), body: { keep } }));
 }
 
 export const asrWordsKey = (projectId: string) => `/api/project/${projectId}/asr_words`;
@@ -177,5 +186,5 @@ export function useAsrWords(projectId: string | null) {
 
 /** PUT {id}/asr_words: replaces the list; returns it as stored (cleaned). */
 export function saveAsrWords(projectId: string, words: string[]): Promise<AsrWordsResponse> {
-  return request((c) => c.put(`project/${projectId}/asr_words`, { json: { words } }).json<AsrWordsResponse>());
+  return call(client.PUT('/api/project/{id}/asr_words', { ...project(projectId), body: { words } }));
 }

@@ -1,6 +1,7 @@
 // The Dictionary's calls (/api/glossary). Keys are the API paths as the browser sees them.
 import useSWR, { useSWRConfig } from 'swr';
 import type { CreateGlossaryRequest, Glossary, GlossaryEntry, GlossaryImportResult } from '../../../contract/schemas/glossary';
+import { call, client } from '../../lib/api/client';
 import { request, type ApiError } from '../../lib/http';
 
 export const glossaryListKey = (spaceId: string) => `/api/glossary?space_id=${encodeURIComponent(spaceId)}`;
@@ -25,15 +26,15 @@ export function useGlossaryRefresh() {
 }
 
 export function createGlossary(body: CreateGlossaryRequest): Promise<Glossary> {
-  return request((c) => c.post('glossary', { json: body }).json<Glossary>());
+  return call(client.POST('/api/glossary', { body }));
 }
 
 export function updateGlossary(id: string, body: { name?: string; entries?: GlossaryEntry[] }): Promise<Glossary> {
-  return request((c) => c.patch(`glossary/${id}`, { json: body }).json<Glossary>());
+  return call(client.PATCH('/api/glossary/{id}', { params: { path: { id } }, body }));
 }
 
 export function deleteGlossary(id: string): Promise<unknown> {
-  return request((c) => c.delete('glossary', { searchParams: { glossary_id: id } }).json());
+  return call(client.DELETE('/api/glossary', { params: { query: { glossary_id: id } } }));
 }
 
 export function importGlossaryCsv(id: string, file: File): Promise<GlossaryImportResult> {
@@ -44,7 +45,7 @@ export function importGlossaryCsv(id: string, file: File): Promise<GlossaryImpor
 
 /** Downloads the dictionary as a CSV file. */
 export async function downloadGlossaryCsv(g: Pick<Glossary, 'id' | 'name'>): Promise<void> {
-  const blob = await request((c) => c.get(`glossary/${g.id}/export`).blob());
+  const blob = await call(client.GET('/api/glossary/{id}/export', { params: { path: { id: g.id } }, parseAs: 'blob' }));
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -5,14 +5,15 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import type { Settings } from '../../../contract/schemas/settings';
 import { analytics } from '../../lib/analytics';
-import { errorMessage, request } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import { errorMessage } from '../../lib/http';
 import { tourStepAtom } from './Tour';
 
 export function answerSurvey(surveyId: string, answers: string[], comment: string): Promise<unknown> {
-  return request((c) => c.post('survey/add', { json: { survey_id: surveyId, answers, comment }, context: { spaceId: false } }).json());
+  return call(clientWith({ spaceId: false }).POST('/api/survey/add', { body: { survey_id: surveyId, answers, comment } }));
 }
 export function rejectSurvey(surveyId: string): Promise<unknown> {
-  return request((c) => c.post('survey/reject', { json: { survey_id: surveyId }, context: { spaceId: false } }).json());
+  return call(clientWith({ spaceId: false }).POST('/api/survey/reject', { body: { survey_id: surveyId } }));
 }
 
 export function SurveyPrompt({ surveys }: { surveys: Settings['surveys'] }) {

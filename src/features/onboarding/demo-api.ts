@@ -3,7 +3,8 @@
 import useSWR, { type ScopedMutator } from 'swr';
 import type { DemoCovers } from '../../../contract/schemas/onboarding';
 import type { Project } from '../../../contract/schemas/project';
-import { fetcher, request, type ApiError } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import { fetcher, type ApiError } from '../../lib/http';
 import { inDemoGroup, type TourUser } from './steps';
 
 export const DEMO_COVERS_KEY = '/api/project/demo/covers';
@@ -21,7 +22,7 @@ export function useDemoCovers(enabled: boolean) {
 
 /** Opens (makes, or finds again) the user's demo project in `dstLang`. */
 export async function openDemo(dstLang: string, mutate: ScopedMutator): Promise<Project> {
-  const p = await request((c) => c.post('project/demo', { json: { dst_lang: dstLang }, context: { spaceId: false } }).json<Project>());
+  const p = await call(clientWith({ spaceId: false }).POST('/api/project/demo', { body: { dst_lang: dstLang } }));
   void mutate(DEMO_COVERS_KEY);
   return p;
 }

@@ -1,5 +1,6 @@
 // SWR hooks and calls of the projects feature. Keys are the API paths as the browser sees them.
 import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
+import { call, client, clientWith, spaceQuery } from '../../lib/api/client';
 import { fetcher, request } from '../../lib/http';
 import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../../lib/live';
 import type { Project } from '../../../contract/schemas/project';
@@ -63,22 +64,22 @@ export function useRevalidateLists(): () => Promise<unknown> {
 }
 
 export function renameProject(id: string, name: string): Promise<Project> {
-  return request((c) => c.patch(`project/${id}`, { json: { name } }).json<Project>());
+  return call(client.PATCH('/api/project/{id}', { params: { path: { id } }, body: { name } }));
 }
 /** 'What went wrong?' on a project (also a failed one): POST /api/project/{id}/feedback. */
 export function sendProjectFeedback(id: string, body: { comment: string; options: string[] }): Promise<unknown> {
-  return request((c) => c.post(`project/${id}/feedback`, { json: body }).json());
+  return call(client.POST('/api/project/{id}/feedback', { params: { path: { id } }, body }));
 }
 export function moveProject(id: string, folderId: string | null): Promise<Project> {
-  return request((c) => c.patch(`project/${id}`, { json: { folder_id: folderId } }).json<Project>());
+  return call(client.PATCH('/api/project/{id}', { params: { path: { id } }, body: { folder_id: folderId } }));
 }
 export function deleteProject(id: string): Promise<unknown> {
-  return request((c) => c.delete(`project/${id}`).json());
+  return call(client.DELETE('/api/project/{id}', { params: { path: { id } } }));
 }
 
 export type CreateTranscriptBody = v.InferInput<typeof CreateTranscriptRequest>;
 export function createTranscript(body: CreateTranscriptBody): Promise<Project> {
-  return request((c) => c.post('project/create_transcript', { json: body }).json<Project>());
+  return call(client.POST('/api/project/create_transcript', { params: { query: spaceQuery() }, body }));
 }
 
 export interface VideoInfo {
@@ -87,7 +88,7 @@ export interface VideoInfo {
   thumbnail?: string | null;
 }
 export function videoInfo(link: string): Promise<VideoInfo> {
-  return request((c) => c.get('library/info/video', { searchParams: { link }, context: { effects: false } }).json<VideoInfo>());
+  return call(clientWith({ effects: false }).GET('/api/library/info/video', { params: { query: { link } } }));
 }
 
 /** Multipart upload (subtitle files and the fallback when tus is off). */

@@ -1,7 +1,8 @@
 // Support chat calls: the signed-in user's own conversation.
 import useSWR from 'swr';
 import type { SupportConversation } from '../../../contract/schemas/onboarding';
-import { request, type ApiError } from '../../lib/http';
+import { call, clientWith } from '../../lib/api/client';
+import type { ApiError } from '../../lib/http';
 
 export const SUPPORT_THREAD_KEY = '/api/support/thread';
 /** While the panel is open, answers show within this time; closed, the unread badge refreshes slower. */
@@ -22,9 +23,5 @@ export function projectOfPath(path: string): string | null {
 }
 
 export function sendSupportMessage(body: string, page: string): Promise<SupportConversation> {
-  return request((c) =>
-    c
-      .post('support/messages', { json: { body, page, project_id: projectOfPath(page) }, context: { spaceId: false } })
-      .json<SupportConversation>(),
-  );
+  return call(clientWith({ spaceId: false }).POST('/api/support/messages', { body: { body, page, project_id: projectOfPath(page) } }));
 }

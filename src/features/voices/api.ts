@@ -3,6 +3,7 @@
 import useSWR, { useSWRConfig } from 'swr';
 import type { ProjectPage } from '../../../contract/schemas/project';
 import type { VoicePreset, VoicePresetList, VoicePresetStatuses } from '../../../contract/schemas/voice-preset';
+import { call, client, spaceQuery } from '../../lib/api/client';
 import { TIMEOUT_HEADER, request, type ApiError } from '../../lib/http';
 
 /** Uploads, cloning and samples may take minutes. */
@@ -47,34 +48,38 @@ export async function uploadSample(file: File): Promise<{ id: string; status: st
 }
 
 export function createPreset(body: { label: string; media_id: string; similarity_boost?: number; stability?: number }): Promise<VoicePreset> {
-  return request((c) => c.post('voice_preset/create', { json: body, headers: LONG }).json<VoicePreset>());
+  return call(client.POST('/api/voice_preset/create', { params: { query: spaceQuery() }, body, headers: LONG }));
 }
 
 export function createPresetFromProject(body: { project_id: string; speaker_id: string; label?: string }): Promise<VoicePreset> {
-  return request((c) => c.post('voice_preset/from_project', { json: body, headers: LONG }).json<VoicePreset>());
+  return call(client.POST('/api/voice_preset/from_project', { body, headers: LONG }));
 }
 
 export function renamePreset(id: string, label: string): Promise<VoicePreset> {
-  return request((c) => c.patch(`voice_preset/${id}`, { json: { label } }).json<VoicePreset>());
+  return call(client.PATCH('/api/voice_preset/{id}', { params: { path: { id } }, body: { label } }));
 }
 
 export function updatePresetSettings(id: string, s: { similarity_boost: number; stability: number }): Promise<VoicePreset> {
-  return request((c) => c.post(`voice_preset/${id}/update_settings`, { json: s }).json<VoicePreset>());
+  return call(client.POST('/api/voice_preset/{id}/update_settings', { params: { path: { id } }, body: s }));
 }
 
 export function deletePreset(id: string): Promise<unknown> {
-  return request((c) => c.delete(`voice_preset/${id}`).json());
+  return call(client.DELETE('/api/voice_preset/{id}', { params: { path: { id } } }));
 }
 
 /** The preset saying a sample sentence at the given settings (a WAV). */
 export function presetSample(id: string, q: { language: string; similarity_boost: number; stability: number }): Promise<Blob> {
-  return request((c) =>
-    c.get(`voice_preset/${id}/sample`, { searchParams: { language: q.language, similarity_boost: q.similarity_boost, stability: q.stability }, headers: LONG }).blob(),
+  return call(
+    client.GET('/api/voice_preset/{id}/sample', {
+      params: { path: { id }, query: { language: q.language, similarity_boost: String(q.similarity_boost), stability: String(q.stability) } },
+      headers: LONG,
+      parseAs: 'blob',
+    }),
   );
 }
 
 export function markTutorialDisplayed(): Promise<unknown> {
-  return request((c) => c.post('users/set_voice_preset_tutorial_displayed').json());
+  return call(client.POST('/api/users/set_voice_preset_tutorial_displayed'));
 }
 
 export function useTutorialFlags(enabled: boolean) {

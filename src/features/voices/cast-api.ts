@@ -1,7 +1,8 @@
 // The cast of a Teamspace (/api/space/{id}/cast): the list and its edits. Keys are the API paths.
 import useSWR, { mutate } from 'swr';
-import type { CastList, CastMember } from '../../../contract/schemas/cast';
-import { request, type ApiError } from '../../lib/http';
+import type { CastList } from '../../../contract/schemas/cast';
+import { call, client } from '../../lib/api/client';
+import type { ApiError } from '../../lib/http';
 
 const castKey = (spaceId: string) => `/api/space/${encodeURIComponent(spaceId)}/cast`;
 
@@ -16,7 +17,7 @@ async function then<T>(spaceId: string, p: Promise<T>): Promise<T> {
 }
 
 export const renameMember = (spaceId: string, id: string, name: string) =>
-  then(spaceId, request((c) => c.patch(`space/${spaceId}/cast/${id}`, { json: { name } }).json<CastMember>()));
-export const removeMember = (spaceId: string, id: string) => then(spaceId, request((c) => c.delete(`space/${spaceId}/cast/${id}`).json()));
+  then(spaceId, call(client.PATCH('/api/space/{id}/cast/{member}', { params: { path: { id: spaceId, member: id } }, body: { name } })));
+export const removeMember = (spaceId: string, id: string) => then(spaceId, call(client.DELETE('/api/space/{id}/cast/{member}', { params: { path: { id: spaceId, member: id } } })));
 export const mergeMember = (spaceId: string, into: string, other: string) =>
-  then(spaceId, request((c) => c.post(`space/${spaceId}/cast/${into}/merge`, { json: { member_id: other } }).json<CastMember>()));
+  then(spaceId, call(client.POST('/api/space/{id}/cast/{member}/merge', { params: { path: { id: spaceId, member: into } }, body: { member_id: other } })));

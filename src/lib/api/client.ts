@@ -7,7 +7,7 @@
 //   const quiet = clientWith({ effects: false });
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema';
-import { api, apiBaseUrl, toApiError, withUrl, type ApiContext } from '../http';
+import { api, apiBaseUrl, currentSpaceId, toApiError, withUrl, type ApiContext } from '../http';
 
 /** openapi-fetch needs an absolute base; each request is moved onto the configured API base before it is sent. */
 const PLACEHOLDER = 'http://api.invalid';
@@ -40,10 +40,15 @@ export function clientWith(context: ApiContext): Client<paths> {
   return c;
 }
 
+/**
+ * The space_id query of a route that requires one, from the current space (the value the HTTP client would add);
+ * blank when no space is known, which the server refuses as it refuses a missing one (422 'Field is required').
+ */
+export const spaceQuery = () => ({ space_id: currentSpaceId() ?? '' });
+
 type Answer<R> = R extends { data: infer D; error?: never } ? D : never;
 
-/** The answer of a typed call; every failure (HTTP, network, token) rejects as ApiError. */
-export async function call<R extends { response: Response }>(request: Promise<R>): Promise<Answer<R>> {
+async function settle<R extends { response: Response }>(request: Promise<R>): Promise<R & { data?: unknown }> {
   let r: R & { data?: unknown; error?: unknown };
   try {
     r = await request;
@@ -52,5 +57,16 @@ export async function call<R extends { response: Response }>(request: Promise<R>
   }
   // The HTTP client throws on every failed status, so an error here is one openapi-fetch made itself.
   if (r.error !== undefined) throw toApiError(r.error);
-  return r.data as Answer<R>;
+  return r;
+}
+
+/** The answer of a typed call; every failure (HTTP, network, token) rejects as ApiError. */
+export async function call<R extends { response: Response }>(request: Promise<R>): Promise<Answer<R>> {
+  return (await settle(request)).data as Answer<R>;
+}
+
+/** The answer with its response, for the calls that read the answer's headers too; failures as in `call`. */
+export async function callWithResponse<R extends { response: Response }>(request: Promise<R>): Promise<{ data: Answer<R>; response: Response }> {
+  const r = await settle(request);
+  return { data: r.data as Answer<R>, response: r.response };
 }

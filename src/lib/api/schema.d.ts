@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/feedback/csv */
+        /** Project feedback as a CSV file (superuser) */
         get: operations["get_admin_feedback_csv"];
         put?: never;
         post?: never;
@@ -45,9 +45,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/payments */
+        /** The payment provider and how local checkouts work (superuser) */
         get: operations["get_admin_payments"];
-        /** PUT /api/admin/payments */
+        /** How local checkouts work (superuser) */
         put: operations["put_admin_payments"];
         post?: never;
         delete?: never;
@@ -64,7 +64,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** PUT /api/admin/settings */
+        /** The maintenance flag and warning banner (superuser) */
         put: operations["put_admin_settings"];
         post?: never;
         delete?: never;
@@ -116,7 +116,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/admin/support/threads/{id}/messages */
+        /** Answer a support thread (superuser) */
         post: operations["post_admin_support_threads_id_messages"];
         delete?: never;
         options?: never;
@@ -148,7 +148,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/survey/csv */
+        /** Survey answers as a CSV file (superuser) */
         get: operations["get_admin_survey_csv"];
         put?: never;
         post?: never;
@@ -188,7 +188,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** PATCH /api/admin/survey/surveys/{id} */
+        /** Turn a survey on or off (superuser) */
         patch: operations["patch_admin_survey_surveys_id"];
         trace?: never;
     };
@@ -235,7 +235,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/admin/users/{id}/minutes */
+        /** Grant minutes to a user's default Teamspace (superuser; once per request_id) */
         post: operations["post_admin_users_id_minutes"];
         delete?: never;
         options?: never;
@@ -250,7 +250,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/users/csv */
+        /** The customer search as a CSV file (superuser) */
         get: operations["get_admin_users_csv"];
         put?: never;
         post?: never;
@@ -284,7 +284,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/auth/oidc/config */
+        /** Whether single sign-on (OpenID Connect) is configured, and its providers */
         get: operations["get_auth_oidc_config"];
         put?: never;
         post?: never;
@@ -354,7 +354,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/auth/sign-out */
+        /** Sign out: the refresh token (and the bearer's session) is revoked */
         post: operations["post_auth_sign_out"];
         delete?: never;
         options?: never;
@@ -560,9 +560,9 @@ export interface paths {
         /** GET /api/glossary */
         get: operations["get_glossary"];
         put?: never;
-        /** POST /api/glossary */
+        /** Create a dictionary */
         post: operations["post_glossary"];
-        /** DELETE /api/glossary */
+        /** Delete a dictionary */
         delete: operations["delete_glossary"];
         options?: never;
         head?: never;
@@ -583,7 +583,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** PATCH /api/glossary/{id} */
+        /** Rename a dictionary or replace its entries */
         patch: operations["patch_glossary_id"];
         trace?: never;
     };
@@ -594,7 +594,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/glossary/{id}/export */
+        /** The dictionary as a CSV file */
         get: operations["get_glossary_id_export"];
         put?: never;
         post?: never;
@@ -662,7 +662,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/library/info/video */
+        /** What the link's site tells of a video (title, duration, thumbnail) before it is downloaded; 400 for a playlist, a live stream or a video too long */
         get: operations["get_library_info_video"];
         put?: never;
         post?: never;
@@ -789,7 +789,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/payments/billing_portal */
+        /** The payment provider's billing portal */
         get: operations["get_payments_billing_portal"];
         put?: never;
         post?: never;
@@ -808,7 +808,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/cancel_subscription */
+        /** Cancel the plan at the end of its period */
         post: operations["post_payments_cancel_subscription"];
         delete?: never;
         options?: never;
@@ -825,7 +825,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/cancel_subscription_cancellation */
+        /** Undo a cancellation */
         post: operations["post_payments_cancel_subscription_cancellation"];
         delete?: never;
         options?: never;
@@ -843,7 +843,7 @@ export interface paths {
         /** GET /api/payments/create_checkout_session_payment */
         get: operations["get_payments_create_checkout_session_payment"];
         put?: never;
-        /** POST /api/payments/create_checkout_session_payment */
+        /** A checkout for minutes of the Teamspace */
         post: operations["post_payments_create_checkout_session_payment"];
         delete?: never;
         options?: never;
@@ -858,7 +858,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/payments/create_checkout_session_subscription */
+        /** A checkout for a plan */
         get: operations["get_payments_create_checkout_session_subscription"];
         put?: never;
         post?: never;
@@ -892,7 +892,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/payments/products */
+        /** Plans and minute packs with their prices */
         get: operations["get_payments_products"];
         put?: never;
         post?: never;
@@ -911,7 +911,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/promotion_code */
+        /** Check a promotion code */
         post: operations["post_payments_promotion_code"];
         delete?: never;
         options?: never;
@@ -928,7 +928,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/subscription */
+        /** Change the plan */
         post: operations["post_payments_subscription"];
         delete?: never;
         options?: never;
@@ -1016,7 +1016,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/project/{id}/burn_subtitles */
+        /** Burn the subtitles into the video */
         post: operations["post_project_id_burn_subtitles"];
         delete?: never;
         options?: never;
@@ -1140,7 +1140,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** PATCH /api/project/{id}/glossary */
+        /** Set the project's dictionary */
         patch: operations["patch_project_id_glossary"];
         trace?: never;
     };
@@ -1202,7 +1202,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/project/{id}/quality */
+        /** The quality report of the last dub (format=csv: as a CSV file) */
         get: operations["get_project_id_quality"];
         put?: never;
         post?: never;
@@ -1238,7 +1238,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/project/{id}/run_check_face_task */
+        /** Check the video for faces (the project's face_check fills in) */
         post: operations["post_project_id_run_check_face_task"];
         delete?: never;
         options?: never;
@@ -1359,7 +1359,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/project/{id}/transcript/{segmentId}/rewrite */
+        /** An AI proposal for one segment's translation (shorten, rephrase or follow instructions); nothing is saved */
         post: operations["post_project_id_transcript_segmentId_rewrite"];
         delete?: never;
         options?: never;
@@ -1546,7 +1546,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/shop/billing/minutes */
+        /** Buy minutes as a usage charge of the shop's subscription (once per request_id) */
         post: operations["post_shop_billing_minutes"];
         delete?: never;
         options?: never;
@@ -1578,7 +1578,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/shop/billing/status */
+        /** The platform billing of a shop Teamspace */
         get: operations["get_shop_billing_status"];
         put?: never;
         post?: never;
@@ -1597,7 +1597,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/shop/billing/subscribe */
+        /** Subscribe the shop to a plan (answers the platform's confirmation page) */
         post: operations["post_shop_billing_subscribe"];
         delete?: never;
         options?: never;
@@ -1614,7 +1614,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/shop/billing/sync */
+        /** Re-check the shop's subscriptions on the platform, then the status */
         post: operations["post_shop_billing_sync"];
         delete?: never;
         options?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/support/messages */
+        /** Write to support (the install's staff) */
         post: operations["post_support_messages"];
         delete?: never;
         options?: never;
@@ -2115,7 +2115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/survey/add */
+        /** Answer a survey */
         post: operations["post_survey_add"];
         delete?: never;
         options?: never;
@@ -2132,7 +2132,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/survey/reject */
+        /** Decline a survey */
         post: operations["post_survey_reject"];
         delete?: never;
         options?: never;
@@ -2340,7 +2340,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/users/sister_sso */
+        /** Sign in to the sister product: the address to open */
         post: operations["post_users_sister_sso"];
         delete?: never;
         options?: never;
@@ -3235,6 +3235,7 @@ export interface components {
         SummarizeResponse: {
             text: string;
         };
+        SegmentShortenRequest: Record<string, never>;
         SegmentShortenResponse: {
             segment: {
                 id: string;
@@ -3704,6 +3705,401 @@ export interface components {
                 image: string | null;
             }[];
         };
+        MediaDownloadResponse: {
+            url: string;
+        };
+        VideoInfo: {
+            link: string;
+            title: string | null;
+            duration: number | null;
+            thumbnail: string | null;
+            extractor: string | null;
+            webpage_url: string | null;
+        };
+        DeliverableLanguages: {
+            languages: {
+                lang: string;
+                code: string;
+                name: string;
+                project_id: string | null;
+                original: boolean;
+                default: boolean;
+            }[];
+        };
+        DeliverableAnswer: {
+            /** @enum {string} */
+            format: "mp4" | "mkv" | "hls";
+            url: string;
+            languages: {
+                lang: string;
+                code: string;
+                name: string;
+                project_id: string | null;
+                original: boolean;
+                default: boolean;
+            }[];
+        };
+        QualityReport: {
+            project_id: string;
+            generation: number;
+            created_at: string;
+            stale: boolean;
+            duration: number;
+            max_drift_sec: number;
+            loudness_lufs: number | null;
+            source_loudness_lufs: number | null;
+            loudness_range_lu?: number | null;
+            source_loudness_range_lu?: number | null;
+            true_peak_dbtp?: number | null;
+            loudness_target?: string | null;
+            background_level_db: number | null;
+            source_background_level_db: number | null;
+            background_kept: boolean;
+            speech_coverage: number;
+            doubtful_words?: number;
+            segments: {
+                id: string;
+                start: number;
+                end: number;
+                speaker: string;
+                speed_factor: number | null;
+                dub_start: number | null;
+                dub_end: number | null;
+                ended_within_slot: boolean;
+                overflow_sec: number;
+                borrowed_gap_sec: number;
+                overlap_sec: number;
+                drift_sec: number | null;
+                glossary_expected: string[];
+                glossary_found: string[];
+                glossary_unapplied?: string[];
+                asr_confidence: number | null;
+                doubtful_words?: number;
+                doubtful_word_texts?: string[];
+                speech_under_dub_db?: number | null;
+                background_dip_db?: number | null;
+                issues: ("overflow" | "fast_speech" | "slow_speech" | "overlap" | "drift" | "missing_speech" | "glossary" | "low_asr_confidence" | "speech_under_dub" | "background_dip" | "doubtful_words")[];
+            }[];
+            speakers?: {
+                id: string;
+                name: string;
+                voice_id: string | null;
+                pitch_hz: number | null;
+                gender: ("male" | "female") | null;
+                dub_pitch_hz: number | null;
+                dub_gender: ("male" | "female") | null;
+                pitch_distance_st: number | null;
+            }[];
+            attention: {
+                kind: string;
+                /** @enum {string} */
+                severity: "warning" | "critical";
+                segment_id: string | null;
+                speaker?: string | null;
+                start?: number | null;
+                reason: string;
+                action: string;
+                value?: number | null;
+            }[];
+        };
+        SegmentRewriteRequest: {
+            /** @enum {string} */
+            mode: "shorten" | "rephrase" | "instruction";
+            instructions?: string | null;
+            text?: string | null;
+        };
+        SegmentRewriteResponse: {
+            text: string;
+            /** @enum {string} */
+            mode: "shorten" | "rephrase" | "instruction";
+            slot_sec: number;
+            max_chars: number;
+            chars_per_sec: number;
+        };
+        SignOutRequest: {
+            refresh_token?: string;
+        };
+        OidcConfig: {
+            enabled: boolean;
+            providers: {
+                id: string;
+                name: string;
+            }[];
+        };
+        SisterSsoAnswer: {
+            redirect_url: string;
+        };
+        CreateGlossaryRequest: {
+            name: string;
+            source_lang: string;
+            target_lang: string;
+            /** @default [] */
+            entries?: {
+                source: string;
+                /** @default  */
+                target?: string;
+                /** @default false */
+                do_not_translate?: boolean;
+                /** @default false */
+                case_sensitive?: boolean;
+                /** @default null */
+                pronunciation?: string | null;
+            }[];
+        };
+        UpdateGlossaryRequest: {
+            name?: string;
+            entries?: {
+                source: string;
+                /** @default  */
+                target?: string;
+                /** @default false */
+                do_not_translate?: boolean;
+                /** @default false */
+                case_sensitive?: boolean;
+                /** @default null */
+                pronunciation?: string | null;
+            }[];
+        };
+        Glossary: {
+            id: string;
+            glossary_id: string;
+            space_id: string;
+            name: string;
+            source_lang: string;
+            target_lang: string;
+            entries_count: number;
+            entries?: {
+                source: string;
+                target: string;
+                do_not_translate: boolean;
+                case_sensitive: boolean;
+                pronunciation: string | null;
+            }[];
+            created_at: string;
+            updated_at: string;
+        };
+        ProductsResponse: {
+            /** @enum {string} */
+            provider: "local" | "stripe";
+            /** @enum {string} */
+            checkout: "stripe" | "free" | "admin";
+            plans: {
+                id: string;
+                name: string;
+                category: string;
+                /** @enum {string} */
+                tier: "trial" | "free" | "starter" | "creator" | "creator_pro" | "business" | "enterprise" | "custom";
+                is_archived: boolean;
+                metadata: {
+                    position: number;
+                    monthly_minutes: number;
+                };
+                prices: {
+                    id: string;
+                    unit_amount: number | null;
+                    currency: string;
+                    interval: ("month" | "year") | null;
+                    is_archived: boolean;
+                }[];
+            }[];
+            credits: {
+                id: string;
+                name: string;
+                prices: {
+                    id: string;
+                    unit_amount: number | null;
+                    currency: string;
+                    interval: ("month" | "year") | null;
+                    is_archived: boolean;
+                }[];
+            }[];
+        };
+        CheckoutResponse: {
+            checkout_url: string;
+        };
+        PaymentCheckoutRequest: {
+            id: string;
+            quantity: number | string;
+            /** Format: uri */
+            success_url: string;
+            /** Format: uri */
+            cancel_url: string;
+        };
+        BillingPortalResponse: {
+            billing_portal_url: string;
+        };
+        PromotionCodeRequest: {
+            code: string;
+        };
+        PromotionCode: {
+            id: string;
+            code: string;
+            coupon: {
+                percent_off: number | null;
+                amount_off: number | null;
+                currency: string | null;
+                /** @enum {string} */
+                duration: "forever" | "once" | "repeating";
+                duration_in_months: number | null;
+            };
+        };
+        ChangePlanRequest: {
+            price_id: string;
+        };
+        SubscriptionAnswer: {
+            id: string;
+            /** @enum {string} */
+            status: "active" | "canceled" | "incomplete" | "incomplete_expired" | "past_due" | "paused" | "trialing" | "unpaid";
+            current_period_end: string | null;
+            payments_collection_paused: boolean;
+            cancel_at_period_end: boolean;
+            plan: {
+                id: string;
+                product_id: string;
+                /** @enum {string} */
+                interval: "month" | "year";
+                recurring: boolean;
+                /** @enum {string} */
+                tier: "trial" | "free" | "starter" | "creator" | "creator_pro" | "business" | "enterprise" | "custom";
+                name: string;
+            };
+            /** @enum {string} */
+            provider?: "local" | "stripe";
+            payment_issue?: string | null;
+        } | null;
+        AdminMinutesGrantRequest: {
+            minutes: number;
+            note?: string;
+            request_id: string;
+        };
+        AdminMinutesGrantResult: {
+            granted: boolean;
+            space_id: string;
+            minutes: {
+                total: number;
+                used: number;
+                available: number;
+            };
+        };
+        AdminPaymentsSettingsRequest: {
+            /** @enum {string} */
+            local_checkout: "free" | "admin";
+        };
+        AdminPaymentsAnswer: {
+            /** @enum {string} */
+            local_checkout: "free" | "admin";
+            /** @enum {string} */
+            provider: "local" | "stripe";
+        };
+        AdminSettingsRequest: {
+            maintenance?: boolean;
+            warning?: {
+                /** @enum {string} */
+                severity: "info" | "warning" | "critical";
+                maintenance_time: string | null;
+                message: string | null;
+            } | null;
+        };
+        ShopBillingStatus: {
+            shop: boolean;
+            currency: string;
+            prices: {
+                [key: string]: number;
+            };
+            minute_price: number;
+            capped_amount: number;
+            subscription: {
+                id: string;
+                tier: string;
+                status: string;
+                amount: number;
+                capped_amount: number | null;
+            } | null;
+        };
+        ShopSubscribeRequest: {
+            /** @enum {string} */
+            tier: "starter" | "creator" | "creator_pro" | "business";
+        };
+        ShopSubscribeResponse: {
+            confirmation_url: string;
+            subscription_id: string;
+        };
+        ShopMinutesRequest: {
+            quantity: number;
+            /** Format: uuid */
+            request_id: string;
+        };
+        ShopMinutesResponse: {
+            minutes: number;
+            amount: number;
+            currency: string;
+            usage_record_id: string;
+            fresh: boolean;
+        };
+        SupportMessageRequest: {
+            body: string;
+            page?: string | null;
+            project_id?: string | null;
+        };
+        SupportConversation: {
+            thread: {
+                id: string;
+                user_id: string;
+                user_email: string;
+                /** @enum {string} */
+                status: "open" | "answered";
+                last_message_at: string;
+                unread: number;
+                last_message: string | null;
+            } | null;
+            messages: {
+                id: string;
+                body: string;
+                from_staff: boolean;
+                author_email: string | null;
+                page: string | null;
+                project_id: string | null;
+                project_name: string | null;
+                created_at: string;
+            }[];
+        };
+        SupportReplyRequest: {
+            body: string;
+        };
+        SupportReplyAnswer: {
+            thread: {
+                id: string;
+                user_id: string;
+                user_email: string;
+                /** @enum {string} */
+                status: "open" | "answered";
+                last_message_at: string;
+                unread: number;
+                last_message: string | null;
+            } | null;
+            messages: {
+                id: string;
+                body: string;
+                from_staff: boolean;
+                author_email: string | null;
+                page: string | null;
+                project_id: string | null;
+                project_name: string | null;
+                created_at: string;
+            }[];
+            emailed: boolean;
+        };
+        SurveyAddRequest: {
+            survey_id: string;
+            answers: string[];
+            comment?: string;
+        };
+        SurveyRejectRequest: {
+            survey_id: string;
+        };
+        SurveyActiveRequest: {
+            active: boolean;
+        };
         Error: {
             detail: string | {
                 loc: (string | number)[];
@@ -3801,7 +4197,14 @@ export interface operations {
     };
     get_admin_feedback_csv: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Written after (ISO date-time) */
+                date_gt?: string;
+                /** @description Written before (ISO date-time) */
+                date_lt?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3814,7 +4217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/csv": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -3888,7 +4291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminPaymentsAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -3954,7 +4357,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminPaymentsSettingsRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -3962,7 +4369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminPaymentsAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4028,7 +4435,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminSettingsRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -4254,15 +4665,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportReplyRequest"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SupportReplyAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4397,7 +4812,14 @@ export interface operations {
     };
     get_admin_survey_csv: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Written after (ISO date-time) */
+                date_gt?: string;
+                /** @description Written before (ISO date-time) */
+                date_lt?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4410,7 +4832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/csv": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4552,7 +4974,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyActiveRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -4782,7 +5208,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminMinutesGrantRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -4790,7 +5220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminMinutesGrantResult"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4851,7 +5281,16 @@ export interface operations {
     };
     get_admin_users_csv: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Signed up after */
+                date_gt?: string;
+                /** @description Signed up before */
+                date_lt?: string;
+                /** @description Plan tier */
+                subscription_type?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4864,7 +5303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/csv": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -5012,16 +5451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OidcConfig"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -5290,25 +5720,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignOutRequest"];
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
+        };
+        responses: {
+            /** @description Done */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
@@ -6363,15 +6786,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGlossaryRequest"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Glossary"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -6432,7 +6859,10 @@ export interface operations {
     };
     delete_glossary: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The dictionary */
+                glossary_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6589,7 +7019,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGlossaryRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -6597,7 +7031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Glossary"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -6673,7 +7107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/csv": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -6958,7 +7392,10 @@ export interface operations {
     };
     get_library_info_video: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The video's address */
+                link: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6971,7 +7408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["VideoInfo"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8083,7 +8520,10 @@ export interface operations {
     };
     get_payments_billing_portal: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description Where the portal returns */
+                return_url: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8096,7 +8536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BillingPortalResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8170,7 +8610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8244,7 +8684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8384,7 +8824,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCheckoutRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -8392,7 +8836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8453,7 +8897,16 @@ export interface operations {
     };
     get_payments_create_checkout_session_subscription: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The plan's price */
+                price_id: string;
+                /** @description Where the checkout returns after paying */
+                success_url: string;
+                /** @description Where the checkout returns when cancelled */
+                cancel_url: string;
+                /** @description An id from POST promotion_code */
+                promotion_code?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8466,7 +8919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8614,7 +9067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ProductsResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8680,7 +9133,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromotionCodeRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -8688,7 +9145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["PromotionCode"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8754,7 +9211,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -8762,7 +9223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -9367,7 +9828,10 @@ export interface operations {
     };
     post_project_id_burn_subtitles: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description translated (default) or original */
+                video_type?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9382,7 +9846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -9623,7 +10087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["DeliverableLanguages"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -9704,7 +10168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["DeliverableAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10000,7 +10464,10 @@ export interface operations {
     };
     patch_project_id_glossary: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description A dictionary of the Teamspace, or null for none */
+                glossary_id: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10015,7 +10482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10100,7 +10567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["MediaDownloadResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10326,7 +10793,10 @@ export interface operations {
     };
     get_project_id_quality: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description json (default) or csv */
+                format?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10341,7 +10811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["QualityReport"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10496,7 +10966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -11197,7 +11667,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentRewriteRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -11205,7 +11679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SegmentRewriteResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -11274,7 +11748,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SegmentShortenRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12056,12 +12534,19 @@ export interface operations {
     };
     post_shop_billing_minutes: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShopMinutesRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12069,7 +12554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ShopMinutesResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12195,7 +12680,10 @@ export interface operations {
     };
     get_shop_billing_status: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12208,7 +12696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ShopBillingStatus"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12269,12 +12757,19 @@ export interface operations {
     };
     post_shop_billing_subscribe: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShopSubscribeRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -12282,7 +12777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ShopSubscribeResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12343,7 +12838,10 @@ export interface operations {
     };
     post_shop_billing_sync: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12356,7 +12854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ShopBillingStatus"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -15074,15 +15572,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportMessageRequest"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SupportConversation"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -15222,10 +15724,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyAddRequest"];
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15296,7 +15802,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyRejectRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -16528,7 +17038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SisterSsoAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

@@ -2,7 +2,8 @@
 import useSWR, { mutate } from 'swr';
 import type * as v from 'valibot';
 import type { UpdateUserRequest, User } from '../../../contract/schemas/user';
-import { fetcher, request, type ApiError } from '../http';
+import { fetcher, type ApiError } from '../http';
+import { call, client } from './client';
 
 export const CURRENT_USER_KEY = '/api/users/current';
 
@@ -15,7 +16,7 @@ export type UserPatch = v.InferInput<typeof UpdateUserRequest>;
 
 /** PATCH /api/users/current; the cached user becomes the answer. */
 export async function updateCurrentUser(patch: UserPatch): Promise<User> {
-  const user = await request((c) => c.patch('users/current', { json: patch }).json<User>());
+  const user = await call(client.PATCH('/api/users/current', { body: patch }));
   await mutate(CURRENT_USER_KEY, user, { revalidate: false });
   return user;
 }

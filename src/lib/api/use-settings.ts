@@ -7,7 +7,8 @@ import { SETTINGS_CACHE_MS, SETTINGS_RETRIES } from '../../../contract/constants
 import { isFeatureAvailable, type FeatureKey } from '../../../contract/features';
 import type { Settings } from '../../../contract/schemas/settings';
 import { useCurrentUser } from './use-current-user';
-import { api, toApiError, type ApiError } from '../http';
+import { toApiError, type ApiError } from '../http';
+import { call, clientWith } from './client';
 import { useIsAuthenticated } from '../auth/context';
 import { currentSpaceIdAtom, deviceTypeAtom } from '../state';
 
@@ -39,12 +40,8 @@ export async function loadSettings(choice: SettingsChoice, opts: LoadSettingsOpt
   const sleep = opts.sleep ?? settingsTiming.sleep;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await api
-        .get('settings', {
-          searchParams: choice.kind === 'space' && choice.spaceId ? { space_id: choice.spaceId } : undefined,
-          context: { spaceId: false, auth: choice.kind !== 'app' },
-        })
-        .json<Settings>();
+      const query = choice.kind === 'space' && choice.spaceId ? { space_id: choice.spaceId } : undefined;
+      return await call(clientWith({ spaceId: false, auth: choice.kind !== 'app' }).GET('/api/settings', { params: { query } }));
     } catch (e) {
       const err = toApiError(e);
       const final = (err.status >= 400 && err.status < 500) || err.kind === 'auth';

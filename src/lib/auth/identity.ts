@@ -2,10 +2,11 @@
 // The session {access_token, refresh_token, expires_at} lives in localStorage; the access token is refreshed
 // REFRESH_AHEAD_MS before it expires, with one refresh in flight at a time (single-flight), also across the
 // parallel requests of one page.
-import { api, apiBaseUrl, isApiError, toApiError } from '../http';
+import { call, clientWith } from '../api/client';
+import { apiBaseUrl, isApiError, toApiError } from '../http';
 import { local, STORAGE_KEYS } from '../storage';
 import { decodeJwtPayload } from './jwt';
-import type { IdentityAuthProvider, OidcConfig, StoredSession } from './types';
+import type { IdentityAuthProvider, StoredSession } from './types';
 
 /** Refresh this long before the access token expires. */
 export const REFRESH_AHEAD_MS = 60_000;
@@ -32,6 +33,9 @@ export function safeOrigin(origin: string | null | undefined): string {
   if (origin.startsWith('/auth')) return '/';
   return origin;
 }
+
+/** Calls of the identity service: no bearer from the provider itself (no recursion into getToken), no global error effects. */
+const identity = () => clientWith({ auth: false, effects: false });
 
 export function createIdentityProvider(opts: IdentityProviderOptions = {}): IdentityAuthProvider {
   const now = opts.now ?? Date.now;
@@ -71,9 +75,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions = {}): Iden
 
   async function refresh(current: StoredSession): Promise<string | null> {
     try {
-      const t = await api
-        .post('auth/refresh', { json: { refresh_token: current.refresh_token }, context: { auth: false, effects: false } })
-        .json<TokenResponse>();
+      const t = await call(identity().POST('/api/auth/refresh', { body: { refresh_token: current.refresh_token } }));
       // Another tab may have signed out meanwhile; only store when the session is still the one refreshed.
       const latest = read();
       if (latest && latest.refresh_token !== current.refresh_token) return latest.access_token;
@@ -94,8 +96,8 @@ export function createIdentityProvider(opts: IdentityProviderOptions = {}): Iden
     }
   }
 
-  async function tokenCall(path: string, body: unknown): Promise<void> {
-    const t = await api.post(path, { json: body, context: { auth: false, effects: false } }).json<TokenResponse>();
+  async function tokenCall(path: '/api/auth/sign-in' | '/api/auth/sign-up', body: { email: string; password: string }): Promise<void> {
+    const t = await call(identity().POST(path, { body }));
     save(t);
   }
 
@@ -117,11 +119,12 @@ export function createIdentityProvider(opts: IdentityProviderOptions = {}): Iden
       clear();
       if (!s) return;
       try {
-        await api.post('auth/sign-out', {
-          json: { refresh_token: s.refresh_token },
-          headers: { authorization: `Bearer ${s.access_token}` },
-          context: { auth: false, effects: false },
-        });
+        await call(
+          identity().POST('/api/auth/sign-out', {
+            body: { refresh_token: s.refresh_token },
+            headers: { authorization: `Bearer ${s.access_token}` },
+          }),
+        );
       } catch (e) {
         // The local session is gone either way; the refresh token expires on its own.
         if (!isApiError(e)) console.error('sign-out request failed', e);
@@ -138,13 +141,13 @@ export function createIdentityProvider(opts: IdentityProviderOptions = {}): Iden
       return () => listeners.delete(listener);
     },
     async signIn(email, password) {
-      await tokenCall('auth/sign-in', { email, password });
+      await tokenCall('/api/auth/sign-in', { email, password });
     },
     async signUp(email, password) {
-      await tokenCall('auth/sign-up', { email, password });
+      await tokenCall('/api/auth/sign-up', { email, password });
     },
     async getOidcConfig() {
-      return api.get('auth/oidc/config', { context: { auth: false, effects: false } }).json<OidcConfig>();
+      return call(identity().GET('/api/auth/oidc/config'));
     },
     oidcStartUrl(origin, providerId) {
       const u = new URL('auth/oidc/start', apiBaseUrl());

@@ -5,7 +5,8 @@ import { Modal, Select, Text } from '@shopify/polaris';
 import Hls from 'hls.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { TEXT } from '../../../../contract/errors';
-import { errorMessage, request } from '../../../lib/http';
+import { call, client } from '../../../lib/api/client';
+import { TIMEOUT_HEADER, errorMessage } from '../../../lib/http';
 import { useToast } from '../../../ui/toasts';
 import { triggerDownload } from '../lib/download';
 
@@ -21,12 +22,12 @@ export interface DeliverableLanguage {
 }
 
 function fetchLanguages(projectId: string): Promise<{ languages: DeliverableLanguage[] }> {
-  return request((c) => c.get(`project/${projectId}/deliverables`).json<{ languages: DeliverableLanguage[] }>());
+  return call(client.GET('/api/project/{id}/deliverables', { params: { path: { id: projectId } } }));
 }
 
 function makeDeliverable(projectId: string, format: AllLanguagesFormat): Promise<{ url: string; languages: DeliverableLanguage[] }> {
-  return request((c) =>
-    c.post(`project/${projectId}/deliverables`, { searchParams: { format }, timeout: 10 * 60_000 }).json<{ url: string; languages: DeliverableLanguage[] }>(),
+  return call(
+    client.POST('/api/project/{id}/deliverables', { params: { path: { id: projectId }, query: { format } }, headers: { [TIMEOUT_HEADER]: String(10 * 60_000) } }),
   );
 }
 

@@ -4,7 +4,8 @@
 import { Badge, Banner, Button, InlineStack, Modal, ResourceItem, ResourceList, Spinner, Text, TextField, Thumbnail } from '@shopify/polaris';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Publication, PublicationList, ShopProductList } from '../../../../contract/schemas/shop-publish';
-import { errorMessage, request } from '../../../lib/http';
+import { call, client } from '../../../lib/api/client';
+import { errorMessage } from '../../../lib/http';
 
 export interface PublishLanguage {
   lang: string;
@@ -16,7 +17,7 @@ type Product = ShopProductList['products'][number];
 const POLL_MS = 2_000;
 
 function fetchPublications(projectId: string): Promise<PublicationList> {
-  return request((c) => c.get('shop/publish', { searchParams: { project_id: projectId } }).json<PublicationList>());
+  return call(client.GET('/api/shop/publish', { params: { query: { project_id: projectId } } }));
 }
 
 /** The project's publications (and whether its Teamspace is a shop), polled while one is in flight. */
@@ -63,7 +64,7 @@ function ProductPicker({ spaceId, value, onPick }: { spaceId: string; value: Pro
   useEffect(() => {
     const n = ++seq.current;
     const t = setTimeout(() => {
-      request((c) => c.get('shop/publish/products', { searchParams: { space_id: spaceId, q } }).json<ShopProductList>()).then(
+      call(client.GET('/api/shop/publish/products', { params: { query: { space_id: spaceId, q } } })).then(
         (r) => n === seq.current && (setProducts(r.products), setError(null)),
         (e) => n === seq.current && setError(errorMessage(e)),
       );
@@ -129,7 +130,7 @@ export function PublishDialog({
     setBusy(true);
     setError(null);
     try {
-      const r = await request((c) => c.post('shop/publish', { json: { project_id: projectId, language: language.lang, product_id: product.id } }).json<Publication>());
+      const r = await call(client.POST('/api/shop/publish', { body: { project_id: projectId, language: language.lang, product_id: product.id } }));
       setStartedId(r.id);
       setChoosing(false);
       await onChanged();

@@ -2,7 +2,8 @@
 // undo) and "Keep in cast" for a speaker. Key: the API path.
 import useSWR, { mutate } from 'swr';
 import type { CastMember, CastRecognition } from '../../../../contract/schemas/cast';
-import { request, type ApiError } from '../../../lib/http';
+import { call, client } from '../../../lib/api/client';
+import type { ApiError } from '../../../lib/http';
 
 const recognitionsKey = (spaceId: string, projectId: string) =>
   `/api/space/${encodeURIComponent(spaceId)}/cast/recognitions?project_id=${encodeURIComponent(projectId)}`;
@@ -12,10 +13,10 @@ export function useCastRecognitions(spaceId: string, projectId: string, enabled:
 }
 
 export function keepInCast(spaceId: string, projectId: string, speakerId: string): Promise<CastMember> {
-  return request((c) => c.post(`space/${spaceId}/cast`, { json: { project_id: projectId, speaker_id: speakerId } }).json<CastMember>());
+  return call(client.POST('/api/space/{id}/cast', { params: { path: { id: spaceId } }, body: { project_id: projectId, speaker_id: speakerId } }));
 }
 
 export async function undoCastRecognition(spaceId: string, projectId: string, speakerId: string): Promise<void> {
-  await request((c) => c.post(`space/${spaceId}/cast/undo`, { json: { project_id: projectId, speaker_id: speakerId } }).json());
+  await call(client.POST('/api/space/{id}/cast/undo', { params: { path: { id: spaceId } }, body: { project_id: projectId, speaker_id: speakerId } }));
   await mutate(recognitionsKey(spaceId, projectId));
 }

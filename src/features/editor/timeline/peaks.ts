@@ -1,7 +1,7 @@
 // Waveform peaks for the timeline: GET /api/project/{id}/peaks in chunks of PEAKS_CHUNK buckets (only the chunks
 // of the visible window are asked for), kept in a small cache shared by the timelines of the page.
 import { PEAKS_HEADERS, PEAKS_MAX_COUNT, PEAKS_RESOLUTIONS, type PeaksTrack } from '../../../../contract/peaks';
-import { request } from '../../../lib/http';
+import { callWithResponse, client } from '../../../lib/api/client';
 import { PEAKS_CHUNK } from './view';
 
 export interface PeaksChunk {
@@ -27,10 +27,12 @@ export interface PeaksRequest {
 export async function fetchPeaks(r: Omit<PeaksRequest, 'version'>): Promise<PeaksChunk> {
   const from = r.chunk === 'all' ? 0 : r.chunk * PEAKS_CHUNK;
   const count = r.chunk === 'all' ? PEAKS_MAX_COUNT : PEAKS_CHUNK;
-  const res = await request((c) =>
-    c.get(`project/${r.projectId}/peaks`, { searchParams: { track: r.track, resolution: r.resolution, from, count } }),
+  const query = { track: r.track, resolution: String(r.resolution), from: String(from), count: String(count) };
+  const { data: bytes, response: res } = await callWithResponse(
+    client.GET('/api/project/{id}/peaks', { params: { path: { id: r.projectId }, query }, parseAs: 'arrayBuffer' }),
   );
-  const data = new Int8Array(await res.arrayBuffer());
+  // An empty answer (Content-Length 0) comes as undefined: no buckets.
+  const data = new Int8Array(bytes ?? 0);
   return { from: Number(res.headers.get(PEAKS_HEADERS.from) ?? from), data, total: Number(res.headers.get(PEAKS_HEADERS.total) ?? 0) };
 }
 

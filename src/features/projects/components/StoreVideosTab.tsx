@@ -9,11 +9,12 @@ import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { useLocation } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
-import type { ShopImportAnswer, ShopImportRequest, ShopProductsAnswer } from '../../../../contract/schemas/shop';
+import type { ShopImportRequest, ShopProductsAnswer } from '../../../../contract/schemas/shop';
 import { getAuthProvider } from '../../../lib/auth/active';
 import { isEmbeddedProvider } from '../../../lib/auth/types';
 import { groupLanguageOptions } from '../../../lib/format';
-import { errorMessage, fetcher, isApiError, request } from '../../../lib/http';
+import { call, client } from '../../../lib/api/client';
+import { TIMEOUT_HEADER, errorMessage, fetcher, isApiError } from '../../../lib/http';
 
 type Option = { value: string; label: string };
 
@@ -99,12 +100,12 @@ export function StoreVideosTab({ spaceId, srcOptions, dstOptions, multiOn, onCre
     setSubmitting(true);
     try {
       const body: ShopImportRequest = { items: picked.map((p) => ({ product_id: p.product_id, media_id: p.media_id })), src_lang: srcLang, dst_langs: targets };
-      const r = await request((c) => c.post(`shop/import?space_id=${encodeURIComponent(spaceId)}`, { json: body, timeout: 15 * 60_000 }).json<ShopImportAnswer>());
+      const r = await call(client.POST('/api/shop/import', { params: { query: { space_id: spaceId } }, body, headers: { [TIMEOUT_HEADER]: String(15 * 60_000) } }));
       if (r.batch_id) {
         onBatch();
         navigate(`/spaces/${spaceId}/batch/${r.batch_id}`);
       } else {
-        const project = await request((c) => c.get(`project/${r.projects[0]!.project_id}`).json<Project>());
+        const project = await call(client.GET('/api/project/{id}', { params: { path: { id: r.projects[0]!.project_id } } }));
         onCreated(project);
       }
     } catch (e) {
