@@ -137,4 +137,44 @@ describe('dubbing in the browser', () => {
     await screenshot(page, 'translation-list');
     expect(errors).toEqual([]);
   }, 720_000);
+
+  // Regional variants (issue 31 part 4): Latin American Spanish is picked under Spanish in the create dialog, the
+  // project keeps it, its speakers are offered only that region's voices (espeak-ng's es-419 voice), and it is
+  // dubbed with one of them.
+  it('dubs into a regional variant picked under its language, voiced by the region', async () => {
+    // The first test ends on the translation list.
+    await page.getByRole('button', { name: 'Translate video' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('input[type=file][accept^="video"]').setInputFiles(video);
+    await dialog.getByText('Uploaded', { exact: true }).waitFor({ timeout: 60_000 });
+    await dialog.getByLabel('Project name').fill('Latin American dub');
+    await dialog.getByLabel('Source language').selectOption('en');
+    const target = dialog.getByLabel('Target language', { exact: true });
+    const spanish = await target.locator('optgroup[label="Spanish"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(spanish).toEqual(expect.arrayContaining(['es', 'es-419']));
+    await target.selectOption('es-419');
+    // The built-in translation has one Spanish vocabulary: the dialog says so under the picker.
+    await dialog.getByText(/one vocabulary/).waitFor();
+    await screenshot(page, 'create-dub-variant-1366');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'create-dub-variant-390');
+    await page.setViewportSize({ width: 1366, height: 860 });
+    await dialog.getByRole('button', { name: 'Start translation' }).click();
+
+    await page.waitForURL(/\/project\/[0-9a-f-]{36}$/);
+    await page.getByLabel('Translation of segment 1').waitFor({ timeout: 180_000 });
+    const voice = page.getByLabel(/^Voice of /).first();
+    await expect.poll(() => voice.isEnabled(), { timeout: 30_000 }).toBe(true);
+    const offered = await voice.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(offered.length).toBeGreaterThan(0);
+    for (const id of offered) expect(id, 'only the region\'s voices').toMatch(/^espeak:es-419\+/);
+    // A voice of the region that plain Spanish does not offer is spoken too.
+    await voice.selectOption('espeak:es-419+m2');
+    await expect.poll(() => voice.inputValue()).toBe('espeak:es-419+m2');
+    await page.getByRole('button', { name: 'Generate video' }).click();
+    await page.getByRole('dialog', { name: 'Generate the dubbed video?' }).getByRole('button', { name: 'Generate' }).click();
+    await page.getByText('Video is generated', { exact: true }).first().waitFor({ timeout: 240_000 });
+    await screenshot(page, 'editor-variant');
+    expect(errors).toEqual([]);
+  }, 480_000);
 });

@@ -8,11 +8,13 @@ export function LanguageFields({ form: f }: { form: CreateDubForm }) {
   const { srcLang, dstLang, dstOptions, extraLangs, setExtraLangs } = f;
   return (
     <>
-      <InlineStack gap="400" wrap={false}>
-        <div style={{ flex: 1 }}>
+      {/* Side by side where both fit, one above the other on a phone (a long variant name never pushes the target
+          picker out of the dialog). */}
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(200px, 1fr))', gap: 'var(--p-space-400)' }}>
+        <div style={{ minWidth: 0 }}>
           <Select label="Source language" options={f.srcOptions} value={srcLang} onChange={f.setSrcLang} error={f.show('srcLang') || undefined} />
         </div>
-        <div style={{ flex: 1 }}>
+        <div style={{ minWidth: 0 }}>
           <Select
             label="Target language"
             options={groupLanguageOptions(dstOptions)}
@@ -22,7 +24,7 @@ export function LanguageFields({ form: f }: { form: CreateDubForm }) {
             error={(dstLang && srcLang === dstLang ? f.errors.dstLang : f.show('dstLang')) || undefined}
           />
         </div>
-      </InlineStack>
+      </div>
       {f.multiOn && (
         <BlockStack gap="200">
           <Select
