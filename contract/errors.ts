@@ -58,6 +58,7 @@ export const TEXT = {
   castRecognisedPrefix: 'Recognised as',
   castRecognisedSuffix: 'from your cast',
   castUndo: 'Undo',
+  castVoiceFollows: (name: string) => `A voice you choose here becomes ${name}'s voice for this language in your cast.`,
   castMergeInto: 'Merge into',
   castRemove: 'Remove',
 } as const;

@@ -97,6 +97,16 @@ describe('voice clones in the browser', () => {
     await page.goto(`${server.url}/spaces/${spaceId}/project/${second.id}`);
     await page.getByText('Recognised as Maria Host from your cast').waitFor();
     await screenshot(page, 'voices-cast-recognised');
+    // A voice chosen here becomes the member's voice for the language in the cast.
+    await page.getByText("A voice you choose here becomes Maria Host's voice for this language in your cast.").waitFor();
+    const select = page.getByLabel('Voice of Maria Host');
+    const was = await select.inputValue();
+    const pick = (await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).find((v) => v && v !== was && !v.startsWith('preset:'))!;
+    await select.selectOption(pick);
+    await expect.poll(async () => {
+      const members = (await call<{ members: Array<{ name: string; voices: Record<string, string> }> }>(`/space/${spaceId}/cast`)).members;
+      return Object.values(members.find((m) => m.name === 'Maria Host')?.voices ?? {});
+    }, { timeout: 20_000 }).toContain(pick);
     await page.getByRole('button', { name: 'Undo: this speaker is not Maria Host' }).click();
     await page.getByText('Recognised as Maria Host from your cast').waitFor({ state: 'detached' });
     const after = (await call<{ speakers: Array<{ name: string }> }>(`/project/${second.id}`)).speakers;

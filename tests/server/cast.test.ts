@@ -140,6 +140,29 @@ describe('the cast of a Teamspace', () => {
     expect((await speakers(pro, p)).find((s) => s.id === 'SPEAKER_0')).toMatchObject({ name: 'Speaker 1', voice_id: esVoices[1] });
   });
 
+  it("a voice chosen in the editor for a recognised speaker becomes the member's voice for the language; the next project follows", async () => {
+    const p = await seedProject(h, pro, { mediaId: mediaPro, name: 'Episode 4' });
+    await setProfiles(p, { SPEAKER_0: HOST_AGAIN, SPEAKER_1: GUEST });
+    await suggest(p);
+    await setStatus(h.deps.db, p, 'translation_done');
+    expect((await speakers(pro, p)).find((s) => s.id === 'SPEAKER_0')).toMatchObject({ name: 'Anna', voice_id: femaleEs });
+    const chosen = esVoices.find((v) => v !== femaleEs && v !== esVoices[0])!;
+    const other = esVoices.find((v) => v !== femaleEs && v !== chosen)!;
+    const r = await api(h, 'PATCH', `/api/project/${p}`, {
+      token: member.token, body: { speakers: [{ id: 'SPEAKER_0', voice_id: chosen }, { id: 'SPEAKER_1', voice_id: other }] },
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    // the member follows; the guest (nobody of the cast) changes nothing in it
+    const anna = (await cast(pro)).json.members.find((m: { id: string }) => m.id === hostId);
+    expect(anna.voices).toEqual({ es: chosen });
+    const next = await seedProject(h, pro, { mediaId: mediaPro, name: 'Episode 5' });
+    await setProfiles(next, { SPEAKER_0: HOST_AGAIN, SPEAKER_1: GUEST });
+    await suggest(next);
+    expect((await speakers(pro, next)).find((s) => s.id === 'SPEAKER_0')).toMatchObject({ name: 'Anna', voice_id: chosen });
+    // back to the cast's earlier choice for the tests that follow
+    await api(h, 'PATCH', `/api/space/${pro.defaultSpaceId}/cast/${hostId}`, { token: pro.token, body: { voices: { es: femaleEs } } });
+  });
+
   it('merges the same person kept twice, and removes a member', async () => {
     const again = await keep(pro, { project_id: first, speaker_id: 'SPEAKER_0' });
     expect(again.status).toBe(201);

@@ -101,6 +101,15 @@ export async function insertRecognition(
   );
 }
 
+/** The cast member a project's speaker was recognised as (not undone), or null. */
+export async function recognisedMember(db: Db, projectId: string, speakerId: string): Promise<string | null> {
+  const r = await db.maybeOne<{ member_id: string | null }>(
+    `SELECT member_id FROM cast_recognitions WHERE project_id = $1 AND speaker_id = $2 AND undone_at IS NULL`,
+    [projectId, speakerId],
+  );
+  return r?.member_id ?? null;
+}
+
 export async function markUndone(db: Db, projectId: string, speakerId: string): Promise<RecognitionRow | null> {
   const rows = await db.query<RecognitionRow>(
     `UPDATE cast_recognitions SET undone_at = now() WHERE project_id = $1 AND speaker_id = $2 AND undone_at IS NULL

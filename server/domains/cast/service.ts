@@ -99,6 +99,17 @@ export async function mergeMembers(deps: Deps, user: UserRow, spaceId: string, i
   });
 }
 
+/**
+ * A voice a person chose in the editor for a speaker recognised as a cast member becomes that member's voice for
+ * the project's language: the next project they are recognised in is voiced the same way ("set the voice once per
+ * speaker"). Runs in the transaction of the change. Returns the member's id when the cast followed.
+ */
+export async function castVoiceFollows(db: Db, project: { id: string; dst_lang: string }, speakerId: string, voiceId: string): Promise<string | null> {
+  const memberId = await repo.recognisedMember(db, project.id, speakerId);
+  if (memberId) await repo.setVoice(db, memberId, project.dst_lang.toLowerCase(), voiceId);
+  return memberId;
+}
+
 // ------------------------------------------------------------------ recognition (the voice_suggest stage)
 
 export interface CastPick {

@@ -24,6 +24,7 @@ import { isUuid, spaceAccess, type SpaceAccess } from '../spaces/guard';
 import { markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
 import { deleteUploadsOnlyUsedBy } from '../retention/repository';
 import { afterDeletion } from '../retention/service';
+import { castVoiceFollows } from '../cast/service';
 import { clonedEngineVoiceIds, presetVoicesFor, ttsProviderOfSpeakers } from '../voices/service';
 import * as repo from './repository';
 import { sampleUrl } from './samples';
@@ -215,6 +216,8 @@ export async function updateProject(deps: AppDeps, user: UserRow, id: string, bo
           if (!allowedVoices?.has(s.voice_id)) throw badRequest(`Unknown voice for ${project.dst_lang}: ${s.voice_id}`);
           await repo.setSpeakerVoice(t, project.id, s.id, s.voice_id, true);
           await markSpeakerSegmentsUpdated(t, project.id, s.id);
+          // A speaker recognised from the cast: the cast member keeps this voice for the language.
+          await castVoiceFollows(t, project, s.id, s.voice_id);
           voiceChanged = true;
         }
       }

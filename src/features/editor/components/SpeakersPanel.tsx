@@ -191,6 +191,11 @@ function SpeakerRow({
           {playing === voice?.id && voice ? 'Stop' : 'Play sample'}
         </Button>
       </InlineStack>
+      {recognisedAs && cast && (
+        <Text as="p" variant="bodySm" tone="subdued">
+          {TEXT.castVoiceFollows(recognisedAs)}
+        </Text>
+      )}
       {onInstantClone && (
         <InlineStack>
           <Button
