@@ -1,6 +1,6 @@
 // The built-in lip-sync engine (offline, CPU). Two passes over the dubbed video:
-//  1. analysis: frames at most 640 px wide go through the face engine (detector on key frames, 68-point
-//     landmarks on every frame) -> face tracks; tracks are matched to the dub's speakers;
+//  1. analysis: frames at most 640 px wide go through the face engine (the detector until faces are found, then
+//     every 2 s and where the tracker lost one; 68-point landmarks on every frame) -> face tracks; tracks are matched to the dub's speakers;
 //  2. render: full-size yuv420p frames; on every frame where a matched face's speaker talks in the dub,
 //     the mouth is opened or closed to the opening the dub's voice asks for at that moment (its level),
 //     with a feathered warp of the region around the mouth. Every other frame, and every pixel outside
@@ -18,8 +18,10 @@ export const BUILTIN_LIPSYNC_ID = 'builtin-lipsync';
 export interface BuiltinLipsyncOptions {
   /** Longer side of the analysis frames (default 640). */
   analysisMaxSide?: number;
-  /** Detector runs every this many seconds (default 0.24 s). */
+  /** Detector runs every this many seconds while no face is followed (default 0.24 s). */
   keyIntervalSec?: number;
+  /** While faces are followed, the detector looks for new ones every this many seconds (default 2 s). */
+  rescanIntervalSec?: number;
   /** Widest opening, as a share of the mouth width (default 0.34). */
   maxOpening?: number;
   /** Faces narrower than this in the source video (pixels) are left alone (default 40). */
@@ -56,6 +58,7 @@ async function runBuiltinLipsync(face: FaceEngine, req: LipsyncRequest, o: Built
     {
       ...analysis,
       keyEvery: Math.max(1, Math.round((o.keyIntervalSec ?? 0.24) * geo.fps)),
+      rescanEvery: Math.max(1, Math.round((o.rescanIntervalSec ?? 2) * geo.fps)),
       minFacePx: Math.max(12, (minFace * analysis.width) / geo.width),
       signal: o.signal,
       onFrame: (i) => progress(0.6 * Math.min(1, (i + 1) / expected)),

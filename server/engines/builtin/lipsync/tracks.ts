@@ -1,7 +1,8 @@
-// Face tracks through a video: the detector runs on key frames (a few times a second), the 68-point
-// landmark net follows each face on every frame in between from the box of the previous frame. A face
-// that the next key frame does not find again ends its track (the frames just before are dropped, the
-// face may already be leaving); a face whose landmarks jump or change size abruptly ends there too.
+// Face tracks through a video: the detector looks for faces a few times a second until it finds some; the
+// 68-point landmark net then follows each face on every frame from the box of the previous frame, and the
+// detector runs again only now and then (`rescanEvery`, for faces that come in) and right after the net lost a
+// face. A face that a detection does not find again ends its track (its last frames are dropped, the face may
+// already be leaving); a face whose landmarks jump or change size abruptly ends there too.
 import type { FaceBox, FaceEngine, Point } from '../../types';
 
 export interface FaceTrack {
@@ -18,8 +19,13 @@ export interface FaceTrack {
 export interface TrackOptions {
   width: number;
   height: number;
-  /** Detector every this many frames (default 6). */
+  /** Detector every this many frames while no face is followed (default 6). */
   keyEvery?: number;
+  /**
+   * While faces are followed, the detector runs only every this many frames (to find faces that come in) and on
+   * the frame after the landmark net lost one; default `keyEvery` (the detector on every key frame).
+   */
+  rescanEvery?: number;
   /** Faces narrower than this (analysis pixels) are ignored (default 24). */
   minFacePx?: number;
   minScore?: number;
@@ -81,6 +87,9 @@ export async function trackFaces(
   o: TrackOptions,
 ): Promise<{ tracks: FaceTrack[]; frames: number }> {
   const keyEvery = Math.max(1, o.keyEvery ?? 6);
+  const rescanEvery = Math.max(keyEvery, o.rescanEvery ?? keyEvery);
+  let lastScan = -Infinity;
+  let lost = false;
   const minFace = o.minFacePx ?? 24;
   const all: FaceTrack[] = [];
   let live: Live[] = [];
@@ -99,7 +108,10 @@ export async function trackFaces(
   for await (const data of frames) {
     if (o.signal?.aborted) throw o.signal.reason instanceof Error ? o.signal.reason : new DOMException('aborted', 'AbortError');
     const img = { data, width: o.width, height: o.height };
-    if (i % keyEvery === 0) {
+    const scan = live.length === 0 ? i - lastScan >= keyEvery : lost || i - lastScan >= rescanEvery;
+    if (scan) {
+      lastScan = i;
+      lost = false;
       const found = (await face.detect(img, { signal: o.signal, minScore: o.minScore })).filter((f) => f.box.width >= minFace);
       const pairs: Array<{ l: number; f: number; score: number }> = [];
       live.forEach((l, li) => {
@@ -124,9 +136,10 @@ export async function trackFaces(
         set(l, i, f.landmarks);
         next.push(l);
       }
-      // Faces not found again: their track ends; the frames since half-way to this key frame are dropped.
+      // Faces not found again: their track ends; its last frames (half a key interval) are dropped, the face may
+      // already have been leaving.
       live.forEach((l, li) => {
-        if (!usedL.has(li)) end(l, l.lastDetected + Math.floor(keyEvery / 2));
+        if (!usedL.has(li)) end(l, Math.max(l.lastDetected, i - Math.ceil(keyEvery / 2)));
       });
       found.forEach((f, fi) => {
         if (usedF.has(fi)) return;
@@ -144,11 +157,17 @@ export async function trackFaces(
       const next: Live[] = [];
       live.forEach((l, k) => {
         const p = pts[k];
-        if (!p) return end(l, i - 1);
+        if (!p) {
+          lost = true;
+          return end(l, i - 1);
+        }
         const { c, s } = centroid(p);
         const jump = Math.hypot(c[0] - l.c[0], c[1] - l.c[1]);
         // A jump or a sudden change of size: the net lost the face (it left, or something covered it).
-        if (jump > 0.3 * boxes[k]!.width || s / l.s > 1.25 || s / l.s < 0.8) return end(l, i - 1);
+        if (jump > 0.3 * boxes[k]!.width || s / l.s > 1.25 || s / l.s < 0.8) {
+          lost = true;
+          return end(l, i - 1);
+        }
         l.c = c;
         l.s = s;
         set(l, i, p);
