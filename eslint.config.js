@@ -21,7 +21,7 @@ const BOUNDARIES = [
   zone(['./src/lib', './src/ui'], ['./src/app', './src/features'], 'src/lib and src/ui import neither src/app nor src/features'),
   zone('./src/lib', './src/ui', 'src/lib imports no presentation (src/ui)'),
   // server: http -> domains -> db, storage, media.
-  zone(['./server/db', './server/storage', './server/media'], ['./server/http', './server/domains', './server/pipeline'], 'server/db, storage and media are below the domains: they import no http, domain or pipeline code'),
+  zone(['./server/db', './server/cache', './server/storage', './server/media'], ['./server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage and media are below the domains: they import no http, domain or pipeline code'),
   zone('./server/domains', './server/http/app.ts', 'domains never import the app'),
   // Services know no HTTP: only a domain's routes.ts (its HTTP edge) imports server/http.
   zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/domains/errors.ts)'),

@@ -9,7 +9,7 @@ import { migrate } from './db/migrate';
 import type { AppDeps } from './deps';
 import { PROJECT_STAGES } from './domains/projects/stages/index';
 import { createPipelineServices, type PipelineBuildOptions } from './pipeline/index';
-import { onSideTaskFailure, onStatusChange } from './pipeline/stages';
+import { pipelineListenersOf } from './pipeline/stages';
 import { purgeGarbage, startRetention } from './domains/retention/service';
 import { persistedJwtSecret } from './jwt-secret';
 import { billingOnSideTaskFailure, billingOnStatus } from './domains/billing/listeners';
@@ -48,10 +48,12 @@ export async function buildDeps(
       changeNotices: () => dbOf.db?.changes.state ?? null,
       defaults: opts.role !== 'test',
     });
-  onDebit((e) => metrics.minutesDebited.inc({ bucket: e.bucket }, e.minutes));
   if (!config.jwtSecretFromEnv) config.jwtSecret = await persistedJwtSecret(config.dataDir);
   const db = opts.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'db') }));
   dbOf.db = db;
+  // This app's in-process state (server/cache) is made with its database: caches, the live event bus and the
+  // listeners wired below; another app in the process has its own.
+  onDebit(db, (e) => metrics.minutesDebited.inc({ bucket: e.bucket }, e.minutes));
   await migrate(db);
   // Payments: the local catalogue is always there (local grants name its products); Stripe's is read from its API
   // (a failure is logged and retried when the products are next asked for).
@@ -61,12 +63,13 @@ export async function buildDeps(
     await payments.syncCatalogue(db).catch((e: unknown) => logger.error({ err: e instanceof Error ? e.message : String(e) }, '[payments] Stripe catalogue not loaded yet'));
   }
   // What domains do on a project's status change, in its transaction (refunds of failed generations...).
-  onStatusChange(billingOnStatus);
-  onSideTaskFailure(billingOnSideTaskFailure);
+  const listeners = pipelineListenersOf(db);
+  listeners.onStatusChange(billingOnStatus);
+  listeners.onSideTaskFailure(billingOnSideTaskFailure);
   // Webhook events of a status change are written as deliveries in its transaction.
-  onStatusChange(webhooksOnStatus);
+  listeners.onStatusChange(webhooksOnStatus);
   // A batch is completed (and its batch.completed event written) in the transaction of its last project's change.
-  onStatusChange(batchesOnStatus);
+  listeners.onStatusChange(batchesOnStatus);
   // Pipeline: storage, engines, queue, and the stages the projects domain registers.
   const pipelineLog = logger.child({ component: 'pipeline' });
   const { storage, engines, engineAdapters, pipeline } = createPipelineServices(config, db, {
@@ -81,7 +84,7 @@ export async function buildDeps(
   });
   queueOf.counts = () => pipeline.queue.counts();
   const deps: AppDeps = {
-    config, db, storage, engines, engineAdapters, pipeline, logger, metrics, payments,
+    config, db, state: db.state, listeners, storage, engines, engineAdapters, pipeline, logger, metrics, payments,
     billingClock: opts.role === 'server' ? startBillingClock(db, logger) : null,
     stopRetention: null,
   };

@@ -2,17 +2,26 @@
 // (server/bootstrap.ts: buildDeps) for `npm start`, `npm run worker`, the tests and the benches. Every member is
 // present; nothing is checked at request time.
 import type { Config } from './config';
+import type { AppState } from './cache/index';
 import type { Db } from './db/index';
 import type { ConfiguredAdapters } from './engines/adapters/index';
 import type { EngineRegistry } from './engines/registry';
 import type { Logger, Metrics } from './observability';
 import type { Pipeline } from './pipeline/pipeline';
+import type { PipelineListeners } from './pipeline/stages';
 import type { Storage } from './storage/types';
 import type { PaymentsProvider } from './domains/billing/provider';
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  /**
+   * This app's in-process state (server/cache): its caches, live event bus and listeners. Made with its database
+   * (the same object as db.state, which its transaction handles carry); nothing of it is module-wide.
+   */
+  state: AppState;
+  /** What the domains do with a project's status change or a side task's failure (part of `state`). */
+  listeners: PipelineListeners;
   /** Media storage: local folder or S3-compatible bucket (server/storage). */
   storage: Storage;
   /** Engines per kind and language (server/engines). */

@@ -1,5 +1,5 @@
 // The database's change clock: what lets a process keep the results of its hottest reads (a project's access facts
-// and transcript version, a list page's version: server/db/kept-reads.ts) without asking the database each time,
+// and transcript version, a list page's version: server/cache/kept-reads.ts) without asking the database each time,
 // and still never answer from a result older than a change it could know of.
 // - `epoch` moves on after every write this process makes (a statement that is not a plain read, a transaction,
 //   an exec), when it has finished: a read kept under an earlier epoch is not used again.

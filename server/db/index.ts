@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ChangeClock, CHANGES_CHANNEL, mayWrite, type ChangeListener } from './changes';
+import { AppState } from '../cache/index';
 
 export type SqlParam = string | number | boolean | null | Date | object | undefined;
 
@@ -24,10 +25,10 @@ export interface Db {
   afterCommit(fn: () => void): void;
   close(): Promise<void>;
   /**
-   * In-process state that belongs to this database (the short-lived account caches of
-   * server/domains/users/cache.ts): made with the database, shared by its transaction handles, never module-wide.
+   * The in-process state of the app over this database (server/cache: caches, the live event bus, the listeners of
+   * the composition root): made with the database, shared by its transaction handles, never module-wide.
    */
-  readonly memo: Map<string, unknown>;
+  readonly state: AppState;
   /** Moves on at every change this process knows of (server/db/changes.ts): what kept reads are checked against. */
   readonly changes: ChangeClock;
 }
@@ -53,11 +54,11 @@ type Scope = { kind: 'root'; tx: TxRunner } | { kind: 'tx'; pending: Array<() =>
  * A Db over a runner. `changes` moves on after each statement of the root that may write, and after each of its
  * transactions (inside one, nothing is visible to others until the commit).
  */
-function wrap(kind: Db['kind'], run: Runner, exec: Execer, scope: Scope, close: () => Promise<void>, memo: Map<string, unknown>, changes: ChangeClock): Db {
+function wrap(kind: Db['kind'], run: Runner, exec: Execer, scope: Scope, close: () => Promise<void>, state: AppState, changes: ChangeClock): Db {
   const root = scope.kind === 'root';
   const db: Db = {
     kind,
-    memo,
+    state,
     changes,
     async exec(sql: string) {
       try {
@@ -162,9 +163,9 @@ export async function pgliteDump(setup: (db: Db) => Promise<unknown>): Promise<B
 
 function pgliteDb(pg: import('@electric-sql/pglite').PGlite): Db {
   const run: Runner = (sql, params) => pg.query(sql, params) as Promise<{ rows: unknown[] }>;
-  const memo = new Map<string, unknown>();
   // Embedded: this process is the database's only writer, so its own writes are all the changes there are.
   const changes = new ChangeClock(null);
+  const state = new AppState(changes);
   const self: Db = wrap(
     'pglite',
     run,
@@ -173,7 +174,7 @@ function pgliteDb(pg: import('@electric-sql/pglite').PGlite): Db {
       kind: 'root',
       tx: (fn, pending) =>
         pg.transaction(async (t) => {
-          const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), { kind: 'tx', pending }, async () => {}, memo, changes);
+          const inner: Db = wrap('pglite', (s, p) => t.query(s, p) as Promise<{ rows: unknown[] }>, (s) => t.exec(s), { kind: 'tx', pending }, async () => {}, state, changes);
           return fn(inner);
         }),
     },
@@ -181,7 +182,7 @@ function pgliteDb(pg: import('@electric-sql/pglite').PGlite): Db {
       await changes.close();
       await pg.close();
     },
-    memo,
+    state,
     changes,
   );
   return self;
@@ -223,10 +224,10 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   pool.on('error', () => {}); // idle clients whose connection died are dropped by the pool
   const statements = preparedStatements();
   const run: Runner = (sql, params) => pool.query(statements.config(sql, params));
-  const memo = new Map<string, unknown>();
   const changes = new ChangeClock(changeListener(pg.Client, url), async (payload) => {
     await pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
   });
+  const state = new AppState(changes);
   return wrap(
     'pg',
     run,
@@ -238,7 +239,7 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
         let broken: Error | undefined;
         try {
           await client.query('BEGIN');
-          const inner: Db = wrap('pg', (s, p) => client.query(statements.config(s, p)), (s) => client.query(s), { kind: 'tx', pending }, async () => {}, memo, changes);
+          const inner: Db = wrap('pg', (s, p) => client.query(statements.config(s, p)), (s) => client.query(s), { kind: 'tx', pending }, async () => {}, state, changes);
           const out = await fn(inner);
           await client.query('COMMIT');
           return out;
@@ -258,7 +259,7 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
       await changes.close();
       await pool.end();
     },
-    memo,
+    state,
     changes,
   );
 }

@@ -1,8 +1,8 @@
-// Sends a kept answer (server/domains/kept-answers.ts) in the form the client accepts: brotli or gzip when its
+// Sends a kept answer (server/cache/answers.ts) in the form the client accepts: brotli or gzip when its
 // Accept-Encoding allows (as browsers and fetch send), the JSON bytes otherwise. `Vary: Accept-Encoding` tells
 // caches the forms apart.
 import type { Context } from 'hono';
-import { MIN_COMPRESSED_BYTES, type AnswerEncoding, type KeptAnswer } from '../domains/kept-answers';
+import { MIN_COMPRESSED_BYTES, type AnswerEncoding, type KeptAnswer } from '../cache/answers';
 import type { AppEnv } from './env';
 
 /** The encoding to answer with for an Accept-Encoding header: br, then gzip; none when neither is acceptable. */

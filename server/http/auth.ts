@@ -1,6 +1,7 @@
 // Resolves the caller from the bearer token and guards routes.
-// Token kinds: our access JWT first, then registered resolvers (embedded session tokens, API keys...).
+// Token kinds: our access JWT first, then the other resolvers (embedded session tokens, API keys).
 import type { Context, MiddlewareHandler } from 'hono';
+import { namespace } from '../cache/index';
 import { verifyAccessToken } from '../domains/auth/tokens';
 import { resolveEmbedIdentity } from '../domains/auth/embed';
 import { resolveApiKey } from '../domains/apikeys/service';
@@ -17,24 +18,25 @@ export function bearerOf(header: string | undefined): string | null {
 }
 
 /**
- * Extra resolvers (embedded session tokens, API keys) register here; first non-null wins. A resolver returns
- * null for tokens that are not its kind and throws (401) for a token of its kind that fails verification.
+ * The resolvers tried after our access JWT, in order; first non-null wins. A resolver returns null for tokens that
+ * are not its kind and throws (401) for a token of its kind that fails verification. A fixed list, the same for
+ * every app (what a resolver reads of an app comes from its deps).
  */
-export type IdentityResolver = (token: string, deps: AppEnv['Variables']['deps']) => Promise<Identity | null>;
-const extraResolvers: IdentityResolver[] = [];
-export function registerIdentityResolver(r: IdentityResolver): void {
-  if (!extraResolvers.includes(r)) extraResolvers.push(r);
-}
-
-// Embedded-app session tokens (active only when EMBED_APP_KEY/EMBED_APP_SECRET are set).
-registerIdentityResolver(resolveEmbedIdentity);
-// API keys (dsk_...): plan, revocation and requests per minute checked on every request.
-registerIdentityResolver(resolveApiKey);
+type IdentityResolver = (token: string, deps: AppEnv['Variables']['deps']) => Promise<Identity | null>;
+const EXTRA_RESOLVERS: readonly IdentityResolver[] = [
+  // Embedded-app session tokens (active only when EMBED_APP_KEY/EMBED_APP_SECRET are set).
+  resolveEmbedIdentity,
+  // API keys (dsk_...): plan, revocation and requests per minute checked on every request.
+  resolveApiKey,
+];
 
 // Verified access tokens, until their expiry (a verification is pure: caching it changes nothing but time).
 const VERIFIED_MAX = 10_000;
-const verified = new Map<string, Map<string, { identity: Identity; expMs: number }>>();
-function verifiedCache(secret: string) {
+// One cache per app (its state, server/cache), per signing secret.
+const VERIFIED = namespace('verified-access-tokens', () => new Map<string, Map<string, { identity: Identity; expMs: number }>>());
+function verifiedCache(deps: AppEnv['Variables']['deps']) {
+  const verified = deps.db.state.of(VERIFIED);
+  const secret = deps.config.jwtSecret;
   let m = verified.get(secret);
   if (!m) {
     m = new Map();
@@ -44,7 +46,7 @@ function verifiedCache(secret: string) {
 }
 
 export async function resolveIdentity(token: string, deps: AppEnv['Variables']['deps']): Promise<Identity> {
-  const cache = verifiedCache(deps.config.jwtSecret);
+  const cache = verifiedCache(deps);
   const hit = cache.get(token);
   if (hit) {
     if (hit.expMs > Date.now()) return hit.identity;
@@ -60,7 +62,7 @@ export async function resolveIdentity(token: string, deps: AppEnv['Variables']['
     cache.set(token, { identity, expMs: r.exp * 1000 });
     return identity;
   }
-  for (const resolver of extraResolvers) {
+  for (const resolver of EXTRA_RESOLVERS) {
     const id = await resolver(token, deps);
     if (id) return id;
   }

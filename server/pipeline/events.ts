@@ -1,10 +1,11 @@
 // Live project events: every status change (setStatus) and every step of in-stage progress (setProgress)
 // is published here; the API streams them to the translation list and the editor (server-sent events).
-// One bus per database (Db.memo, like the caches): two apps in one process never hear each other's events except
+// One bus per app (Db.state, server/cache, like the caches): two apps in one process never hear each other's events except
 // through Redis, as two processes would. With REDIS_URL the bus is bridged over Redis pub/sub (a channel under the
 // queue prefix, so installs sharing a Redis stay apart), so a web server sees the events of workers elsewhere.
 import { randomBytes } from 'node:crypto';
 import type { ChangeClock } from '../db/changes';
+import { namespace } from '../cache/index';
 import type { Db } from '../db/index';
 import type { ProjectEvent } from '../../contract/events';
 
@@ -53,7 +54,7 @@ class ProjectEventBus {
         const m = JSON.parse(raw) as { o: string; e: ProjectEvent };
         if (m.o === this.origin) return;
         // Another process changed the project (its writes are committed before it publishes): reads this process
-        // kept (server/db/kept-reads.ts) are read again before a listener, told of the event, asks for them. The
+        // kept (server/cache/kept-reads.ts) are read again before a listener, told of the event, asks for them. The
         // database's own change notice may arrive later than this event.
         this.changes.bump();
         this.deliver(m.e);
@@ -85,12 +86,9 @@ class ProjectEventBus {
   }
 }
 
+const PROJECT_EVENTS = namespace('project-events', (changes) => new ProjectEventBus(changes));
+
 /** The bus of a database (made on first use; shared by its transaction handles). */
 export function projectEventsOf(db: Db): ProjectEventBus {
-  let bus = db.memo.get('project-events') as ProjectEventBus | undefined;
-  if (!bus) {
-    bus = new ProjectEventBus(db.changes);
-    db.memo.set('project-events', bus);
-  }
-  return bus;
+  return db.state.of(PROJECT_EVENTS);
 }

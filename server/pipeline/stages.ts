@@ -1,6 +1,7 @@
 // The pipeline's state machine: stage names, the statuses each stage writes, the ONE function that
 // changes a project's status (with its progress and error), and the onDone table that queues the next stage.
 import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
+import { namespace } from '../cache/index';
 import type { Db } from '../db/index';
 import { projectEventsOf } from './events';
 import { storableText } from '../db/text';
@@ -124,7 +125,7 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
       ],
     );
     if (rows.length === 0) return false;
-    for (const l of listeners) await l(t, { projectId, status, previous: rows[0].previous });
+    await pipelineListenersOf(t).statusChanged(t, { projectId, status, previous: rows[0].previous });
     // Told once committed: a listener that reads the project on the event finds the new status.
     const event = { id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] };
     t.afterCommit(() => projectEventsOf(t).publish(event));
@@ -139,15 +140,6 @@ export interface StatusChange {
 }
 /** Runs inside the transaction of the status change (billing refunds, webhook events...). */
 export type StatusListener = (db: Db, change: StatusChange) => Promise<void>;
-const listeners: StatusListener[] = [];
-
-/**
- * Domains register what must happen with a status change, in the same transaction (the pipeline imports no
- * domain). Registering the same function twice keeps one.
- */
-export function onStatusChange(l: StatusListener): void {
-  if (!listeners.includes(l)) listeners.push(l);
-}
 
 /**
  * Progress inside a running stage: `fraction` (0..1) of the stage's work moves the project's progress
@@ -201,13 +193,40 @@ export interface SideTaskFailure {
 }
 /** Runs inside the transaction that records a side task's failure or cancellation (billing refunds). */
 export type SideTaskFailureListener = (db: Db, failure: SideTaskFailure) => Promise<void>;
-const sideTaskListeners: SideTaskFailureListener[] = [];
 
-/** Domains register what must happen when a side task (lip-sync, face check) fails; the same function once. */
-export function onSideTaskFailure(l: SideTaskFailureListener): void {
-  if (!sideTaskListeners.includes(l)) sideTaskListeners.push(l);
+/**
+ * What the domains do with a status change or a side task's (lip-sync, face check) failure, in the same
+ * transaction (the pipeline imports no domain): one per app, wired by its composition root (server/bootstrap.ts
+ * buildDeps, AppDeps.listeners). Registering the same function twice keeps one.
+ */
+export class PipelineListeners {
+  readonly #status: StatusListener[] = [];
+  readonly #sideTask: SideTaskFailureListener[] = [];
+
+  onStatusChange(l: StatusListener): void {
+    if (!this.#status.includes(l)) this.#status.push(l);
+  }
+
+  onSideTaskFailure(l: SideTaskFailureListener): void {
+    if (!this.#sideTask.includes(l)) this.#sideTask.push(l);
+  }
+
+  async statusChanged(db: Db, change: StatusChange): Promise<void> {
+    for (const l of this.#status) await l(db, change);
+  }
+
+  async sideTaskFailed(db: Db, f: SideTaskFailure): Promise<void> {
+    for (const l of this.#sideTask) await l(db, f);
+  }
+}
+
+const LISTENERS = namespace('pipeline.listeners', () => new PipelineListeners());
+
+/** The listeners of the app over `db` (its state, server/cache). */
+export function pipelineListenersOf(db: Db): PipelineListeners {
+  return db.state.of(LISTENERS);
 }
 
 export async function notifySideTaskFailure(db: Db, f: SideTaskFailure): Promise<void> {
-  for (const l of sideTaskListeners) await l(db, f);
+  await pipelineListenersOf(db).sideTaskFailed(db, f);
 }

@@ -1,5 +1,5 @@
 // Scale-out: two API processes (two apps, each with its own PostgreSQL pool, change clock and kept reads) on one
-// database. What one of them changes, the other's kept reads (server/db/kept-reads.ts) never hide: every table the
+// database. What one of them changes, the other's kept reads (server/cache/kept-reads.ts) never hide: every table the
 // kept reads depend on sends a change notice when a statement writes it (migration 015), delivered at commit and
 // not on rollback; while the notices cannot be followed (the listening connection lost) nothing is kept, and
 // following resumes on its own.

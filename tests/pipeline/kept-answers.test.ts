@@ -1,8 +1,8 @@
-// The kept answers of server/domains/kept-answers.ts: one build per version however many reads arrive together,
+// The kept answers of server/cache/answers.ts: one build per version however many reads arrive together,
 // a new build for a new version or after the maximum age, failed builds not kept, the size limit, compressed forms.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AnswerCache } from '../../server/domains/kept-answers';
+import { AnswerCache } from '../../server/cache/answers';
 
 afterEach(() => vi.useRealTimers());
 

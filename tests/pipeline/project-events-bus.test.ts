@@ -2,14 +2,15 @@
 // hear each other, except through Redis on the channel of their queue prefix, as two processes would.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AppState } from '../../server/cache/index';
 import { ChangeClock } from '../../server/db/changes';
 import type { Db } from '../../server/db/index';
 import type { ProjectEvent } from '../../contract/events';
 import { projectEventsOf } from '../../server/pipeline/events';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** What the bus uses of a database: its memo and change clock. */
-const fakeDb = () => ({ memo: new Map<string, unknown>(), changes: new ChangeClock(null) }) as unknown as Db;
+/** What the bus uses of a database: its app state (server/cache) and change clock. */
+const fakeDb = (changes = new ChangeClock(null)) => ({ state: new AppState(changes), changes }) as unknown as Db;
 const event = (id: string): ProjectEvent => ({ id, space_id: 's', status: 'transcription_started', progress: 12 });
 const bridged: Array<ReturnType<typeof projectEventsOf>> = [];
 afterAll(async () => {

@@ -1,13 +1,14 @@
-// The hottest reads' results kept between requests (server/db/kept-reads.ts, server/db/changes.ts): the transcript's
+// The hottest reads' results kept between requests (server/cache/kept-reads.ts, server/db/changes.ts): the transcript's
 // and the project list's access facts and versions are asked of the database once, then answered from memory while
 // nothing changes; every change this process makes (over the API, or any write through its database) is seen by the
 // next request: a member removed or a space disabled is refused at once, an edit is read at once. Runs on PGlite and
 // (TEST_DB=pg) on PostgreSQL; other processes' changes are in tests/pipeline/change-notices.test.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEXT } from '../../contract/errors';
+import { AppState } from '../../server/cache/index';
 import { ChangeClock, mayWrite } from '../../server/db/changes';
 import type { Db } from '../../server/db/index';
-import { KEPT_READ_MS, keptRead } from '../../server/db/kept-reads';
+import { KEPT_READ_MS, keptRead } from '../../server/cache/kept-reads';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, usingPostgres, type Harness } from './harness';
 import { queriesDuring } from './helpers';
@@ -102,8 +103,8 @@ describe('kept reads over the API', () => {
   });
 });
 
-/** The little a kept read uses of a database: its memo and change clock. */
-const fakeDb = (clock = new ChangeClock(null)) => ({ memo: new Map<string, unknown>(), changes: clock }) as unknown as Db;
+/** The little a kept read uses of a database: its app state (server/cache) and change clock. */
+const fakeDb = (clock = new ChangeClock(null)) => ({ state: new AppState(clock), changes: clock }) as unknown as Db;
 
 describe('keptRead', () => {
   it('reads once per epoch, again after any change, and concurrent reads share one query', async () => {

@@ -4,6 +4,7 @@
 // debits at once are serialised and cannot overdraw.
 import type { Credits } from '../../../contract/schemas/space';
 import type { Db } from '../../db/index';
+import { namespace } from '../../cache/index';
 import { DomainError } from '../errors';
 
 export type Bucket = 'minutes' | 'lipsync_free';
@@ -153,10 +154,11 @@ export interface DebitResult {
  * notEnoughMinutesText when they hold fewer. A ref already debited takes nothing again.
  */
 type DebitListener = (e: { spaceId: string; bucket: Bucket; minutes: number }) => void;
-const debitListeners: DebitListener[] = [];
-/** Called for every fresh debit row (metrics); registered once in the composition root. */
-export function onDebit(l: DebitListener): void {
-  if (!debitListeners.includes(l)) debitListeners.push(l);
+const DEBIT_LISTENERS = namespace('billing.debit-listeners', (): DebitListener[] => []);
+/** Called for every fresh debit row of the app over `db` (metrics); registered once by its composition root. */
+export function onDebit(db: Db, l: DebitListener): void {
+  const listeners = db.state.of(DEBIT_LISTENERS);
+  if (!listeners.includes(l)) listeners.push(l);
 }
 
 export async function debit(db: Db, d: DebitInput): Promise<DebitResult> {
@@ -182,7 +184,7 @@ export async function debit(db: Db, d: DebitInput): Promise<DebitResult> {
     if (t <= 0) continue;
     await post(db, { spaceId: d.spaceId, bucket: k, kind: 'debit', minutes: t, ref: d.ref, projectId: d.projectId, userId: d.userId, note: d.note });
     taken.push({ bucket: k, minutes: t });
-    for (const l of debitListeners) l({ spaceId: d.spaceId, bucket: k, minutes: t });
+    for (const l of db.state.of(DEBIT_LISTENERS)) l({ spaceId: d.spaceId, bucket: k, minutes: t });
     left = round3(left - t);
     if (left <= 0) break;
   }

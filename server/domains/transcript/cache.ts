@@ -1,5 +1,5 @@
 // The serialized transcript of the editor's full read (GET /api/project/{id}/transcript), kept per process and
-// reused until the transcript changes (server/domains/kept-answers.ts). Shaping 1,000 segments costs about 11 ms of
+// reused until the transcript changes (server/cache/answers.ts). Shaping 1,000 segments costs about 11 ms of
 // CPU; a kept answer costs a lookup, and its compressed form is made once. What an answer is made of names its
 // version: the project's transcript revision (moved on by a database trigger on every write to its segments,
 // migration 014), its languages, and its dictionary with the dictionary's updated_at. The version is read before
@@ -8,15 +8,17 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/index';
 import type { ProjectRow } from '../projects/repository';
-import { answerCacheOf, type AnswerCache } from '../kept-answers';
+import { answerCache, answerCacheOf, type AnswerCache } from '../../cache/answers';
 
 /** Bytes of JSON kept at most: the least recently read transcripts go first. */
 const MAX_BYTES = 64 * 1024 * 1024;
 /** The answer holds no signed URLs: it only changes with its version. */
 const MAX_AGE_MS = 24 * 3600 * 1000;
 
+const TRANSCRIPTS = answerCache('transcripts', { maxBytes: MAX_BYTES, maxAgeMs: MAX_AGE_MS });
+
 export function transcriptCache(db: Db): AnswerCache {
-  return answerCacheOf(db, 'transcripts', { maxBytes: MAX_BYTES, maxAgeMs: MAX_AGE_MS });
+  return answerCacheOf(db, TRANSCRIPTS);
 }
 
 /**

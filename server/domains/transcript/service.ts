@@ -4,7 +4,7 @@ import type { Segment } from '../../../contract/schemas/project';
 import { endsAfterStart, findOverlap, type TimedSegment } from '../../../contract/segments';
 import { isEditable, type ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
-import { keptRead } from '../../db/kept-reads';
+import { keptRead } from '../../cache/kept-reads';
 import { badRequest, conflict, notFound } from '../errors';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../users/types';
@@ -16,7 +16,7 @@ import { segmentJson } from '../projects/shape';
 import { checkSegmentTerms } from '../glossaries/check';
 import * as repo from './repository';
 import { etagMatches, transcriptCache, transcriptEtag } from './cache';
-import type { KeptAnswer } from '../kept-answers';
+import type { KeptAnswer } from '../../cache/answers';
 
 /** Rejects end <= start. */
 function checkTimes(s: { id?: string; start: number; end: number }): void {
@@ -75,7 +75,7 @@ export async function getTranscriptJson(
   ifNoneMatch: string | null,
 ): Promise<{ etag: string; notModified: true } | { etag: string; notModified: false; answer: KeptAnswer }> {
   // The project, its transcript's version and the caller's access in one query: the read most often repeated.
-  // Kept between requests while nothing changes (server/db/kept-reads.ts): most reads then ask no query at all.
+  // Kept between requests while nothing changes (server/cache/kept-reads.ts): most reads then ask no query at all.
   const found = isUuid(projectId)
     ? await keptRead(deps.db, 'transcript-version', `${projectId}|${user.id}`, () => findProjectWithTranscriptVersion(deps.db, projectId, user.id))
     : null;

@@ -1,8 +1,9 @@
 // Short-lived in-process caches of account lookups on the hot path of every request.
 // Entries live ACCOUNT_CACHE_MS at most, so a change made by another instance (is_active=false, a new
 // subscription...) is enforced within that time; writers in this process invalidate at once.
-// The caches belong to the database they cache (Db.memo, made with it in the composition root and shared by its
+// The caches belong to the app of the database they cache (Db.state, server/cache: made with it and shared by its
 // transaction handles): two apps in one process (tests, a worker beside the API) never share or leak entries.
+import { namespace } from '../../cache/index';
 import type { Db } from '../../db/index';
 import type { UserRow } from './types';
 import type { SubscriptionRow } from '../billing/repository';
@@ -19,14 +20,8 @@ interface AccountCaches {
   embed: Map<string, { identityId: string; email: string; at: number }>;
 }
 
-function caches(db: Db): AccountCaches {
-  let c = db.memo.get('accounts') as AccountCaches | undefined;
-  if (!c) {
-    c = { users: new Map(), subs: new Map(), embed: new Map() };
-    db.memo.set('accounts', c);
-  }
-  return c;
-}
+const ACCOUNTS = namespace<AccountCaches>('accounts', () => ({ users: new Map(), subs: new Map(), embed: new Map() }));
+const caches = (db: Db): AccountCaches => db.state.of(ACCOUNTS);
 
 function put<K, V>(m: Map<K, V>, k: K, v: V): void {
   if (m.size >= MAX_ENTRIES && !m.has(k)) {

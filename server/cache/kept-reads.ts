@@ -1,12 +1,14 @@
 // Results of the hottest reads kept between requests: the access facts and versions the editor's transcript and the
 // project list ask for on every request (one database round trip each, most of what a kept answer costs; see
-// server/domains/kept-answers.ts for the answers themselves). A kept result is used again only while nothing has
+// server/cache/answers.ts for the answers themselves). A kept result is used again only while nothing has
 // changed that this process could know of (server/db/changes.ts: its own writes, and every other process's writes
 // to the tables those reads depend on, by change notices), and for KEPT_READ_MS at most whatever happens: a notice
 // lost with its connection without the process noticing still ends there.
 // Reads of one key that arrive together at one epoch share one query. A result is kept only when it was read wholly
 // within one epoch, so a change that lands while a read is in flight is never hidden by it.
-import type { Db } from './index';
+import { namespace } from './index';
+import type { ChangeClock } from '../db/changes';
+import type { Db } from '../db/index';
 
 /** A kept result is read again after this long, whatever the change notices say (as the account caches). */
 export const KEPT_READ_MS = 1500;
@@ -20,10 +22,10 @@ interface Entry {
 
 class KeptReads {
   private readonly entries = new Map<string, Entry>();
-  constructor(private readonly db: Db) {}
+  constructor(private readonly clock: ChangeClock) {}
 
   read<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const clock = this.db.changes;
+    const clock = this.clock;
     const live = clock.live;
     const epoch = clock.epoch;
     const now = Date.now();
@@ -53,15 +55,12 @@ class KeptReads {
   }
 }
 
+const KEPT_READS = namespace('kept-reads', (changes) => new KeptReads(changes));
+
 /**
  * The result of `load` for `name`/`key`: kept from an earlier read while nothing changed since (see above), or read
  * now. Callers put in the key everything the read depends on (ids, the caller's user id, the query).
  */
 export function keptRead<T>(db: Db, name: string, key: string, load: () => Promise<T>): Promise<T> {
-  let reads = db.memo.get('kept-reads') as KeptReads | undefined;
-  if (!reads) {
-    reads = new KeptReads(db);
-    db.memo.set('kept-reads', reads);
-  }
-  return reads.read(`${name}\u0000${key}`, load);
+  return db.state.of(KEPT_READS).read(`${name}\u0000${key}`, load);
 }

@@ -4,9 +4,10 @@
 // Reads of one version that arrive together share one build. Each answer keeps its compressed forms too, made once
 // each (by zlib's thread pool, off the event loop) the first time a client accepts them: sending fewer bytes is most
 // of what a large answer costs. Answers also expire after `maxAgeMs` (they may hold signed URLs).
-// A cache belongs to its database (Db.memo), like the account caches: two apps in one process never share one.
+// A cache belongs to its app (Db.state, server/cache), like the account caches: two apps in one process never share one.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { namespace, type Namespace } from './index';
 import type { Db } from '../db/index';
 
 export type AnswerEncoding = 'br' | 'gzip';
@@ -111,13 +112,12 @@ export class AnswerCache {
   }
 }
 
-/** The database's cache named `name` (made on first use). */
-export function answerCacheOf(db: Db, name: string, o: AnswerCacheOptions): AnswerCache {
-  const key = `answers:${name}`;
-  let c = db.memo.get(key) as AnswerCache | undefined;
-  if (!c) {
-    c = new AnswerCache(o);
-    db.memo.set(key, c);
-  }
-  return c;
+/** Declares an app's cache of answers named `name` (a constant of its owner). */
+export function answerCache(name: string, o: AnswerCacheOptions): Namespace<AnswerCache> {
+  return namespace(`answers:${name}`, () => new AnswerCache(o));
+}
+
+/** The app's cache `ns` (made on first use). */
+export function answerCacheOf(db: Db, ns: Namespace<AnswerCache>): AnswerCache {
+  return db.state.of(ns);
 }
