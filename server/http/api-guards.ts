@@ -1,4 +1,5 @@
-// The creating calls of the public API, in ONE list: each accepts an `Idempotency-Key` header (a retry with the
+// The creating calls of the public API (each route says so with `creates` in its routeFacts,
+// server/http/route-facts.ts; collected here in CREATING_CALLS): each accepts an `Idempotency-Key` header (a retry with the
 // same key and the same request answers the first answer again and creates nothing; the same key with another
 // request is 422), and those that start a job are refused (429) to an API key whose user already runs as many
 // jobs as their plan allows. Mounted by server/http/app.ts before the domain routers.
@@ -10,6 +11,7 @@ import * as keys from '../domains/apikeys/repository';
 import { conflict, unprocessable } from '../domains/errors';
 import { requireUser } from './auth';
 import type { AppEnv } from './env';
+import { DECLARED_ROUTES } from './routes';
 
 export interface CreatingCall {
   method: 'POST';
@@ -19,15 +21,9 @@ export interface CreatingCall {
   startsJob: boolean;
 }
 
-export const CREATING_CALLS: readonly CreatingCall[] = [
-  { method: 'POST', path: '/project/create_transcript', startsJob: true },
-  { method: 'POST', path: '/project/:id/generate', startsJob: true },
-  { method: 'POST', path: '/project/:id/copy', startsJob: true },
-  { method: 'POST', path: '/project/:id/restart', startsJob: true },
-  { method: 'POST', path: '/batch', startsJob: true },
-  { method: 'POST', path: '/space/:id/webhooks', startsJob: false },
-  { method: 'POST', path: '/users/settings/api/credentials', startsJob: false },
-];
+/** Every creating call, from the routes' `creates` facts (server/http/route-facts.ts). */
+export const CREATING_CALLS: readonly CreatingCall[] = DECLARED_ROUTES.flatMap((r) =>
+  r.facts.creates ? [{ method: 'POST' as const, path: r.path, startsJob: r.facts.creates.startsJob }] : []);
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** How long a key's first answer is kept. */

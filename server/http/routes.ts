@@ -1,6 +1,8 @@
 // Every domain router, mounted under /api by server/http/app.ts. Add one import and one line per router.
-import type { Hono } from 'hono';
+// The facts the routes state (routeFacts: plan gates, creating calls, OpenAPI) are collected from these routers.
+import { Hono } from 'hono';
 import type { AppEnv } from './env';
+import { assertAllDeclared, declaredRoutes } from './route-facts';
 import { healthRoutes } from './health';
 import { spacesRoutes } from '../domains/spaces/routes';
 import { authRoutes } from '../domains/auth/routes';
@@ -64,3 +66,12 @@ export const MOUNTS: Mount[] = [
   { path: '/admin/feedback', router: feedbackAdminRoutes },
   { path: '/admin/survey', router: surveyAdminRoutes },
 ];
+
+/** Every route of the mounted routers that states its facts (paths under /api, in Hono's syntax), in order. */
+export const DECLARED_ROUTES = (() => {
+  const mounted = new Hono<AppEnv>();
+  for (const m of MOUNTS) mounted.route(m.path, m.router);
+  const declared = declaredRoutes(mounted.routes);
+  assertAllDeclared(declared);
+  return declared;
+})();

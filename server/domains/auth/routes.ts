@@ -11,6 +11,7 @@ import { clientIp } from '../../http/client-ip';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_SEC, OidcError, TEXTS as OIDC_TEXTS, completeFlow, safeOrigin, startFlow } from './oidc';
 import { refresh, signIn, signOut, signUp } from './service';
 import { verifyAccessToken } from './tokens';
+import { routeFacts } from '../../http/route-facts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -31,19 +32,35 @@ function publicBase(c: Context<AppEnv>): string {
 const callbackUri = (c: Context<AppEnv>) => `${publicBase(c)}/api/auth/oidc/callback`;
 
 export const authRoutes = new Hono<AppEnv>()
-  .post('/sign-up', async (c) => {
+  .post('/sign-up', routeFacts({
+    summary: 'Create an identity (e-mail and password)',
+    body: 'SignUpRequest',
+    response: 'TokenResponse',
+    status: 201,
+    public: true,
+  }), async (c) => {
     const body = await jsonBody(c, SignUpRequest);
     return c.json(await signUp(c.get('deps'), body.email, body.password), 201, NO_STORE);
   })
-  .post('/sign-in', async (c) => {
+  .post('/sign-in', routeFacts({ summary: 'Sign in', body: 'SignInRequest', response: 'TokenResponse', public: true }), async (c) => {
     const body = await jsonBody(c, SignInRequest);
     return c.json(await signIn(c.get('deps'), body.email, body.password, clientIp(c)), 200, NO_STORE);
   })
-  .post('/refresh', async (c) => {
+  .post('/refresh', routeFacts({
+    summary: 'Exchange a refresh token',
+    body: 'RefreshRequest',
+    response: 'TokenResponse',
+    public: true,
+  }), async (c) => {
     const body = await jsonBody(c, RefreshRequest);
     return c.json(await refresh(c.get('deps'), body.refresh_token), 200, NO_STORE);
   })
-  .post('/sign-out', async (c) => {
+  .post('/sign-out', routeFacts({
+    summary: 'Sign out: the refresh token (and the bearer\'s session) is revoked',
+    body: 'SignOutRequest',
+    status: 204,
+    public: true,
+  }), async (c) => {
     const body = await jsonBody(c, SignOutRequest);
     const deps = c.get('deps');
     const bearer = bearerOf(c.req.header('authorization'));
@@ -55,7 +72,11 @@ export const authRoutes = new Hono<AppEnv>()
     await signOut(deps, { refreshToken: body.refresh_token, identityId });
     return c.body(null, 204);
   })
-  .get('/oidc/config', (c) => {
+  .get('/oidc/config', routeFacts({
+    summary: 'Whether single sign-on (OpenID Connect) is configured, and its providers',
+    response: 'OidcConfig',
+    public: true,
+  }), (c) => {
     const oidc = c.get('deps').config.oidc;
     const out: v.InferOutput<typeof OidcConfigResponse> = oidc
       ? { enabled: true, providers: [{ id: 'oidc', name: oidc.name }] }

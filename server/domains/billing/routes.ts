@@ -16,6 +16,7 @@ import {
   subscriptionCheckout, undoSubscriptionCancellation, updateBillingDetails,
 } from './payments-service';
 import { handleStripeWebhook } from './webhooks';
+import { routeFacts } from '../../http/route-facts';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
@@ -30,8 +31,15 @@ export const paymentsRoutes = new Hono<AppEnv>()
     return c.json(r);
   })
   .use('*', requireUser)
-  .get('/products', async (c) => c.json(await products(c.get('deps'))))
-  .get('/create_checkout_session_subscription', async (c) => {
+  .get('/products', routeFacts({ summary: 'Plans and minute packs with their prices', response: 'ProductsResponse' }), async (c) => c.json(await products(c.get('deps'))))
+  .get('/create_checkout_session_subscription', routeFacts({
+    summary: 'A checkout for a plan',
+    response: 'CheckoutResponse',
+    query: [
+      { name: 'price_id', required: true, description: 'The plan\'s price' }, { name: 'success_url', required: true, description: 'Where the checkout returns after paying' },
+      { name: 'cancel_url', required: true, description: 'Where the checkout returns when cancelled' }, { name: 'promotion_code', description: 'An id from POST promotion_code' },
+    ],
+  }), async (c) => {
     const q = queryWith(c, SubscriptionCheckoutQuery);
     return c.json(await subscriptionCheckout(c.get('deps'), c.get('user'), q, c.req.url));
   })
@@ -40,28 +48,36 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const spaceId = await spaceOf(c);
     return c.json(await minutesCheckout(c.get('deps'), c.get('user'), spaceId, q, c.req.url));
   })
-  .post('/create_checkout_session_payment', async (c) => {
+  .post('/create_checkout_session_payment', routeFacts({
+    summary: 'A checkout for minutes of the Teamspace',
+    body: 'PaymentCheckoutRequest',
+    response: 'CheckoutResponse',
+  }), async (c) => {
     const b = await jsonBody(c, PaymentCheckoutBody);
     const spaceId = await spaceOf(c);
     return c.json(
       await minutesCheckout(c.get('deps'), c.get('user'), spaceId, { price_id: b.id, quantity: b.quantity, success_url: b.success_url, cancel_url: b.cancel_url }, c.req.url),
     );
   })
-  .get('/billing_portal', async (c) => {
+  .get('/billing_portal', routeFacts({
+    summary: 'The payment provider\'s billing portal',
+    response: 'BillingPortalResponse',
+    query: [{ name: 'return_url', required: true, description: 'Where the portal returns' }],
+  }), async (c) => {
     const q = queryWith(c, BillingPortalQuery);
     return c.json(await billingPortal(c.get('deps'), c.get('user'), q.return_url, c.req.url));
   })
   .get('/latest_payment_info', async (c) => c.json(await latestPaymentInfo(c.get('deps'), c.get('user'))))
-  .post('/promotion_code', async (c) => {
+  .post('/promotion_code', routeFacts({ summary: 'Check a promotion code', body: 'PromotionCodeRequest', response: 'PromotionCode' }), async (c) => {
     const b = await jsonBody(c, PromotionCodeRequest);
     return c.json(await promotionCode(c.get('deps'), b.code));
   })
-  .post('/subscription', async (c) => {
+  .post('/subscription', routeFacts({ summary: 'Change the plan', body: 'ChangePlanRequest', response: 'SubscriptionAnswer' }), async (c) => {
     const b = await jsonBody(c, ChangePlanRequest);
     return c.json(await changePlan(c.get('deps'), c.get('user'), b.price_id));
   })
-  .post('/cancel_subscription', async (c) => c.json(await cancelSubscription(c.get('deps'), c.get('user'))))
-  .post('/cancel_subscription_cancellation', async (c) => c.json(await undoSubscriptionCancellation(c.get('deps'), c.get('user'))))
+  .post('/cancel_subscription', routeFacts({ summary: 'Cancel the plan at the end of its period', response: 'SubscriptionAnswer' }), async (c) => c.json(await cancelSubscription(c.get('deps'), c.get('user'))))
+  .post('/cancel_subscription_cancellation', routeFacts({ summary: 'Undo a cancellation', response: 'SubscriptionAnswer' }), async (c) => c.json(await undoSubscriptionCancellation(c.get('deps'), c.get('user'))))
   .post('/update_customer_billing_details', async (c) => {
     const b = await jsonBody(c, BillingDetailsRequest);
     return c.json(await updateBillingDetails(c.get('deps'), c.get('user'), b));

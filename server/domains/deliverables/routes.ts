@@ -8,14 +8,25 @@ import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { verifyFileToken } from '../../storage/signed';
 import { DELIVERABLE_FORMATS, HLS_PREFIX, deliverableLanguages, makeDeliverable, type DeliverableFormat } from './service';
+import { routeFacts } from '../../http/route-facts';
 
 export const deliverablesRoutes = new Hono<AppEnv>();
 
-deliverablesRoutes.get('/:id/deliverables', requireUser, async (c) => {
+deliverablesRoutes.get('/:id/deliverables', routeFacts({
+  summary: 'The languages an all-languages deliverable of the video holds now: { languages: [{ lang, code, name, project_id, original, default }] } (the original first, then each finished dub; empty when none is finished)',
+  response: 'DeliverableLanguages',
+}), requireUser, async (c) => {
   return c.json(await deliverableLanguages(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
-deliverablesRoutes.post('/:id/deliverables', requireUser, async (c) => {
+deliverablesRoutes.post('/:id/deliverables', routeFacts({
+  summary: 'Every finished language of the video in one deliverable: an MP4 (mov_text subtitles) or MKV (SRT subtitles) with the original audio and one audio and subtitle track per dubbed language (ISO 639-2 language tags, language-name titles, video stream-copied), or an HLS package (one audio and one WebVTT rendition per language). Made on the first call (seconds), then kept. Answers { format, url, languages }; 409 when no language is dubbed yet',
+  response: 'DeliverableAnswer',
+  query: [
+      { name: 'format', description: 'mp4 (default), mkv or hls' },
+      { name: 'default', description: 'The language whose audio plays by default (its code, e.g. es); the original by default' },
+    ],
+}), requireUser, async (c) => {
   const format = c.req.query('format') ?? 'mp4';
   if (!(DELIVERABLE_FORMATS as readonly string[]).includes(format)) {
     throw unprocessable([{ loc: ['query', 'format'], msg: `format must be one of ${DELIVERABLE_FORMATS.join(', ')}`, type: 'enum' }]);
@@ -30,7 +41,11 @@ deliverablesRoutes.post('/:id/deliverables', requireUser, async (c) => {
 const HLS_TYPES: Record<string, string> = { m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t', vtt: 'text/vtt; charset=utf-8' };
 
 export const hlsRoutes = new Hono<AppEnv>();
-hlsRoutes.get('/hls/:token/:file', async (c) => {
+hlsRoutes.get('/hls/:token/:file', routeFacts({
+  summary: 'A file of an HLS package (master.m3u8, its playlists, segments and WebVTT), behind the signed link that POST /api/project/{id}/deliverables?format=hls answers',
+  public: true,
+  binary: 'application/vnd.apple.mpegurl',
+}), async (c) => {
   const deps = c.get('deps');
   const v = verifyFileToken(deps.config.jwtSecret, c.req.param('token'));
   if (!v.ok) throw new ApiError(v.reason === 'expired' ? 410 : 403, v.reason === 'expired' ? 'This link has expired' : 'Invalid link');

@@ -5,10 +5,20 @@ import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import { demoCovers, openDemo } from './service';
+import { routeFacts } from '../../http/route-facts';
 
 export const demoRoutes = new Hono<AppEnv>()
-  .get('/covers', requireUser, async (c) => c.json(await demoCovers(c.get('deps'), c.get('user'))))
-  .post('/', requireUser, async (c) => {
+  .get('/covers', routeFacts({
+    summary: 'The demo video and the languages it can be opened in (trial users in the demo_project group)',
+    response: 'DemoCovers',
+  }), requireUser, async (c) => c.json(await demoCovers(c.get('deps'), c.get('user'))))
+  .post('/', routeFacts({
+    summary: 'Open the demo project in a language: made (201), transcribed, translated and dubbed at no cost, or the one made before (200)',
+    body: 'DemoRequest',
+    response: 'Project',
+    status: 201,
+    example: { dst_lang: 'es' },
+  }), requireUser, async (c) => {
     const body = await jsonBody(c, DemoRequest);
     const r = await openDemo(c.get('deps'), c.get('user'), body.dst_lang);
     return c.json(r.project, r.created ? 201 : 200);

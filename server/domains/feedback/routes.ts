@@ -11,14 +11,19 @@ import {
   FEEDBACK_CSV_COLUMNS, SURVEY_CSV_COLUMNS, answerSurvey, feedbackCsvPage, listFeedback, listSurveyAnswers, rejectSurvey,
   surveyCsvPage, listSurveys, setSurveyActive, type Cursor,
 } from './service';
+import { routeFacts, type QueryFact } from '../../http/route-facts';
+
+const ADMIN_RECORDS_Q: QueryFact[] = [
+  { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Written after (ISO date-time)' }, { name: 'date_lt', description: 'Written before (ISO date-time)' },
+];
 
 export const surveyRoutes = new Hono<AppEnv>()
   .use('*', requireUser)
-  .post('/add', async (c) => {
+  .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', status: 201 }), async (c) => {
     const body = await jsonBody(c, SurveyAddRequest);
     return c.json(await answerSurvey(c.get('deps').db, c.get('user').id, body), 201);
   })
-  .post('/reject', async (c) => {
+  .post('/reject', routeFacts({ summary: 'Decline a survey', body: 'SurveyRejectRequest' }), async (c) => {
     const body = await jsonBody(c, SurveyRejectRequest);
     return c.json(await rejectSurvey(c.get('deps').db, c.get('user').id, body.survey_id));
   });
@@ -26,7 +31,11 @@ export const surveyRoutes = new Hono<AppEnv>()
 export const feedbackAdminRoutes = new Hono<AppEnv>()
   .use('*', requireUser, requireSuperuser)
   .get('/', async (c) => c.json(await listFeedback(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
-  .get('/csv', (c) => {
+  .get('/csv', routeFacts({
+    summary: 'Project feedback as a CSV file (superuser)',
+    binary: 'text/csv',
+    query: ADMIN_RECORDS_Q,
+  }), (c) => {
     const q = queryWith(c, AdminRecordsQuery);
     const db = c.get('deps').db;
     return c.body(csvStream(FEEDBACK_CSV_COLUMNS, (cur: Cursor | null) => feedbackCsvPage(db, q, cur, CSV_PAGE_ROWS)), 200, csvHeaders('feedback.csv'));
@@ -36,11 +45,15 @@ export const surveyAdminRoutes = new Hono<AppEnv>()
   .use('*', requireUser, requireSuperuser)
   .get('/', async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
   .get('/surveys', async (c) => c.json(await listSurveys(c.get('deps').db)))
-  .patch('/surveys/:id', async (c) => {
+  .patch('/surveys/:id', routeFacts({ summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest' }), async (c) => {
     const body = await jsonBody(c, SurveyActiveRequest);
     return c.json(await setSurveyActive(c.get('deps').db, c.req.param('id'), body.active));
   })
-  .get('/csv', (c) => {
+  .get('/csv', routeFacts({
+    summary: 'Survey answers as a CSV file (superuser)',
+    binary: 'text/csv',
+    query: ADMIN_RECORDS_Q,
+  }), (c) => {
     const q = queryWith(c, AdminRecordsQuery);
     const db = c.get('deps').db;
     return c.body(csvStream(SURVEY_CSV_COLUMNS, (cur: Cursor | null) => surveyCsvPage(db, q, cur, CSV_PAGE_ROWS)), 200, csvHeaders('survey.csv'));

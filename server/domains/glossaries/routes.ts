@@ -1,6 +1,6 @@
 // /api/glossary (spec section 7): GET ?source_lang&target_lang&space_id; GET {id}; POST ?space_id; PATCH {id};
 // DELETE ?glossary_id. Beside them: POST {id}/import (a CSV file, multipart field "file" or a text/csv body) and
-// GET {id}/export (CSV). Plan gate 'glossary' (Business and above) on every call: server/http/gates.ts.
+// GET {id}/export (CSV). Plan gate 'glossary' (Business and above) on every call, stated on each route.
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { CreateGlossaryRequest, GLOSSARY_CSV_MAX_BYTES, UpdateGlossaryRequest } from '../../../contract/schemas/glossary';
@@ -10,6 +10,7 @@ import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { jsonBody, queryWith } from '../../http/validate';
 import * as svc from './service';
+import { routeFacts } from '../../http/route-facts';
 
 export const glossaryRoutes = new Hono<AppEnv>();
 glossaryRoutes.use('*', requireUser);
@@ -20,27 +21,56 @@ const LangFilter = v.optional(
 );
 const ListQuery = v.object({ source_lang: LangFilter, target_lang: LangFilter });
 
-glossaryRoutes.get('/', async (c) => {
+glossaryRoutes.get('/', routeFacts({
+  gates: [
+    { feature: 'glossary', scope: 'space', note: 'listing the dictionaries of a Teamspace' },
+  ],
+}), async (c) => {
   const q = queryWith(c, ListQuery);
   const spaceId = spaceIdFromQuery(c);
   return c.json(await svc.listGlossaries(c.get('deps'), c.get('user'), spaceId, { src: q.source_lang || null, dst: q.target_lang || null }));
 });
 
-glossaryRoutes.post('/', async (c) => {
+glossaryRoutes.post('/', routeFacts({
+  summary: 'Create a dictionary',
+  body: 'CreateGlossaryRequest',
+  response: 'Glossary',
+  status: 201,
+  gates: [
+    { feature: 'glossary', scope: 'space', note: 'creating a dictionary' },
+  ],
+}), async (c) => {
   const spaceId = spaceIdFromQuery(c);
   const body = await jsonBody(c, CreateGlossaryRequest);
   return c.json(await svc.createGlossary(c.get('deps'), c.get('user'), spaceId, body), 201);
 });
 
-glossaryRoutes.delete('/', async (c) => {
+glossaryRoutes.delete('/', routeFacts({
+  summary: 'Delete a dictionary',
+  query: [{ name: 'glossary_id', required: true, description: 'The dictionary' }],
+  gates: [
+    { feature: 'glossary', scope: 'glossary', note: 'deleting a dictionary' },
+  ],
+}), async (c) => {
   const id = (c.req.query('glossary_id') ?? '').trim();
   if (!id) throw unprocessable([{ loc: ['query', 'glossary_id'], msg: 'Field is required', type: 'missing' }]);
   return c.json(await svc.deleteGlossary(c.get('deps'), c.get('user'), id));
 });
 
-glossaryRoutes.get('/:id', async (c) => c.json(await svc.getGlossary(c.get('deps'), c.get('user'), c.req.param('id'))));
+glossaryRoutes.get('/:id', routeFacts({
+  gates: [
+    { feature: 'glossary', scope: 'glossary', note: 'reading a dictionary' },
+  ],
+}), async (c) => c.json(await svc.getGlossary(c.get('deps'), c.get('user'), c.req.param('id'))));
 
-glossaryRoutes.patch('/:id', async (c) => {
+glossaryRoutes.patch('/:id', routeFacts({
+  summary: 'Rename a dictionary or replace its entries',
+  body: 'UpdateGlossaryRequest',
+  response: 'Glossary',
+  gates: [
+    { feature: 'glossary', scope: 'glossary', note: 'editing a dictionary' },
+  ],
+}), async (c) => {
   const body = await jsonBody(c, UpdateGlossaryRequest);
   return c.json(await svc.updateGlossary(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
@@ -64,12 +94,22 @@ async function csvBytes(c: Context<AppEnv>): Promise<Uint8Array> {
   return bytes;
 }
 
-glossaryRoutes.post('/:id/import', async (c) => {
+glossaryRoutes.post('/:id/import', routeFacts({
+  gates: [
+    { feature: 'glossary', scope: 'glossary', note: 'importing dictionary terms from CSV' },
+  ],
+}), async (c) => {
   const bytes = await csvBytes(c);
   return c.json(await svc.importGlossaryCsv(c.get('deps'), c.get('user'), c.req.param('id'), bytes));
 });
 
-glossaryRoutes.get('/:id/export', async (c) => {
+glossaryRoutes.get('/:id/export', routeFacts({
+  summary: 'The dictionary as a CSV file',
+  binary: 'text/csv',
+  gates: [
+    { feature: 'glossary', scope: 'glossary', note: 'exporting a dictionary as CSV' },
+  ],
+}), async (c) => {
   const { name, csv } = await svc.exportGlossaryCsv(c.get('deps'), c.get('user'), c.req.param('id'));
   const file = `${name.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '') || 'dictionary'}.csv`;
   return c.body(csv, 200, {

@@ -20,6 +20,7 @@ import * as repo from './repository';
 import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';
 import { createTusServer, kindFrom, tusContext, type TusServer } from './tus';
 import { findMembership } from '../spaces/repository';
+import { routeFacts } from '../../http/route-facts';
 
 export const libraryRoutes = new Hono<AppEnv>();
 libraryRoutes.use('*', requireUser);
@@ -100,7 +101,11 @@ libraryRoutes.get('/media/:id', async (c) => {
   return c.json(mediaJson(m));
 });
 
-libraryRoutes.get('/info/video', async (c) => {
+libraryRoutes.get('/info/video', routeFacts({
+  summary: 'What the link\'s site tells of a video (title, duration, thumbnail) before it is downloaded; 400 for a playlist, a live stream or a video too long',
+  response: 'VideoInfo',
+  query: [{ name: 'link', required: true, description: 'The video\'s address' }],
+}), async (c) => {
   const link = (c.req.query('link') ?? '').trim();
   if (!link) throw unprocessable([{ loc: ['query', 'link'], msg: TEXT.fieldRequired, type: 'missing' }]);
   if (!isValidVideoLink(link)) throw badRequest(TEXT.incorrectLink);

@@ -23,6 +23,7 @@ import { projectListPage } from './list';
 import { sendAnswer } from '../../http/answers';
 import { qualityCsv } from './quality';
 import { safeFileName } from '../../storage/signed';
+import { routeFacts, SPACE_Q, has, targetLanguageCount } from '../../http/route-facts';
 
 export const projectsRoutes = new Hono<AppEnv>();
 projectsRoutes.use('*', requireUser);
@@ -33,7 +34,11 @@ const PageQuery = v.object({
   offset: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0)), '0'),
 });
 
-projectsRoutes.get('/paginated', async (c) => {
+projectsRoutes.get('/paginated', routeFacts({
+  summary: 'Projects of a Teamspace, newest first (brotli or gzip when Accept-Encoding allows)',
+  response: 'ProjectPage',
+  query: [SPACE_Q, { name: 'limit', description: 'Page size (1-100, default 24)' }, { name: 'offset', description: 'Rows to skip' }, { name: 'name', description: 'Name contains' }],
+}), async (c) => {
   const deps = c.get('deps');
   const spaceId = spaceIdFromQuery(c);
   const q = queryWith(c, v.object({ ...PageQuery.entries, space_id: v.optional(v.string()), folder_id: v.optional(v.string()) }));
@@ -56,12 +61,24 @@ projectsRoutes.get('/events', async (c) => {
   return projectEventStream(c, { filter: (e) => e.space_id === space.id, recheck: () => requireSpaceAccess(c, space.id) });
 });
 
-projectsRoutes.post('/create_transcript', async (c) => {
+projectsRoutes.post('/create_transcript', routeFacts({
+  summary: 'Create a project from an uploaded video (media_id) or a link; the analysis starts at once',
+  body: 'CreateTranscriptRequest',
+  response: 'Project',
+  query: [SPACE_Q],
+  example: { name: 'Product demo', src_lang: 'en', dst_lang: 'es', media_id: '0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90' },
+  gates: [
+    { feature: 'srt_upload', scope: 'space', when: (r) => has(r.body.src_srt_media_id) || has(r.body.dst_srt_media_id) || has(r.body.src_text), note: 'creating a project from an uploaded source or target SRT or a source transcript' },
+    { feature: 'glossary', scope: 'space', when: (r) => has(r.body.glossary_id), note: 'creating a project with a dictionary' },
+    { feature: 'multilanguage', scope: 'space', when: (r) => targetLanguageCount(r.body) > 1, note: 'creating a project in several target languages at once' },
+  ],
+  creates: { startsJob: true },
+}), async (c) => {
   const body = await jsonBody(c, CreateTranscriptRequest);
   return c.json(await svc.createTranscript(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body));
 });
 
-projectsRoutes.get('/:id', async (c) => {
+projectsRoutes.get('/:id', routeFacts({ summary: 'A project (status, progress, results)', response: 'Project' }), async (c) => {
   const deps = c.get('deps');
   const { project } = await svc.loadProject(c.get('deps'), c.get('user'), c.req.param('id'));
   return c.json(await oneProjectJson(deps, project));
@@ -77,7 +94,11 @@ projectsRoutes.get('/:id/events', async (c) => {
   });
 });
 
-projectsRoutes.patch('/:id', async (c) => {
+projectsRoutes.patch('/:id', routeFacts({
+  summary: 'Rename a project or change speakers\' voices',
+  body: 'UpdateProjectRequest',
+  response: 'Project',
+}), async (c) => {
   const body = await jsonBody(c, UpdateProjectRequest);
   return c.json(await svc.updateProject(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
@@ -87,44 +108,91 @@ projectsRoutes.delete('/:id', async (c) => {
   return c.json({ id: c.req.param('id'), status: 'deleted' });
 });
 
-projectsRoutes.put('/:id/prompt', async (c) => {
+projectsRoutes.put('/:id/prompt', routeFacts({
+  summary: 'The translation instructions of a project',
+  body: 'PromptRequest',
+  response: 'Project',
+}), async (c) => {
   const body = await jsonBody(c, PromptRequest);
   return c.json(await svc.setPrompt(c.get('deps'), c.get('user'), c.req.param('id'), body.prompt));
 });
 
-projectsRoutes.get('/:id/asr_words', async (c) => c.json(await getAsrWords(c.get('deps'), c.get('user'), c.req.param('id'))));
+projectsRoutes.get('/:id/asr_words', routeFacts({
+  summary: 'The words speech recognition should know (product and place names)',
+  response: 'AsrWordsResponse',
+}), async (c) => c.json(await getAsrWords(c.get('deps'), c.get('user'), c.req.param('id'))));
 
-projectsRoutes.put('/:id/asr_words', async (c) => {
+projectsRoutes.put('/:id/asr_words', routeFacts({
+  summary: 'Set the words speech recognition should know (at most 200, 60 characters each); the dictionary terms are added to them',
+  body: 'AsrWordsRequest',
+  response: 'AsrWordsResponse',
+  example: { words: ['Zephyrix', 'Ouarzazate'] },
+}), async (c) => {
   const readWords = async () => (await jsonBody(c, AsrWordsRequest)).words;
   return c.json(await setAsrWords(c.get('deps'), c.get('user'), c.req.param('id'), readWords));
 });
 
-projectsRoutes.patch('/:id/glossary', async (c) => {
+projectsRoutes.patch('/:id/glossary', routeFacts({
+  summary: 'Set the project\'s dictionary',
+  response: 'Project',
+  query: [{ name: 'glossary_id', required: true, description: 'A dictionary of the Teamspace, or null for none' }],
+  gates: [
+    { feature: 'glossary', scope: 'project', when: (r) => has(r.query.glossary_id) && r.query.glossary_id !== 'null', note: 'choosing a dictionary for a project' },
+  ],
+}), async (c) => {
   const raw = c.req.query('glossary_id');
   const id = raw === undefined || raw.trim() === '' || raw === 'null' ? null : raw.trim();
   return c.json(await svc.setGlossary(c.get('deps'), c.get('user'), c.req.param('id'), id));
 });
 
-projectsRoutes.post('/:id/copy', async (c) => {
+projectsRoutes.post('/:id/copy', routeFacts({
+  summary: 'Copy the project into another language',
+  body: 'CopyProjectRequest',
+  response: 'Project',
+  example: { dst_lang: 'fr', free_dubbing: false },
+  gates: [
+    { feature: 'free_languages', scope: 'project', when: (r) => r.body.free_dubbing === true, note: 'a copy into another language dubbed free of charge (free_dubbing)' },
+  ],
+  creates: { startsJob: true },
+}), async (c) => {
   const body = await jsonBody(c, CopyProjectRequest);
   return c.json(await svc.copyProject(c.get('deps'), c.get('user'), c.req.param('id'), body.dst_lang, body.free_dubbing));
 });
 
-projectsRoutes.post('/:id/generate', async (c) => {
+projectsRoutes.post('/:id/generate', routeFacts({
+  summary: 'Dub the video (charges minutes)',
+  response: 'Project',
+  creates: { startsJob: true },
+}), async (c) => {
   return c.json(await svc.generate(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
 // Stops the running job (409 when nothing runs).
-projectsRoutes.post('/:id/cancel', async (c) => {
+projectsRoutes.post('/:id/cancel', routeFacts({
+  summary: 'Stop the running job (409 when nothing runs); a cancelled dub gets its minutes back',
+  response: 'Project',
+}), async (c) => {
   return c.json(await svc.cancelProject(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
 // Starts a cancelled analysis again from the stage it was stopped in.
-projectsRoutes.post('/:id/restart', async (c) => {
+projectsRoutes.post('/:id/restart', routeFacts({
+  summary: 'Start a cancelled analysis again from the stage it was stopped in (409 otherwise)',
+  response: 'Project',
+  creates: { startsJob: true },
+}), async (c) => {
   return c.json(await svc.restartProject(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
-projectsRoutes.post('/:id/media_download', async (c) => {
+projectsRoutes.post('/:id/media_download', routeFacts({
+  summary: 'A download URL for a result',
+  body: 'MediaDownloadRequest',
+  response: 'MediaDownloadResponse',
+  example: { media_type: 'video' },
+  gates: [
+    { feature: 'srt_download', scope: 'project', when: (r) => r.body.media_type === 'srt' || r.body.media_type === 'vtt', note: 'downloading the subtitles (SRT, VTT)' },
+  ],
+}), async (c) => {
   const body = await jsonBody(c, MediaDownloadRequest);
   return c.json(await svc.mediaDownload(c.get('deps'), c.get('user'), c.req.param('id'), body.media_type));
 });
@@ -137,7 +205,14 @@ function videoType(c: { req: { query(k: string): string | undefined } }): string
   return t;
 }
 
-projectsRoutes.post('/:id/burn_subtitles', async (c) => {
+projectsRoutes.post('/:id/burn_subtitles', routeFacts({
+  summary: 'Burn the subtitles into the video',
+  response: 'Project',
+  query: [{ name: 'video_type', description: 'translated (default) or original' }],
+  gates: [
+    { feature: 'subtitles', scope: 'project', note: 'burning subtitles into the video' },
+  ],
+}), async (c) => {
   return c.json(await svc.burnSubtitles(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
@@ -145,22 +220,39 @@ projectsRoutes.post('/:id/set_subtitles_banner_displayed', async (c) => {
   return c.json(await svc.setBannerDisplayed(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
-projectsRoutes.post('/:id/feedback', async (c) => {
+projectsRoutes.post('/:id/feedback', routeFacts({ summary: 'Feedback on a project', body: 'FeedbackRequest' }), async (c) => {
   const body = await jsonBody(c, FeedbackRequest);
   return c.json(await svc.addFeedback(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
-projectsRoutes.post('/:id/run_check_face_task', async (c) => {
+projectsRoutes.post('/:id/run_check_face_task', routeFacts({
+  summary: 'Check the video for faces (the project\'s face_check fills in)',
+  response: 'Project',
+  gates: [
+    { feature: 'lipsync', scope: 'project', note: 'checking the faces for lip-sync' },
+  ],
+}), async (c) => {
   return c.json(await runCheckFaceTask(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
-projectsRoutes.post('/:id/run_lipsync_task', async (c) => {
+projectsRoutes.post('/:id/run_lipsync_task', routeFacts({
+  summary: 'Lip-sync the dub',
+  body: 'RunLipsyncRequest',
+  response: 'Project',
+  gates: [
+    { feature: 'lipsync', scope: 'project', note: 'lip-sync' },
+  ],
+}), async (c) => {
   const body = await jsonBody(c, RunLipsyncRequest);
   return c.json(await runLipsyncTask(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
 // The quality report of the last dub (JSON), or ?format=csv for a spreadsheet.
-projectsRoutes.get('/:id/quality', async (c) => {
+projectsRoutes.get('/:id/quality', routeFacts({
+  summary: 'The quality report of the last dub (format=csv: as a CSV file)',
+  response: 'QualityReport',
+  query: [{ name: 'format', description: 'json (default) or csv' }],
+}), async (c) => {
   const format = c.req.query('format') ?? 'json';
   if (format !== 'json' && format !== 'csv') {
     throw unprocessable([{ loc: ['query', 'format'], msg: 'format must be json or csv', type: 'enum' }]);
@@ -176,6 +268,6 @@ projectsRoutes.get('/:id/quality', async (c) => {
 
 projectsRoutes.route('/', transcriptRoutes);
 
-projectsRoutes.get('/:id/voice_pool', async (c) => {
+projectsRoutes.get('/:id/voice_pool', routeFacts({ summary: 'Voices available for the target language', response: 'VoicePool' }), async (c) => {
   return c.json(await svc.voicePool(c.get('deps'), c.get('user'), c.req.param('id')));
 });

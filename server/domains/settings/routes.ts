@@ -9,8 +9,13 @@ import { isAiRewriteConfigured } from '../tools/service';
 import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../../http/access';
 import { buildSettings } from './service';
 import { pendingSurveys } from '../feedback/service';
+import { routeFacts } from '../../http/route-facts';
 
-export const settingsRoutes = new Hono<AppEnv>().get('/', async (c) => {
+export const settingsRoutes = new Hono<AppEnv>().get('/', routeFacts({
+  summary: 'Settings of the app, the user or a space (features, languages, limits)',
+  response: 'Settings',
+  query: [{ name: 'space_id', description: 'The Teamspace' }],
+}), async (c) => {
   const deps = c.get('deps');
   const user = await optionalUser(c);
   const o = { llmConfigured: isAiRewriteConfigured(deps) };

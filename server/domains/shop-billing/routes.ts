@@ -9,32 +9,54 @@ import type { AppEnv } from '../../http/env';
 import { ApiError } from '../../http/errors';
 import { jsonBody } from '../../http/validate';
 import { billingStatus, buyMinutes, returnFromConfirmation, subscribePlan, syncFromPlatform } from '../billing/platform-billing';
+import { routeFacts, SPACE_Q } from '../../http/route-facts';
 
 const DOMAIN_RE = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i;
 
 export const shopBillingRoutes = new Hono<AppEnv>()
-  .get('/return', async (c) => {
+  .get('/return', routeFacts({
+    summary: "The return from the platform's confirmation page of a plan (shop=<domain>): re-checks the shop's subscriptions, then redirects to the app",
+    public: true,
+  }), async (c) => {
     const shop = c.req.query('shop') ?? '';
     if (!DOMAIN_RE.test(shop)) throw new ApiError(400, 'Unknown shop');
     return c.redirect(await returnFromConfirmation(c.get('deps'), shop.toLowerCase()), 302);
   })
   .use('*', requireUser)
-  .get('/status', async (c) => {
+  .get('/status', routeFacts({
+    summary: 'The platform billing of a shop Teamspace',
+    response: 'ShopBillingStatus',
+    query: [SPACE_Q],
+  }), async (c) => {
     const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
     return c.json(await billingStatus(c.get('deps'), space.id));
   })
-  .post('/subscribe', async (c) => {
+  .post('/subscribe', routeFacts({
+    summary: 'Subscribe the shop to a plan (answers the platform\'s confirmation page)',
+    body: 'ShopSubscribeRequest',
+    response: 'ShopSubscribeResponse',
+    query: [SPACE_Q],
+  }), async (c) => {
     const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
     const b = await jsonBody(c, ShopSubscribeRequest);
     return c.json(await subscribePlan(c.get('deps'), c.get('user'), space.id, b.tier, new URL(c.req.url).origin));
   })
-  .post('/sync', async (c) => {
+  .post('/sync', routeFacts({
+    summary: 'Re-check the shop\'s subscriptions on the platform, then the status',
+    response: 'ShopBillingStatus',
+    query: [SPACE_Q],
+  }), async (c) => {
     const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
     const deps = c.get('deps');
     await syncFromPlatform(deps, space.id);
     return c.json(await billingStatus(deps, space.id));
   })
-  .post('/minutes', async (c) => {
+  .post('/minutes', routeFacts({
+    summary: 'Buy minutes as a usage charge of the shop\'s subscription (once per request_id)',
+    body: 'ShopMinutesRequest',
+    response: 'ShopMinutesResponse',
+    query: [SPACE_Q],
+  }), async (c) => {
     const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
     const b = await jsonBody(c, ShopMinutesRequest);
     return c.json(await buyMinutes(c.get('deps'), c.get('user'), space.id, b));

@@ -5,10 +5,14 @@ import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { shopifyOf } from './library';
 import { handleShopWebhook } from './webhooks';
+import { routeFacts } from '../../http/route-facts';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
-export const shopRoutes = new Hono<AppEnv>().post('/webhooks', async (c) => {
+export const shopRoutes = new Hono<AppEnv>().post('/webhooks', routeFacts({
+  summary: "The platform's webhooks (app/uninstalled, customers/data_request, customers/redact, shop/redact), verified by HMAC with the app secret",
+  public: true,
+}), async (c) => {
   const deps = c.get('deps');
   const shopify = shopifyOf(deps);
   if (!shopify) throw new ApiError(404, 'The embedded app is not configured on this server');

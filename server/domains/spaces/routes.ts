@@ -11,6 +11,7 @@ import { sendInviteMails } from './mail';
 import * as svc from './service';
 import { afterDeletion } from '../retention/service';
 import { spaceSettings } from './settings';
+import { routeFacts } from '../../http/route-facts';
 
 export const spacesRoutes = new Hono<AppEnv>();
 spacesRoutes.use('*', requireUser);
@@ -33,17 +34,17 @@ async function idParam(c: Context<AppEnv>, name: string): Promise<string> {
   throw unprocessable([{ loc: ['query', name], msg: TEXT.fieldRequired, type: 'missing' }]);
 }
 
-spacesRoutes.get('/list', async (c) => {
+spacesRoutes.get('/list', routeFacts({ summary: 'Your Teamspaces', response: 'Space', list: true }), async (c) => {
   const user = c.get('user');
   return c.json(await svc.listSpaces(c.get('deps').db, user.id));
 });
 
 /** The caller's plan limits for Teamspaces (create allowed, owned count, member limit). */
-spacesRoutes.get('/limits', async (c) => {
+spacesRoutes.get('/limits', routeFacts({ summary: 'Your plan\'s Teamspace limits', response: 'SpaceLimits' }), async (c) => {
   return c.json(await svc.spaceLimits(c.get('deps').db, c.get('user').id));
 });
 
-spacesRoutes.post('/create', async (c) => {
+spacesRoutes.post('/create', routeFacts({ summary: 'Create a Teamspace', body: 'CreateSpaceRequest', response: 'Space', status: 201 }), async (c) => {
   const body = await jsonBody(c, CreateSpaceRequest);
   const user = c.get('user');
   const deps = c.get('deps');
@@ -52,18 +53,22 @@ spacesRoutes.post('/create', async (c) => {
   return c.json(out.space, 201);
 });
 
-spacesRoutes.get('/:id', async (c) => {
+spacesRoutes.get('/:id', routeFacts({ summary: 'A Teamspace', response: 'Space' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await svc.spaceJson(c.get('deps').db, space.id));
 });
 
-spacesRoutes.patch('/:id', async (c) => {
+spacesRoutes.patch('/:id', routeFacts({
+  summary: 'Rename or recolour a Teamspace (owner)',
+  body: 'UpdateSpaceRequest',
+  response: 'Space',
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const body = await jsonBody(c, UpdateSpaceRequest);
   return c.json(await svc.updateSpace(c.get('deps').db, space.id, body));
 });
 
-spacesRoutes.delete('/:id', async (c) => {
+spacesRoutes.delete('/:id', routeFacts({ summary: 'Delete a Teamspace (owner; its projects go with it)', response: 'DefaultSpace' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const r = await svc.deleteSpace(c.get('deps').db, c.get('user'), space.id);
   // The space's projects and uploads went with it: their stored files go now.
@@ -79,22 +84,22 @@ spacesRoutes.get('/:id/usage', async (c) => {
   return c.json(await svc.usagePage(c.get('deps').db, space.id, page));
 });
 
-spacesRoutes.get('/:id/credits', async (c) => {
+spacesRoutes.get('/:id/credits', routeFacts({ summary: 'Minutes of a Teamspace', response: 'Credits' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await svc.creditsOf(c.get('deps').db, space));
 });
 
-spacesRoutes.get('/:id/settings', async (c) => {
+spacesRoutes.get('/:id/settings', routeFacts({ summary: 'Settings that apply in a Teamspace', response: 'Settings' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await spaceSettings(c.get('deps'), space));
 });
 
-spacesRoutes.get('/:id/leave', async (c) => {
+spacesRoutes.get('/:id/leave', routeFacts({ summary: 'Leave a Teamspace (members; the owner cannot)', response: 'DefaultSpace' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await svc.leaveSpace(c.get('deps').db, c.get('user'), space));
 });
 
-spacesRoutes.post('/:id/invite', async (c) => {
+spacesRoutes.post('/:id/invite', routeFacts({ summary: 'Invite e-mails (owner)', body: 'InviteRequest', response: 'Space' }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const body = await jsonBody(c, InviteRequest);
   const user = c.get('user');
@@ -106,26 +111,43 @@ spacesRoutes.post('/:id/invite', async (c) => {
 });
 
 // An invite link for a pending invite (owner only): single use, expiring; the token is shown this once.
-spacesRoutes.post('/:id/invite_link', async (c) => {
+spacesRoutes.post('/:id/invite_link', routeFacts({
+  summary: 'A single-use, expiring link for a pending invite (owner; the token is answered only here)',
+  body: 'InviteLinkRequest',
+  response: 'InviteLink',
+  status: 201,
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const inviteId = await idParam(c, 'invite_id');
   return c.json(await svc.createInviteLink(c.get('deps').db, c.get('user'), space.id, inviteId), 201);
 });
 
 // Any signed-in person with the link joins the space as an editor (once: a used or expired link is 410).
-spacesRoutes.post('/join', async (c) => {
+spacesRoutes.post('/join', routeFacts({
+  summary: 'Join the Teamspace of an invite link as an editor (410 when used or expired)',
+  body: 'JoinRequest',
+  response: 'JoinAnswer',
+}), async (c) => {
   const token = await idParam(c, 'token');
   return c.json(await svc.joinByLink(c.get('deps').db, c.get('user'), token));
 });
 
-spacesRoutes.delete('/:id/invite/remove', async (c) => {
+spacesRoutes.delete('/:id/invite/remove', routeFacts({
+  summary: 'Withdraw a pending invite (owner)',
+  response: 'Space',
+  query: [{ name: 'invite_id', required: true, description: 'The invite' }],
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const inviteId = await idParam(c, 'invite_id');
   await svc.removeInvite(c.get('deps').db, space.id, inviteId);
   return c.json(await svc.spaceJson(c.get('deps').db, space.id));
 });
 
-spacesRoutes.delete('/:id/members/remove', async (c) => {
+spacesRoutes.delete('/:id/members/remove', routeFacts({
+  summary: 'Remove a member (owner)',
+  response: 'Space',
+  query: [{ name: 'member_id', required: true, description: 'The member\'s user id' }],
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const memberId = await idParam(c, 'member_id');
   await svc.removeMember(c.get('deps').db, space, memberId);

@@ -7,11 +7,17 @@ import { requireSuperuser, requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { answer, inbox, ownConversation, staffConversation, writeToSupport } from './service';
+import { routeFacts } from '../../http/route-facts';
 
 export const supportRoutes = new Hono<AppEnv>()
   .use('*', requireUser)
   .get('/thread', async (c) => c.json(await ownConversation(c.get('deps'), c.get('user'), c.req.query('read') === '1')))
-  .post('/messages', async (c) => {
+  .post('/messages', routeFacts({
+    summary: 'Write to support (the install\'s staff)',
+    body: 'SupportMessageRequest',
+    response: 'SupportConversation',
+    status: 201,
+  }), async (c) => {
     const body = await jsonBody(c, SupportMessageRequest);
     return c.json(await writeToSupport(c.get('deps'), c.get('user'), body), 201);
   });
@@ -29,7 +35,12 @@ export const supportAdminRoutes = new Hono<AppEnv>()
     return c.json(await inbox(c.get('deps'), { status: q.status, email: q.email || undefined, limit: q.limit ?? ADMIN_LIST_LIMIT }));
   })
   .get('/threads/:id', async (c) => c.json(await staffConversation(c.get('deps'), c.req.param('id'))))
-  .post('/threads/:id/messages', async (c) => {
+  .post('/threads/:id/messages', routeFacts({
+    summary: 'Answer a support thread (superuser)',
+    body: 'SupportReplyRequest',
+    response: 'SupportReplyAnswer',
+    status: 201,
+  }), async (c) => {
     const body = await jsonBody(c, SupportReplyRequest);
     return c.json(await answer(c.get('deps'), c.get('user'), c.req.param('id'), body.body), 201);
   });

@@ -1,7 +1,7 @@
 // /api/tools: POST /summarize, the AI rewrite tool (summarise or rewrite a piece of the script).
 // Body {text, lang?, max_chars?, instructions?, mode?: 'summarize'|'rewrite'} -> {text}.
 // ?space_id (optional): the caller must be a member; the space owner's plan then applies (plan gate 'ai_rewrite'
-// in server/http/gates.ts).
+// stated on the route).
 import { Hono } from 'hono';
 import { SummarizeRequest } from '../../../contract/schemas/tools';
 import { requireUser } from '../../http/auth';
@@ -9,8 +9,16 @@ import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import { AI_REWRITE_NOT_CONFIGURED, isAiRewriteConfigured, summarize } from './service';
+import { routeFacts } from '../../http/route-facts';
 
-export const toolsRoutes = new Hono<AppEnv>().post('/summarize', requireUser, async (c) => {
+export const toolsRoutes = new Hono<AppEnv>().post('/summarize', routeFacts({
+  summary: 'AI rewrite of a text',
+  body: 'SummarizeRequest',
+  response: 'SummarizeResponse',
+  gates: [
+    { feature: 'ai_rewrite', scope: 'space', note: 'the AI rewrite tool' },
+  ],
+}), requireUser, async (c) => {
   const deps = c.get('deps');
   if (!isAiRewriteConfigured(deps)) throw new ApiError(503, AI_REWRITE_NOT_CONFIGURED);
   const body = await jsonBody(c, SummarizeRequest);

@@ -10,9 +10,15 @@ import { EmailChangeConfirmRequest, EmailChangeRequest, FeatureGroupRequest } fr
 import { confirmEmailChange, currentEmailChange, requestEmailChange } from './email';
 import { afterDeletion } from '../retention/service';
 import { sisterSsoRedirect } from './sso';
+import { routeFacts } from '../../http/route-facts';
 
 export const usersRoutes = new Hono<AppEnv>()
-  .post('/', requireIdentity, async (c) => {
+  .post('/', routeFacts({
+    summary: 'Create the product account of the signed-in identity',
+    body: 'CreateUserRequest',
+    response: 'User',
+    status: 201,
+  }), requireIdentity, async (c) => {
     const body = await jsonBody(c, CreateUserRequest);
     const identity = c.get('identity');
     if (!identity) throw unauthorized();
@@ -20,23 +26,33 @@ export const usersRoutes = new Hono<AppEnv>()
     const user = await createAccount(deps.db, identity.identityId, body, { demoGroup: deps.config.demoForNewUsers });
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret), 201);
   })
-  .get('/current', requireUser, async (c) => {
+  .get('/current', routeFacts({ summary: 'The current user', response: 'User' }), requireUser, async (c) => {
     const deps = c.get('deps');
     return c.json(await currentUserView(deps.db, c.get('user'), deps.config.jwtSecret));
   })
-  .patch('/current', requireUser, async (c) => {
+  .patch('/current', routeFacts({ summary: 'Update the current user', body: 'UpdateUserRequest', response: 'User' }), requireUser, async (c) => {
     const body = await jsonBody(c, UpdateUserRequest);
     const deps = c.get('deps');
     const user = await updateProfile(deps.db, c.get('user'), body);
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
   })
   // Changing the sign-in e-mail: the link goes to the new address; following it changes the e-mail.
-  .get('/current/email', requireUser, async (c) => c.json(await currentEmailChange(c.get('deps').db, c.get('user'))))
-  .post('/current/email', requireUser, async (c) => {
+  .get('/current/email', routeFacts({ summary: 'The e-mail change waiting for its confirmation', response: 'EmailChange' }), requireUser, async (c) => c.json(await currentEmailChange(c.get('deps').db, c.get('user'))))
+  .post('/current/email', routeFacts({
+    summary: 'Change the sign-in e-mail: a confirmation link is e-mailed to the new address; the e-mail changes when it is followed',
+    body: 'EmailChangeRequest',
+    response: 'EmailChange',
+    status: 202,
+    example: { email: 'new@example.com', confirm_email: 'New@Example.com' },
+  }), requireUser, async (c) => {
     const body = await jsonBody(c, EmailChangeRequest);
     return c.json(await requestEmailChange(c.get('deps'), c.get('user'), body.email, new URL(c.req.url).origin), 202);
   })
-  .post('/current/email/confirm', requireUser, async (c) => {
+  .post('/current/email/confirm', routeFacts({
+    summary: 'Confirm an e-mail change with the token of its link',
+    body: 'EmailChangeConfirmRequest',
+    response: 'User',
+  }), requireUser, async (c) => {
     const body = await jsonBody(c, EmailChangeConfirmRequest);
     const deps = c.get('deps');
     const user = await confirmEmailChange(deps.db, c.get('user'), body.token);
@@ -46,7 +62,7 @@ export const usersRoutes = new Hono<AppEnv>()
     const body = await jsonBody(c, FeatureGroupRequest);
     return c.json(await joinFeatureGroup(c.get('deps').db, c.get('user'), body));
   })
-  .post('/sister_sso', requireUser, async (c) => {
+  .post('/sister_sso', routeFacts({ summary: 'Sign in to the sister product: the address to open', response: 'SisterSsoAnswer' }), requireUser, async (c) => {
     const deps = c.get('deps');
     return c.json(await sisterSsoRedirect(deps.db, deps.config, c.get('user')));
   })

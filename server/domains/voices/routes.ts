@@ -20,38 +20,74 @@ import { jsonBody, queryWith } from '../../http/validate';
 import { MultipartError, readMultipart } from '../library/multipart';
 import { formatBytes, mediaJson } from '../library/service';
 import * as svc from './service';
+import { routeFacts, SPACE_Q } from '../../http/route-facts';
 
 export const voicePresetRoutes = new Hono<AppEnv>();
 voicePresetRoutes.use('*', requireUser);
 
-voicePresetRoutes.get('/', async (c) => c.json(await svc.listPresets(c.get('deps'), c.get('user'), spaceIdFromQuery(c))));
+// The Voice Clone Library: listing and cloning from a sample carry plan gates here; every other /voice_preset call
+// asks the entitlements function in ./service.ts for the space of the voice or project it names (and the clone
+// limit). The cast of a Teamspace (/space/:id/cast...) is part of the same feature; its service asks the
+// entitlements function for the :id space's owner's plan (server/domains/cast/service.ts), as no gate scope reads
+// a path's space.
+voicePresetRoutes.get('/', routeFacts({
+  summary: 'The Voice Clone Library of a Teamspace (with the plan\'s limit)',
+  response: 'VoicePresetList',
+  query: [SPACE_Q],
+  gates: [
+    { feature: 'voice_presets', scope: 'space', note: 'listing the voice clones of a Teamspace' },
+  ],
+}), async (c) => c.json(await svc.listPresets(c.get('deps'), c.get('user'), spaceIdFromQuery(c))));
 
-voicePresetRoutes.post('/create', async (c) => {
+voicePresetRoutes.post('/create', routeFacts({
+  summary: 'Clone a voice from an uploaded sample (audio, or a video\'s sound; at most 5 minutes, with speech); status processing, then done or error',
+  body: 'CreateVoicePresetRequest',
+  response: 'VoicePreset',
+  status: 201,
+  query: [SPACE_Q],
+  example: { label: 'Narrator', media_id: '0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90', similarity_boost: 0.75, stability: 0.5 },
+  gates: [
+    { feature: 'voice_presets', scope: 'space', note: 'cloning a voice from a sample' },
+  ],
+}), async (c) => {
   const spaceId = spaceIdFromQuery(c);
   const body = await jsonBody(c, CreateVoicePresetRequest);
   return c.json(await svc.createFromUpload(c.get('deps'), c.get('user'), spaceId, body), 201);
 });
 
-voicePresetRoutes.post('/from_project', async (c) => {
+voicePresetRoutes.post('/from_project', routeFacts({
+  summary: 'Clone a project\'s speaker into the library, or an instant voice preset of that speaker (is_temporary)',
+  body: 'VoicePresetFromProjectRequest',
+  response: 'VoicePreset',
+  status: 201,
+}), async (c) => {
   const body = await jsonBody(c, VoicePresetFromProjectRequest);
   return c.json(await svc.createFromProject(c.get('deps'), c.get('user'), body), 201);
 });
 
-voicePresetRoutes.get('/statuses', async (c) => {
+voicePresetRoutes.get('/statuses', routeFacts({
+  summary: 'Statuses of voice presets (processing, done, error)',
+  response: 'VoicePresetStatuses',
+  query: [{ name: 'ids', required: true, description: 'Comma-separated preset ids' }],
+}), async (c) => {
   const raw = [...c.req.queries('ids') ?? []].flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   if (raw.length === 0) throw unprocessable([{ loc: ['query', 'ids'], msg: 'Field is required', type: 'missing' }]);
   if (raw.length > 100) throw unprocessable([{ loc: ['query', 'ids'], msg: 'At most 100 ids', type: 'value_error' }]);
   return c.json(await svc.presetStatuses(c.get('deps'), c.get('user'), raw));
 });
 
-voicePresetRoutes.get('/:id', async (c) => c.json(await svc.getPreset(c.get('deps'), c.get('user'), c.req.param('id'))));
+voicePresetRoutes.get('/:id', routeFacts({ summary: 'A voice preset', response: 'VoicePreset' }), async (c) => c.json(await svc.getPreset(c.get('deps'), c.get('user'), c.req.param('id'))));
 
-voicePresetRoutes.patch('/:id', async (c) => {
+voicePresetRoutes.patch('/:id', routeFacts({
+  summary: 'Rename a voice preset or change its accent (similarity_boost) and expressiveness (stability)',
+  body: 'UpdateVoicePresetRequest',
+  response: 'VoicePreset',
+}), async (c) => {
   const body = await jsonBody(c, UpdateVoicePresetRequest);
   return c.json(await svc.updatePreset(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
-voicePresetRoutes.delete('/:id', async (c) => c.json(await svc.deletePreset(c.get('deps'), c.get('user'), c.req.param('id'))));
+voicePresetRoutes.delete('/:id', routeFacts({ summary: 'Delete a voice preset' }), async (c) => c.json(await svc.deletePreset(c.get('deps'), c.get('user'), c.req.param('id'))));
 
 const Unit = v.optional(
   v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be between 0 and 1'), v.maxValue(1, 'must be between 0 and 1')),
@@ -62,18 +98,32 @@ const SampleQuery = v.object({
   stability: Unit,
 });
 
-voicePresetRoutes.get('/:id/sample', async (c) => {
+voicePresetRoutes.get('/:id/sample', routeFacts({
+  summary: 'A WAV of the voice saying a sample sentence',
+  query: [
+      { name: 'language', description: 'Language code (default en)' }, { name: 'similarity_boost', description: 'Accent, 0-1 (default: the preset\'s)' },
+      { name: 'stability', description: 'Stability, 0-1 (default: the preset\'s)' },
+    ],
+}), async (c) => {
   const q = queryWith(c, SampleQuery);
   const wav = await svc.presetSample(c.get('deps'), c.get('user'), c.req.param('id'), q);
   return c.body(new Uint8Array(wav), 200, { 'content-type': 'audio/wav', 'cache-control': 'private, max-age=3600' });
 });
 
-voicePresetRoutes.post('/:id/update_settings', async (c) => {
+voicePresetRoutes.post('/:id/update_settings', routeFacts({
+  summary: 'Change accent and expressiveness; projects using the voice re-voice those speakers on their next generate',
+  body: 'VoicePresetSettingsRequest',
+  response: 'VoicePreset',
+}), async (c) => {
   const body = await jsonBody(c, VoicePresetSettingsRequest);
   return c.json(await svc.updateSettings(c.get('deps'), c.get('user'), c.req.param('id'), body, false));
 });
 
-voicePresetRoutes.post('/:id/update_settings_from_project', async (c) => {
+voicePresetRoutes.post('/:id/update_settings_from_project', routeFacts({
+  summary: 'Change the settings from the editor of a project whose speaker uses the voice',
+  body: 'VoicePresetSettingsRequest',
+  response: 'VoicePreset',
+}), async (c) => {
   const body = await jsonBody(c, VoicePresetSettingsRequest);
   return c.json(await svc.updateSettings(c.get('deps'), c.get('user'), c.req.param('id'), body, true));
 });
@@ -81,7 +131,10 @@ voicePresetRoutes.post('/:id/update_settings_from_project', async (c) => {
 /** Mounted at /api/library: POST media/extract-audio (multipart field `file`: a video or audio file). */
 export const extractAudioRoutes = new Hono<AppEnv>();
 extractAudioRoutes.use('/media/extract-audio', requireUser);
-extractAudioRoutes.post('/media/extract-audio', async (c) => {
+extractAudioRoutes.post('/media/extract-audio', routeFacts({
+  summary: 'Upload a video (multipart field file); its sound is kept as an audio upload (16 kHz mono WAV)',
+  query: [SPACE_Q],
+}), async (c) => {
   const deps = c.get('deps');
   const spaceId = spaceIdFromQuery(c);
   const tmpDir = join(deps.config.dataDir, 'tmp');
@@ -110,10 +163,10 @@ export const voiceTutorialRoutes = new Hono<AppEnv>();
 voiceTutorialRoutes.use('/set_voice_preset_tutorial_displayed', requireUser);
 voiceTutorialRoutes.use('/set_instant_voice_clone_tooltip_displayed', requireUser);
 voiceTutorialRoutes.use('/voice_tutorials', requireUser);
-voiceTutorialRoutes.post('/set_voice_preset_tutorial_displayed', async (c) =>
+voiceTutorialRoutes.post('/set_voice_preset_tutorial_displayed', routeFacts({ summary: 'The voice clone tutorial was shown', response: 'VoiceTutorialFlags' }), async (c) =>
   c.json(await svc.setTutorialFlag(c.get('deps'), c.get('user'), 'voice_preset_tutorial_displayed')),
 );
-voiceTutorialRoutes.post('/set_instant_voice_clone_tooltip_displayed', async (c) =>
+voiceTutorialRoutes.post('/set_instant_voice_clone_tooltip_displayed', routeFacts({ summary: 'The instant voice clone tooltip was shown', response: 'VoiceTutorialFlags' }), async (c) =>
   c.json(await svc.setTutorialFlag(c.get('deps'), c.get('user'), 'instant_voice_clone_tooltip_displayed')),
 );
-voiceTutorialRoutes.get('/voice_tutorials', async (c) => c.json(await svc.tutorialFlags(c.get('deps'), c.get('user'))));
+voiceTutorialRoutes.get('/voice_tutorials', routeFacts({ summary: 'Which voice tutorials were shown', response: 'VoiceTutorialFlags' }), async (c) => c.json(await svc.tutorialFlags(c.get('deps'), c.get('user'))));

@@ -9,6 +9,7 @@ import { requireUser } from '../../../http/auth';
 import type { AppEnv } from '../../../http/env';
 import { jsonBody, queryWith } from '../../../http/validate';
 import { listProducts, listPublications, publish } from '../publish';
+import { routeFacts, SPACE_Q } from '../../../http/route-facts';
 
 const ListQuery = v.object({ project_id: v.pipe(v.string('project_id must be a string'), v.uuid('project_id must be an id')) });
 const ProductsQuery = v.object({
@@ -18,15 +19,28 @@ const ProductsQuery = v.object({
 
 export const shopPublishRoutes = new Hono<AppEnv>()
   .use('*', requireUser)
-  .post('/', async (c) => {
+  .post('/', routeFacts({
+    summary: "Publish a language's dubbed video to a product of the shop (in the background; again for the same product and language replaces the earlier dub). Editors of the shop's Teamspace",
+    body: 'PublishRequest',
+    response: 'Publication',
+    status: 202,
+  }), async (c) => {
     const body = await jsonBody(c, PublishRequest);
     return c.json(await publish(c.get('deps'), c.get('user'), body), 202);
   })
-  .get('/', async (c) => {
+  .get('/', routeFacts({
+    summary: "The project's publications to the shop's products (uploading, processing, ready, failed with the platform's message)",
+    response: 'PublicationList',
+    query: [{ name: 'project_id', required: true, description: 'A project of the shop\'s Teamspace' }],
+  }), async (c) => {
     const q = queryWith(c, ListQuery);
     return c.json(await listPublications(c.get('deps'), c.get('user'), q.project_id));
   })
-  .get('/products', async (c) => {
+  .get('/products', routeFacts({
+    summary: "The shop's products (20, searched by q) to publish a dub to",
+    response: 'ShopProductList',
+    query: [SPACE_Q, { name: 'q', description: 'Search (title)' }],
+  }), async (c) => {
     const q = queryWith(c, ProductsQuery);
     return c.json(await listProducts(c.get('deps'), c.get('user'), q.space_id, q.q));
   });
