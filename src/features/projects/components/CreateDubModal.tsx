@@ -3,23 +3,13 @@
 // listen for, check the minutes, start.
 // The form's state is useCreateDubForm; its sections are VideoSourceField, LanguageFields and CreateOptionsFields.
 import { Banner, BlockStack, Button, ButtonGroup, Modal, Text, TextField } from '@shopify/polaris';
-import type { Project } from '../../../../contract/schemas/project';
-import type { Settings } from '../../../../contract/schemas/settings';
-import type { Credits } from '../../../../contract/schemas/space';
 import { CreateOptionsFields } from './CreateOptionsFields';
 import { LanguageFields } from './LanguageFields';
 import { StoreVideosTab } from './StoreVideosTab';
-import { useCreateDubForm } from './useCreateDubForm';
+import { useCreateDubForm, type CreateDubFormProps } from './useCreateDubForm';
 import { VideoSourceField } from './VideoSourceField';
 
-export interface CreateDubModalProps {
-  open: boolean;
-  onClose: () => void;
-  spaceId: string;
-  settings: Settings | undefined;
-  credits: Credits | undefined;
-  onCreated: (p: Project) => void;
-}
+export type CreateDubModalProps = CreateDubFormProps;
 
 export function CreateDubModal(props: CreateDubModalProps) {
   const { open, onClose, spaceId, onCreated } = props;

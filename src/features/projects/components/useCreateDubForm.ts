@@ -21,14 +21,17 @@ import { useIsShopSpace } from './StoreVideosTab';
 
 type LinkInfoState = { link: string; duration: number | null; title: string | null; loading: boolean; error: string | null };
 
-export function useCreateDubForm({ open, onClose, spaceId, settings, credits, onCreated }: {
+/** What the create dialog is given (its props). */
+export interface CreateDubFormProps {
   open: boolean;
   onClose: () => void;
   spaceId: string;
   settings: Settings | undefined;
   credits: Credits | undefined;
   onCreated: (p: Project) => void;
-}) {
+}
+
+export function useCreateDubForm({ open, onClose, spaceId, settings, credits, onCreated }: CreateDubFormProps) {
   const device = useAtomValue(deviceTypeAtom);
   const features = settings?.scope_settings.available_features;
   const feature = (k: FeatureKey) => isFeatureAvailable(features?.[k], device);
