@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openingsFromRms, correlation } from '../../server/engines/builtin/lipsync/envelope';
 import { insideFactor, mouthGeometry, warpBounds, warpMouthYuv420, type MouthGeometry } from '../../server/engines/builtin/lipsync/mouth';
 import { activeTracks, planSpeakers, speakerWeights } from '../../server/engines/builtin/lipsync/speakers';
-import type { FaceTrack } from '../../server/engines/builtin/lipsync/tracks';
+import { trackFaces, type FaceTrack } from '../../server/engines/builtin/lipsync/tracks';
 import type { Point } from '../../server/engines/types';
 import { summarizeFaceCheck } from '../../server/domains/projects/stages/lipsync';
 import { decodeFramesArgs, encodeFramesArgs } from '../../server/media/args';
@@ -151,5 +151,49 @@ describe('frame argument builders', () => {
     expect(enc.slice(5, 17)).toEqual(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', '640x360', '-r', '25', '-colorspace', 'bt709', '-color_range', 'tv']);
     expect(enc).toContain('dub.m4a');
     expect(enc.slice(-3)).toEqual(['-f', 'mp4', 'o.mp4']);
+  });
+});
+
+describe('face tracking: the detector only where it is needed', () => {
+  // A scripted face engine: one face at (160, 120), present on every frame except `gone`; the landmark net loses
+  // it on `lostAt` (a jump), and each call is recorded by frame index.
+  function scripted(o: { gone?: Set<number>; lostAt?: number }) {
+    const detects: number[] = [];
+    let frame = 0;
+    const pts = (dx = 0) => face(160 + dx, 120, 40);
+    const engine = {
+      id: 'scripted',
+      label: 'scripted',
+      async detect() {
+        detects.push(frame);
+        if (o.gone?.has(frame)) return [];
+        return [{ box: { x: 100, y: 60, width: 120, height: 120 }, score: 0.9, landmarks: pts() }];
+      },
+      async landmarks(_img: unknown, boxes: unknown[]) {
+        if (o.gone?.has(frame)) return boxes.map(() => null as unknown as Point[]);
+        return boxes.map(() => pts(frame === o.lostAt ? 80 : 0));
+      },
+    };
+    async function* frames(n: number) {
+      for (frame = 0; frame < n; frame++) yield new Uint8Array(4 * 4 * 3);
+    }
+    return { engine, detects, frames };
+  }
+
+  it('runs the detector every key interval until a face is found, then every rescan interval and after a loss', async () => {
+    const s = scripted({ gone: new Set([0, 1, 2, 3, 4, 5, 6]), lostAt: 70 });
+    const r = await trackFaces(s.frames(130), s.engine as never, { width: 320, height: 240, keyEvery: 6, rescanEvery: 50 });
+    // no face on 0 and 6: every 6 frames; found on 12; then every 50 frames (62, 112) and on the frame after the
+    // landmark net lost the face (70 -> 71), which resets the schedule (121).
+    expect(s.detects).toEqual([0, 6, 12, 62, 71, 121]);
+    expect(r.frames).toBe(130);
+    expect(r.tracks.length).toBe(2); // the track lost on 70 ends there; the detection on 71 starts another
+    expect(r.tracks[0]!.first).toBe(12);
+  });
+
+  it('without a rescan interval the detector runs on every key frame (as the synchrony measure uses it)', async () => {
+    const s = scripted({});
+    await trackFaces(s.frames(30), s.engine as never, { width: 320, height: 240, keyEvery: 6 });
+    expect(s.detects).toEqual([0, 6, 12, 18, 24]);
   });
 });
