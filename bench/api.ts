@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 
 interface AutocannonResult {
   requests: { average: number; total: number };

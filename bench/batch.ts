@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { startToolSpawner } from '../server/media/spawner';
 import { wavDurationSec } from '../server/media/wav';

@@ -24,7 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { openPostgres } from '../server/db/index';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { wavDurationSec } from '../server/media/wav';
 import { replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../server/domains/projects/repository';

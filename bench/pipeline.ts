@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { probe } from '../server/media/probe';
 import { startToolSpawner } from '../server/media/spawner';

@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 import { extractMonoWav, makeTestVideo, pitchShift, runTool } from '../server/media/ffmpeg';
 import { FFMPEG, FFMPEG_BASE } from '../server/media/args';
 import { readWav, toMono, writeWav } from '../server/media/wav';

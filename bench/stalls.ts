@@ -15,7 +15,7 @@ import { upsertSubscription } from '../server/domains/billing/repository';
 import { insertProject } from '../server/domains/projects/repository';
 import { insertSegments } from '../server/domains/transcript/repository';
 import { checkSegmentTerms } from '../server/domains/glossaries/check';
-import { createApp } from '../server/http/app';
+import { createApp } from '../server/app/app';
 import { parseSrt, toSrt } from '../server/media/subtitles';
 
 export interface StallRow {

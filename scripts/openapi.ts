@@ -1,8 +1,8 @@
 // Writes dist/openapi.json (npm run build): the OpenAPI document generated from the contract (server/http/openapi.ts)
 // for every route of the /api router.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createApiRouter } from '../server/http/app';
-import { buildOpenApi } from '../server/http/openapi';
+import { createApiRouter } from '../server/app/app';
+import { buildOpenApi } from '../server/app/openapi';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 mkdirSync('dist', { recursive: true });

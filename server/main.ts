@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import { loadConfig } from './config';
 import { buildDeps, shutdownDeps } from './bootstrap';
-import { createApp } from './http/app';
+import { createApp } from './app/app';
 
 const config = loadConfig();
 const deps = await buildDeps(config, { role: 'server' });

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import type { Identity, UserRow } from '../domains/users/types';
+import type { Identity, UserRow } from '../caller';
 
 export type { Identity, UserRow };
 

@@ -2,10 +2,10 @@
 // here, in ONE table; ApiError is the HTTP layer's own (a status it decides itself, e.g. 413 for a body).
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isDiskFull } from '../media/errors';
-import { DomainError, diskFull, type DomainErrorCode, type ValidationIssue } from '../domains/errors';
+import { DomainError, diskFull, type DomainErrorCode, type ValidationIssue } from '../errors';
 
 export type { ValidationIssue };
-export { badRequest, notFound, unauthorized, unprocessable } from '../domains/errors';
+export { badRequest, notFound, unauthorized, unprocessable } from '../errors';
 
 /** THE mapping of domain error codes to HTTP statuses. */
 export const STATUS_OF: Record<DomainErrorCode, ContentfulStatusCode> = {

@@ -11,7 +11,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { FeatureKey } from '../../contract/features';
 import type { AppEnv } from './env';
-import type { SchemaName } from './openapi';
+import type { SchemaName } from '../app/openapi';
 
 export interface GateRequest {
   body: Record<string, unknown>;

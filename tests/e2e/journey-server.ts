@@ -15,7 +15,7 @@ import * as ledger from '../../server/domains/billing/ledger';
 import { insertProject, replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../../server/domains/projects/repository';
 import { insertSegments } from '../../server/domains/transcript/repository';
 import { findUserByEmail } from '../../server/domains/users/repository';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { DIST, ensureBuild } from './support';
 
 export interface JourneyServer {

@@ -15,7 +15,7 @@ import { insertProject, updateProjectFields } from '../../server/domains/project
 import { sealToken } from '../../server/domains/shop/crypto';
 import { publishTiming } from '../../server/domains/shop/publish';
 import { linkProjectProduct } from '../../server/domains/shop/repository';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { projectKey } from '../../server/storage/index';
 import { FakeShopAdmin } from '../fakes/shop-admin';
 import { installShopFiles, type ShopFiles } from '../fakes/shop-files';

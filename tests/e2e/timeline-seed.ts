@@ -12,7 +12,7 @@ import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
 import { insertProject, replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../../server/domains/projects/repository';
 import { insertSegments } from '../../server/domains/transcript/repository';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { projectKey } from '../../server/storage/index';
 import { DIST, ensureBuild } from './support';
 

@@ -10,7 +10,7 @@ import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { CHANGES_CHANNEL } from '../../server/db/changes';
 import { openPostgres } from '../../server/db/index';
 import type { AppDeps } from '../../server/deps';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from '../server/harness';
 import { queriesDuring } from '../server/helpers';

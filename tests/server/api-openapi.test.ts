@@ -3,7 +3,7 @@
 // reference page with its assets from this server (no CDN).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiPath, operationsOf } from '../../server/http/openapi';
+import { openApiPath, operationsOf } from '../../server/app/openapi';
 import { createHarness, type Harness } from './harness';
 import { api } from './helpers';
 

@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEXT } from '../../contract/errors';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { createHarness, type Harness } from './harness';
 import { api, signUp, TEST_PASSWORD } from './helpers';
 

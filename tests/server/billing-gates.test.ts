@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureOfRefusal, featureRefusalText, FEATURE_MIN_PLAN, type FeatureKey } from '../../contract/features';
-import { GATES, type Gate } from '../../server/http/gates';
+import { GATES, type Gate } from '../../server/app/gates';
 import { updateProjectFields } from '../../server/domains/projects/repository';
 import { projectKey } from '../../server/storage/index';
 import { makeSpeechVideo, tempDir } from '../fixtures/media';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originAllowed, parseOriginPattern } from '../../contract/origins';
 import { ConfigError, DEFAULT_EMBED_REDIRECT_ORIGINS, loadConfig } from '../../server/config';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import type { AppDeps } from '../../server/deps';
 
 const EMBED = { EMBED_APP_KEY: 'app-key-1', EMBED_APP_SECRET: 'app-secret-0123456789abcdef' };

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../server/config';
 import { openPglite, openPostgres, pgliteDump, type Db } from '../../server/db/index';
 import { migrate, MIGRATIONS_DIR } from '../../server/db/migrate';
 import { buildDeps, shutdownDeps } from '../../server/bootstrap';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import type { AppDeps } from '../../server/deps';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

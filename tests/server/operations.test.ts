@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
-import { createApp } from '../../server/http/app';
+import { createApp } from '../../server/app/app';
 import { checkIngestLink } from '../../server/media/link';
 import { isPublicAddress } from '../../server/net/addresses';
 import { createLogger } from '../../server/observability';

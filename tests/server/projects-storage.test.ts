@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config';
 import { LocalStorage, mediaUrl, S3Storage, type Storage } from '../../server/storage/index';
 import { startFakeS3, type FakeS3 } from '../fakes/s3';
 import { signFileToken, verifyFileToken } from '../../server/storage/signed';
-import { parseRange } from '../../server/http/files';
+import { parseRange } from '../../server/app/files';
 
 async function readAll(s: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

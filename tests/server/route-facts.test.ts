@@ -3,11 +3,11 @@
 // (its gates would not apply), and facts survive Hono's wrapping of a router with its own error handler.
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATING_CALLS } from '../../server/http/api-guards';
+import { CREATING_CALLS } from '../../server/app/api-guards';
 import type { AppEnv } from '../../server/http/env';
-import { GATES } from '../../server/http/gates';
+import { GATES } from '../../server/app/gates';
 import { assertAllDeclared, declaredRoutes, routeFacts } from '../../server/http/route-facts';
-import { DECLARED_ROUTES } from '../../server/http/routes';
+import { DECLARED_ROUTES } from '../../server/app/routes';
 import { createHarness, type Harness } from './harness';
 import { newUser, type TestUser } from './projects-fixtures';
 

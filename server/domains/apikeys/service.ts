@@ -7,9 +7,9 @@ import type { ApiCredential, ApiCredentialList, CreatedApiCredential } from '../
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { decide, featureRefused, userEntitlements } from '../billing/entitlements';
-import { DomainError, notFound, tooMany, unauthorized } from '../errors';
+import { DomainError, notFound, tooMany, unauthorized } from '../../errors';
 import { isUuid } from '../spaces/guard';
-import type { Identity, UserRow } from '../users/types';
+import type { Identity, UserRow } from '../../caller';
 import { invalidateAccount } from '../users/cache';
 import * as repo from './repository';
 

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { Email } from '../../../contract/schemas/common';
 import type { Config } from '../../config';
 import type { AppDeps } from '../../deps';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { upsertIdentity } from './repository';
 import { issueTokens } from './service';
 

@@ -3,7 +3,7 @@
 import type { TokenResponse } from '../../../contract/schemas/auth';
 import { TEXT } from '../../../contract/errors';
 import type { AppDeps } from '../../deps';
-import { conflict, tooMany, unauthorized } from '../errors';
+import { conflict, tooMany, unauthorized } from '../../errors';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
 import { hashRefreshToken, newRefreshToken, signAccessToken } from './tokens';

@@ -13,13 +13,13 @@ import type { Db } from '../../db/index';
 import { setStatus, type StageName, type StatusChange } from '../../pipeline/stages';
 import { requireFeature } from '../billing/entitlements';
 import * as ledger from '../billing/ledger';
-import { badRequest, conflict, DomainError, notFound, unprocessable } from '../errors';
+import { badRequest, conflict, DomainError, notFound, unprocessable } from '../../errors';
 import { findMedia } from '../library/repository';
 import * as projects from '../projects/service';
 import * as projectsRepo from '../projects/repository';
 import { setSegmentsStatus } from '../transcript/repository';
 import { isUuid, spaceAccess } from '../spaces/guard';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import * as webhooksRepo from '../webhooks/repository';
 import * as repo from './repository';
 

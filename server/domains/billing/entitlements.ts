@@ -9,7 +9,7 @@ import {
   type AvailableFeature, type FeatureKey, type FeatureRefusal, type PlanTier,
 } from '../../../contract/features';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { findSubscriptionByUser, type SubscriptionRow } from './repository';
 import { enterpriseProductIds, isEnterpriseTier } from './catalogue';
 import { isFreeSubscription, isSubscriptionActive, isSubscriptionExpired, isSubscriptionPaused, planTierOf } from './plan';

@@ -5,7 +5,7 @@
 import type { Credits } from '../../../contract/schemas/space';
 import type { Db } from '../../db/index';
 import { namespace } from '../../cache/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 
 export type Bucket = 'minutes' | 'lipsync_free';
 export type EntryKind = 'grant' | 'purchase' | 'refill' | 'debit' | 'refund' | 'expire';

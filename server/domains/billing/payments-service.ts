@@ -7,8 +7,8 @@ import type { CheckoutMode, LatestPaymentInfo, ProductsResponse, PromotionCode, 
 import type { Subscription } from '../../../contract/schemas/user';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
-import type { UserRow } from '../users/types';
+import { DomainError } from '../../errors';
+import type { UserRow } from '../../caller';
 import { readAppSettings, writeAppSetting } from '../settings/repository';
 import { findPrice, productsView, type CatalogueEntry } from './catalogue';
 import { userEntitlements } from './entitlements';

@@ -9,11 +9,11 @@ import type { ShopBillingStatus, ShopMinutesResponse, ShopSubscribeResponse } fr
 import { PLAN_DISPLAY_NAMES, PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { shopAdminGraphql } from '../shop/admin';
 import * as shopRepo from '../shop/repository';
 import { invalidateSubscription } from '../users/cache';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import * as ledger from './ledger';
 import { recordPayment } from './payments-repository';
 import { applyPlan, expirePlanMinutes, findLifecycle, type LifecycleRow } from './subscriptions';

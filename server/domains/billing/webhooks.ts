@@ -6,7 +6,7 @@
 // credited once per checkout session whatever the number of events about it.
 import type Stripe from 'stripe';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import * as ledger from './ledger';
 import { isSubscriptionActive } from './plan';
 import * as repo from './payments-repository';

@@ -9,10 +9,10 @@ import type { AddCastMemberRequest, CastList, CastMember, CastRecognition, CastU
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { decide, entitlementsFor, featureRefused, staffEntitlements } from '../billing/entitlements';
-import { conflict, notFound, DomainError } from '../errors';
+import { conflict, notFound, DomainError } from '../../errors';
 import { findProject, speakersOf, type SpeakerRow } from '../projects/repository';
 import { isUuid, spaceAccess } from '../spaces/guard';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { CAST_MATCH_THRESHOLD, matchCast, mergeProfiles } from './match';
 import * as repo from './repository';
 

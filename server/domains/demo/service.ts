@@ -12,7 +12,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { mediaUrl, uploadKey } from '../../storage/index';
 import { setStatus, type StageName } from '../../pipeline/stages';
-import { badRequest, conflict, DomainError, forbidden } from '../errors';
+import { badRequest, conflict, DomainError, forbidden } from '../../errors';
 import { effectiveTierOf, getUserSubscriptionCached } from '../billing/plan';
 import { finishMedia, insertMedia } from '../library/repository';
 import { bumpGeneration, findProject, insertProject } from '../projects/repository';
@@ -20,7 +20,7 @@ import { checkLanguages } from '../projects/service';
 import { oneProjectJson } from '../projects/shape';
 import { findDefaultSpace } from '../spaces/repository';
 import { setSegmentsStatus } from '../transcript/repository';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import * as repo from './repository';
 import { DEMO, ensureDemoSource } from './source';
 

@@ -11,7 +11,7 @@ import type { Storage } from '../../storage/types';
 import { makeCover, makeDemoVideo, placeClips } from '../../media/ffmpeg';
 import { probe } from '../../media/probe';
 import { wavDurationSec } from '../../media/wav';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 
 export const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';
 /** The sentences of the demo, in order (about 17 s with the pauses). */

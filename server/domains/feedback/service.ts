@@ -3,7 +3,7 @@
 import type { Settings } from '../../../contract/schemas/settings';
 import type { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
 import type { Db } from '../../db/index';
-import { DomainError, conflict, notFound } from '../errors';
+import { DomainError, conflict, notFound } from '../../errors';
 import * as repo from './repository';
 
 export const TEXTS = {

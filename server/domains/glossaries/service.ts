@@ -8,8 +8,8 @@ import {
 } from '../../../contract/schemas/glossary';
 import type { AppDeps } from '../../deps';
 import { spaceAccess, isUuid } from '../spaces/guard';
-import type { UserRow } from '../users/types';
-import { DomainError, notFound, unprocessable } from '../errors';
+import type { UserRow } from '../../caller';
+import { DomainError, notFound, unprocessable } from '../../errors';
 import * as repo from './repository';
 import { glossaryCsv } from './csv';
 import { parseCsvInThread } from './parse';

@@ -14,7 +14,7 @@ import { uploadKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
 import { optionalSpaceIdFromQuery, requireSpaceAccess, spaceIdFromQuery } from '../../http/access';
 import { isUuid } from '../spaces/guard';
-import { diskFull } from '../errors';
+import { diskFull } from '../../errors';
 import { MultipartError, readMultipart } from './multipart';
 import * as repo from './repository';
 import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';

@@ -10,7 +10,7 @@ import { probe, type ProbeResult } from '../../media/probe';
 import { makeCover } from '../../media/ffmpeg';
 import { parseSrt, SrtParseError } from '../../media/subtitles';
 import type { Storage } from '../../storage/types';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import * as repo from './repository';
 
 export const NOT_SUBTITLE_TEXT = 'This file is not a SubRip (.srt) subtitle file: upload a text file of numbered cues with timings (00:00:01,000 --> 00:00:02,500)';

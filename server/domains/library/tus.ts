@@ -10,7 +10,7 @@ import { S3Storage, uploadKey } from '../../storage/index';
 import { s3ClientConfig } from '../../storage/s3';
 import * as repo from './repository';
 import { checkUpload, formatBytes } from './service';
-import { DISK_FULL_TEXT, DomainError } from '../errors';
+import { DISK_FULL_TEXT, DomainError } from '../../errors';
 import { isDiskFull } from '../../media/errors';
 
 export const TUS_PATH = '/api/library/tus';

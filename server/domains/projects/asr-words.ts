@@ -4,7 +4,7 @@
 import type { AsrWordsResponse } from '../../../contract/schemas/project';
 import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { loadProject } from './service';
 import { asrWordsOf, cleanWords, saveAsrWords } from './asr-words-store';
 

@@ -2,11 +2,11 @@
 // The jobs themselves are pipeline side tasks (server/domains/projects/stages/lipsync.ts).
 import type { Project, RunLipsyncRequest } from '../../../contract/schemas/project';
 import { isGenerating } from '../../../contract/statuses';
-import { conflict } from '../errors';
+import { conflict } from '../../errors';
 import { minutesNeeded } from '../../../contract/constants';
 import * as ledger from '../billing/ledger';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import * as repo from './repository';
 import { loadProject, STILL_STOPPING } from './service';
 import { stoppingJobs } from '../../pipeline/repository';

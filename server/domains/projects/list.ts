@@ -11,9 +11,9 @@ import { answerCache, answerCacheOf, type AnswerCache, type KeptAnswer } from '.
 import * as repo from './repository';
 import { projectsJson, type ShapeDeps } from './shape';
 import { TEXT } from '../../../contract/errors';
-import { forbidden } from '../errors';
+import { forbidden } from '../../errors';
 import { checkSpaceFacts, isUuid } from '../spaces/guard';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_AGE_MS = 10 * 60 * 1000;

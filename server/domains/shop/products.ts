@@ -18,12 +18,12 @@ import { MediaError } from '../../media/errors';
 import { isPublicAddress } from '../../net/addresses';
 import { uploadKey } from '../../storage/index';
 import * as batches from '../batches/service';
-import { badRequest, conflict, DomainError, notFound } from '../errors';
+import { badRequest, conflict, DomainError, notFound } from '../../errors';
 import { checkUpload } from '../library/service';
 import { deleteMedia, insertMedia } from '../library/repository';
 import * as projects from '../projects/service';
 import { spaceAccess } from '../spaces/guard';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { shopAdminGraphql, ShopAdminError } from './admin';
 import * as repo from './repository';
 

@@ -15,8 +15,8 @@ import type { PublishRequest, Publication, PublicationList, ShopProductList } fr
 import { isFinished, type ProjectStatus } from '../../../contract/statuses';
 import type { AppDeps } from '../../deps';
 import { safeFileName } from '../../storage/signed';
-import type { UserRow } from '../users/types';
-import { badRequest, conflict, DomainError, forbidden } from '../errors';
+import type { UserRow } from '../../caller';
+import { badRequest, conflict, DomainError, forbidden } from '../../errors';
 import * as projectsRepo from '../projects/repository';
 import { loadProject } from '../projects/service';
 import { spaceAccess, type SpaceAccess } from '../spaces/guard';

@@ -1,9 +1,9 @@
 // THE shared membership guard for every space-scoped endpoint (spaces, projects, voices, glossaries...).
 // Routes reach it through server/http/access.ts (which takes the caller from the request).
 import { TEXT } from '../../../contract/errors';
-import { forbidden } from '../errors';
+import { forbidden } from '../../errors';
 import type { Db } from '../../db/index';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { findSpaceWithRole, type SpaceFacts, type SpaceRow } from './repository';
 
 export type { SpaceRow } from './repository';

@@ -6,7 +6,7 @@ import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES, defaultTeamspaceNam
 import { TEXT } from '../../../contract/errors';
 import type { PlanTier } from '../../../contract/features';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { userEntitlements } from '../billing/entitlements';
 import * as ledger from '../billing/ledger';
 import { invalidateAccount } from '../users/cache';

@@ -5,10 +5,10 @@
 import type { SupportConversation, SupportMessage, SupportThread } from '../../../contract/schemas/onboarding';
 import type { AppDeps } from '../../deps';
 import { mailEnabled, sendMail } from '../../mailer';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { findProject } from '../projects/repository';
 import { isUuid, spaceAccess } from '../spaces/guard';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import * as repo from './repository';
 
 export const TEXTS = {

@@ -4,8 +4,8 @@
 import type * as v from 'valibot';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
-import { DomainError, notFound, unprocessable } from '../errors';
+import type { UserRow } from '../../caller';
+import { DomainError, notFound, unprocessable } from '../../errors';
 import { loadProject } from '../projects/service';
 import { speakersOf } from '../projects/repository';
 import { savedSegmentBudget } from '../projects/stages/budget';

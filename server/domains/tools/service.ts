@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps';
 import { isAdapterError } from '../../engines/adapters/errors';
 import type { TextRewriter } from '../../engines/adapters/openai-chat';
 import { EngineError } from '../../engines/types';
-import { DomainError, unprocessable } from '../errors';
+import { DomainError, unprocessable } from '../../errors';
 
 export const AI_REWRITE_NOT_CONFIGURED =
   'AI rewrite is not configured on this server (set LLM_ENGINE=openai with OPENAI_API_KEY, or OPENAI_CHAT_BASE_URL for a self-hosted OpenAI-compatible server such as Ollama)';

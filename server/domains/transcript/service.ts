@@ -5,9 +5,9 @@ import { endsAfterStart, findOverlap, type TimedSegment } from '../../../contrac
 import { isEditable, type ProjectStatus } from '../../../contract/statuses';
 import type { Db } from '../../db/index';
 import { keptRead } from '../../cache/kept-reads';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../../errors';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { setStatus } from '../../pipeline/stages';
 import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../projects/repository';
 import { checkSpaceFacts, isUuid } from '../spaces/guard';

@@ -4,9 +4,9 @@
 // shortening that loses one is not saved.
 import type { SegmentShortenResponse } from '../../../contract/schemas/tools';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
+import type { UserRow } from '../../caller';
 import { shortenOffline } from '../../engines/offline-shorten';
-import { conflict, notFound, unprocessable } from '../errors';
+import { conflict, notFound, unprocessable } from '../../errors';
 import { findGlossary } from '../projects/repository';
 import { loadProject } from '../projects/service';
 import { savedSegmentBudget } from '../projects/stages/budget';

@@ -4,8 +4,8 @@
 // transcript_edited and the next dub re-voices only what changed (the fitted clips are cached by content hash).
 import type { SegmentTimingResponse } from '../../../contract/schemas/project';
 import type { AppDeps } from '../../deps';
-import type { UserRow } from '../users/types';
-import { conflict, notFound } from '../errors';
+import type { UserRow } from '../../caller';
+import { conflict, notFound } from '../../errors';
 import { loadProject } from '../projects/service';
 import { estimateNaturalDuration } from '../../pipeline/fit';
 import * as repo from './repository';

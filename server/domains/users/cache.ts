@@ -5,7 +5,7 @@
 // transaction handles): two apps in one process (tests, a worker beside the API) never share or leak entries.
 import { namespace } from '../../cache/index';
 import type { Db } from '../../db/index';
-import type { UserRow } from './types';
+import type { UserRow } from '../../caller';
 import type { SubscriptionRow } from '../billing/repository';
 
 export const ACCOUNT_CACHE_MS = 1500;

@@ -6,10 +6,10 @@ import type { EmailChange } from '../../../contract/schemas/onboarding';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { MailError, mailEnabled, sendMail } from '../../mailer';
-import { conflict, DomainError, forbidden } from '../errors';
+import { conflict, DomainError, forbidden } from '../../errors';
 import { invalidateAccount } from './cache';
 import * as repo from './repository';
-import type { UserRow } from './types';
+import type { UserRow } from '../../caller';
 
 export const EMAIL_CHANGE_TTL_SEC = 24 * 3600;
 

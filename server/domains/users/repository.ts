@@ -1,6 +1,6 @@
 // All SQL of the users domain.
 import type { Db } from '../../db/index';
-import type { UserRow } from './types';
+import type { UserRow } from '../../caller';
 
 const COLS = `id, identity_id, email, email_type, is_superuser, is_active, picture, referral_id, customer_id,
   onboarding, email_consent, feature_groups, pending_welcome_spaces, api_credentials_generated, created_date`;

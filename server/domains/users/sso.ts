@@ -6,9 +6,9 @@ import { SignJWT } from 'jose';
 import sodium from 'libsodium-wrappers';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
-import { DomainError } from '../errors';
+import { DomainError } from '../../errors';
 import { getUserSubscriptionCached, effectiveTierOf } from '../billing/plan';
-import type { UserRow } from './types';
+import type { UserRow } from '../../caller';
 
 export const SSO_TEXTS = {
   notConfigured: 'Single sign-on to the video-ad product is not configured',

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../../deps';
 import { computePeaks } from '../../../media/peaks';
 import { MediaError } from '../../../media/errors';
 import { projectKey } from '../../../storage/index';
-import { conflict } from '../../errors';
+import { conflict } from '../../../errors';
 import type { ProjectRow } from '../repository';
 import { A } from '../stages/common';
 

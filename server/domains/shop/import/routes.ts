@@ -9,7 +9,7 @@ import { spaceIdFromQuery } from '../../../http/access';
 import { requireUser } from '../../../http/auth';
 import type { AppEnv } from '../../../http/env';
 import { jsonBody } from '../../../http/validate';
-import { unprocessable } from '../../errors';
+import { unprocessable } from '../../../errors';
 import { importProducts, listProducts } from '../products';
 import { routeFacts, SPACE_Q, targetLanguageCount } from '../../../http/route-facts';
 

@@ -1,8 +1,8 @@
 // Every domain router, mounted under /api by server/http/app.ts. Add one import and one line per router.
 // The facts the routes state (routeFacts: plan gates, creating calls, OpenAPI) are collected from these routers.
 import { Hono } from 'hono';
-import type { AppEnv } from './env';
-import { assertAllDeclared, declaredRoutes } from './route-facts';
+import type { AppEnv } from '../http/env';
+import { assertAllDeclared, declaredRoutes } from '../http/route-facts';
 import { healthRoutes } from './health';
 import { spacesRoutes } from '../domains/spaces/routes';
 import { authRoutes } from '../domains/auth/routes';

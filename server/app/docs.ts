@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
-import type { AppEnv } from './env';
+import type { AppEnv } from '../http/env';
 import { buildOpenApi, type RegisteredRoute } from './openapi';
 
 const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/openapi.json');

@@ -1,8 +1,8 @@
 // GET/HEAD /api/files/<token>/<name>: stored media behind signed, expiring URLs, with range requests.
 import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
-import type { AppEnv } from './env';
-import { ApiError } from './errors';
+import type { AppEnv } from '../http/env';
+import { ApiError } from '../http/errors';
 import { materialize } from '../storage/generators';
 import { verifyFileToken } from '../storage/signed';
 import type { Storage } from '../storage/types';

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { statfs } from 'node:fs/promises';
 import type { AppDeps } from '../deps';
-import type { AppEnv } from './env';
+import type { AppEnv } from '../http/env';
 
 type Check = { ok: boolean; ms: number; error?: string; free_mb?: number };
 

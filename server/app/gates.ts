@@ -8,10 +8,10 @@ import { decide, entitlementsFor, featureRefused, type Scope } from '../domains/
 import { findProject } from '../domains/projects/repository';
 import { glossarySpaceId } from '../domains/glossaries/repository';
 import { isUuid } from '../domains/spaces/guard';
-import { optionalSpaceIdFromQuery, requireSpaceAccess } from './access';
-import { requireUser } from './auth';
-import type { AppEnv } from './env';
-import type { GateFact, GateRequest } from './route-facts';
+import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../http/access';
+import { requireUser } from '../http/auth';
+import type { AppEnv } from '../http/env';
+import type { GateFact, GateRequest } from '../http/route-facts';
 import { DECLARED_ROUTES } from './routes';
 
 export type GateMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

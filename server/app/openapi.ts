@@ -22,7 +22,7 @@ import * as voice from '../../contract/schemas/voice-preset';
 import * as cast from '../../contract/schemas/cast';
 import * as shop from '../../contract/schemas/shop';
 import * as shopPublish from '../../contract/schemas/shop-publish';
-import { declaredRoutes } from './route-facts';
+import { declaredRoutes } from '../http/route-facts';
 
 /** Named schemas of the document (components.schemas), each from the contract. */
 const SCHEMAS = {

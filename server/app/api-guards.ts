@@ -8,9 +8,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { claimJobSlot } from '../domains/apikeys/service';
 import * as keys from '../domains/apikeys/repository';
-import { conflict, unprocessable } from '../domains/errors';
-import { requireUser } from './auth';
-import type { AppEnv } from './env';
+import { conflict, unprocessable } from '../errors';
+import { requireUser } from '../http/auth';
+import type { AppEnv } from '../http/env';
 import { DECLARED_ROUTES } from './routes';
 
 export interface CreatingCall {
