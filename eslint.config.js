@@ -20,17 +20,20 @@ const BOUNDARIES = [
   zone('./src/features', './src/app', 'src/features/* never import src/app (app composes features, not the other way)'),
   zone(['./src/lib', './src/ui'], ['./src/app', './src/features'], 'src/lib and src/ui import neither src/app nor src/features'),
   zone('./src/lib', './src/ui', 'src/lib imports no presentation (src/ui)'),
-  // server: http -> domains -> db, storage, media.
-  zone(['./server/db', './server/cache', './server/storage', './server/media'], ['./server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage and media are below the domains: they import no http, domain or pipeline code'),
-  zone('./server/domains', './server/http/app.ts', 'domains never import the app'),
+  // server: app -> domains -> http (the kit of the routes) -> pipeline, engines, db, cache, storage, media.
+  zone(['./server/db', './server/cache', './server/storage', './server/media', './server/errors.ts', './server/caller.ts'], ['./server/app', './server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage, media, errors.ts and caller.ts are below the domains: they import no app, http, domain or pipeline code'),
+  zone('./server/domains', './server/app', 'domains never import the app (server/app mounts them)'),
+  // The app on top, the kit below: server/http holds what routes use and knows no domain (what a guard needs of a
+  // domain, the app hands to each request: `callers` in server/http/env.ts).
+  zone('./server/http', ['./server/domains', './server/app'], 'server/http is the kit the routes use: it imports no domain and not the app (server/app assembles them)'),
   // Services know no HTTP: only a domain's routes.ts (its HTTP edge) imports server/http.
-  zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/domains/errors.ts)'),
+  zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/errors.ts)'),
   // Media (ffmpeg, measurements) runs below the engines: it never calls a model.
   zone('./server/media', './server/engines', 'server/media imports no engine: the stages hand it what the engines made'),
   // engines talk to models only: no domain, pipeline or HTTP layer.
-  zone('./server/engines', ['./server/domains', './server/pipeline', './server/http'], 'server/engines import no domain, pipeline or http code'),
+  zone('./server/engines', ['./server/app', './server/domains', './server/pipeline', './server/http'], 'server/engines import no app, domain, pipeline or http code'),
   // The pipeline runs stages; domains register what it calls.
-  zone('./server/pipeline', ['./server/domains', './server/http'], 'server/pipeline imports no domain and no http code: the domains register the stage handlers it runs'),
+  zone('./server/pipeline', ['./server/app', './server/domains', './server/http'], 'server/pipeline imports no app, domain or http code: the domains register the stage handlers it runs'),
 ];
 
 // No cross-feature imports: each src/features/<name> may import only itself (plus lib, ui and contract).
@@ -68,7 +71,8 @@ export default tseslint.config(
     },
   },
   {
-    // Services know no HTTP framework: hono (its types included) stays in routes.ts files and server/http.
+    // Services know no HTTP framework: hono (its types included) stays in routes.ts files, server/http (the kit)
+    // and server/app (the app).
     files: ['server/domains/**/*.ts'],
     ignores: ['server/domains/**/routes.ts'],
     rules: {

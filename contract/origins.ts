@@ -5,7 +5,7 @@
 // subdomains of a host, `https://*.example.com` (any depth; not example.com itself), the same syntax as a
 // CSP host-source. No path, query, fragment or credentials.
 
-/** Meta tags the server adds to the embedded build's index.html (server/http/embed-page.ts). */
+/** Meta tags the server adds to the embedded build's index.html (server/app/embed-page.ts). */
 export const EMBED_META = {
   /** The app key App Bridge is created with (EMBED_APP_KEY). */
   appKey: 'embed-app-key',

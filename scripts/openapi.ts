@@ -1,4 +1,4 @@
-// Writes dist/openapi.json (npm run build): the OpenAPI document generated from the contract (server/http/openapi.ts)
+// Writes dist/openapi.json (npm run build): the OpenAPI document generated from the contract (server/app/openapi.ts)
 // for every route of the /api router.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createApiRouter } from '../server/app/app';

@@ -2,7 +2,7 @@
 // server/http/route-facts.ts; collected here in CREATING_CALLS): each accepts an `Idempotency-Key` header (a retry with the
 // same key and the same request answers the first answer again and creates nothing; the same key with another
 // request is 422), and those that start a job are refused (429) to an API key whose user already runs as many
-// jobs as their plan allows. Mounted by server/http/app.ts before the domain routers.
+// jobs as their plan allows. Mounted by server/app/app.ts before the domain routers.
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -8,7 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/env';
+import type { AppEnv, Callers } from '../http/env';
+import { accountOf, resolveIdentity } from '../domains/auth/identity';
 import { contentSecurityPolicy } from './csp';
 import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
 import { errorResponse } from '../http/errors';
@@ -19,13 +20,16 @@ import { mountCreatingCalls } from './api-guards';
 import { MOUNTS } from './routes';
 import { createDocsRoutes } from './docs';
 
+/** Who a bearer token is and their account, for the route guards of server/http/auth.ts. */
+const CALLERS: Callers = { resolveIdentity, accountOf };
+
 export interface AppOptions {
   /** Folder holding dist/standalone and dist/embed; static serving is off when absent. */
   distDir?: string | null;
   log?: (msg: string, meta?: Record<string, unknown>) => void;
 }
 
-/** The standalone build's policy: the full policy (server/http/csp.ts), never framed. */
+/** The standalone build's policy: the full policy (server/app/csp.ts), never framed. */
 export function standaloneCsp(config: { s3: { endpoint: string | null } | null }): string {
   return contentSecurityPolicy(config, "'none'");
 }
@@ -98,8 +102,8 @@ export const MAX_JSON_BODY = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /**
- * The /api router: plan gates first (server/http/gates.ts), the creating calls' Idempotency-Key and job limits
- * (server/http/api-guards.ts), the domain routers, the OpenAPI document and reference page of all of them.
+ * The /api router: plan gates first (server/app/gates.ts), the creating calls' Idempotency-Key and job limits
+ * (server/app/api-guards.ts), the domain routers, the OpenAPI document and reference page of all of them.
  */
 export function createApiRouter(): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
@@ -123,6 +127,7 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
     const reqLog = baseLogger.child({ requestId });
     c.set('deps', deps);
+    c.set('callers', CALLERS);
     c.set('identity', null);
     c.set('requestId', requestId);
     c.set('log', reqLog);

@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { contentSecurityPolicy } from './csp';
 
 /**
- * CSP of every /embed/ response: the standalone build's full policy (server/http/csp.ts) with frame-ancestors the
+ * CSP of every /embed/ response: the standalone build's full policy (server/app/csp.ts) with frame-ancestors the
  * admin origins, or nobody when embedding is not configured.
  */
 export function embedContentSecurityPolicy(config: Pick<Config, 'embed' | 's3'>): string {

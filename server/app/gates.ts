@@ -1,14 +1,15 @@
 // The plan gates: each route states its own (`gates` in its routeFacts, server/http/route-facts.ts); they are
 // collected here from the mounted routers (GATES) and enforced by one middleware per gate that asks the
 // entitlements function (server/domains/billing/entitlements.ts). A route whose gate depends on the request (an
-// SRT on create, a subtitle download) says so with `when`. Mounted by server/http/app.ts before the domain
+// SRT on create, a subtitle download) says so with `when`. Mounted by server/app/app.ts before the domain
 // routers; a test walks GATES with a trial user (each refused) and a Business user (each allowed).
 import type { Context, MiddlewareHandler } from 'hono';
 import { decide, entitlementsFor, featureRefused, type Scope } from '../domains/billing/entitlements';
 import { findProject } from '../domains/projects/repository';
 import { glossarySpaceId } from '../domains/glossaries/repository';
 import { isUuid } from '../domains/spaces/guard';
-import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../http/access';
+import { optionalSpaceIdFromQuery } from '../http/access';
+import { requireSpaceAccess } from '../domains/spaces/access';
 import { requireUser } from '../http/auth';
 import type { AppEnv } from '../http/env';
 import type { GateFact, GateRequest } from '../http/route-facts';

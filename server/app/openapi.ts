@@ -1,81 +1,11 @@
 // The OpenAPI 3.1 document of /api, generated from the contract's valibot schemas (never written twice): every
-// route the routers register (server/http/routes.ts MOUNTS) is listed; a route's facts (routeFacts in its routes
+// route the routers register (server/app/routes.ts MOUNTS) is listed; a route's facts (routeFacts in its routes
 // file, server/http/route-facts.ts) name its request and response schemas, examples and statuses. Built at build time (scripts/openapi.ts -> dist/openapi.json) and
 // served at /api/openapi.json; /api/docs renders it with a locally bundled Swagger UI.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import * as apiS from '../../contract/schemas/api';
-import * as auth from '../../contract/schemas/auth';
-import * as batch from '../../contract/schemas/batch';
-import * as glossary from '../../contract/schemas/glossary';
-import * as onboarding from '../../contract/schemas/onboarding';
-import * as payments from '../../contract/schemas/payments';
-import * as shopBilling from '../../contract/schemas/shop-billing';
-import * as quality from '../../contract/schemas/quality';
-import { ErrorBody, ErrorDetailItem } from '../../contract/schemas/common';
-import * as project from '../../contract/schemas/project';
-import * as settings from '../../contract/schemas/settings';
-import * as space from '../../contract/schemas/space';
-import * as tools from '../../contract/schemas/tools';
-import * as user from '../../contract/schemas/user';
-import * as voice from '../../contract/schemas/voice-preset';
-import * as cast from '../../contract/schemas/cast';
-import * as shop from '../../contract/schemas/shop';
-import * as shopPublish from '../../contract/schemas/shop-publish';
+import { SCHEMAS, type SchemaName } from '../http/schemas';
 import { declaredRoutes } from '../http/route-facts';
-
-/** Named schemas of the document (components.schemas), each from the contract. */
-const SCHEMAS = {
-  Project: project.Project, ProjectPage: project.ProjectPage, CreateTranscriptRequest: project.CreateTranscriptRequest,
-  UpdateProjectRequest: project.UpdateProjectRequest, CopyProjectRequest: project.CopyProjectRequest,
-  MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest,
-  PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
-  TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
-  KeepOriginalRequest: project.KeepOriginalRequest, SegmentTimingResponse: project.SegmentTimingResponse,
-  VoicePool: project.VoicePool,
-  CastMember: cast.CastMember, CastList: cast.CastList, AddCastMemberRequest: cast.AddCastMemberRequest, UpdateCastMemberRequest: cast.UpdateCastMemberRequest,
-  MergeCastMemberRequest: cast.MergeCastMemberRequest, CastRecognitionList: cast.CastRecognitionList, CastUndoRequest: cast.CastUndoRequest,
-  User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
-  Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
-  InviteRequest: space.InviteRequest, InviteLinkRequest: space.InviteLinkRequest, InviteLink: space.InviteLink,
-  JoinRequest: space.JoinRequest, JoinAnswer: space.JoinAnswer, Credits: space.Credits, SpaceLimits: space.SpaceLimits,
-  Settings: settings.Settings,
-  SignUpRequest: auth.SignUpRequest, SignInRequest: auth.SignInRequest, RefreshRequest: auth.RefreshRequest, TokenResponse: auth.TokenResponse,
-  SummarizeRequest: tools.SummarizeRequest, SummarizeResponse: tools.SummarizeResponse,
-  SegmentShortenRequest: tools.SegmentShortenRequest, SegmentShortenResponse: tools.SegmentShortenResponse,
-  ApiCredential: apiS.ApiCredential, ApiCredentialList: apiS.ApiCredentialList, CreateApiCredentialRequest: apiS.CreateApiCredentialRequest,
-  CreatedApiCredential: apiS.CreatedApiCredential, WebhookEndpoint: apiS.WebhookEndpoint, WebhookEndpointWithSecret: apiS.WebhookEndpointWithSecret,
-  WebhookList: apiS.WebhookList, CreateWebhookRequest: apiS.CreateWebhookRequest, UpdateWebhookRequest: apiS.UpdateWebhookRequest,
-  WebhookDeliveryList: apiS.WebhookDeliveryList,
-  DemoRequest: onboarding.DemoRequest, DemoCovers: onboarding.DemoCovers,
-  EmailChangeRequest: onboarding.EmailChangeRequest, EmailChangeConfirmRequest: onboarding.EmailChangeConfirmRequest, EmailChange: onboarding.EmailChange,
-  AdminUpdateUserRequest: user.AdminUpdateUserRequest, AdminUser: user.AdminUser,
-  DefaultSpace: space.DefaultSpaceAnswer,
-  VoicePreset: voice.VoicePreset, VoicePresetList: voice.VoicePresetList, CreateVoicePresetRequest: voice.CreateVoicePresetRequest,
-  VoicePresetFromProjectRequest: voice.VoicePresetFromProjectRequest, UpdateVoicePresetRequest: voice.UpdateVoicePresetRequest,
-  VoicePresetSettingsRequest: voice.VoicePresetSettingsRequest, VoicePresetStatuses: voice.VoicePresetStatuses, VoiceTutorialFlags: voice.VoiceTutorialFlags,
-  CreateBatchRequest: batch.CreateBatchRequest, Batch: batch.Batch, BatchList: batch.BatchList,
-  ShopProductsAnswer: shop.ShopProductsAnswer, ShopImportRequest: shop.ShopImportRequest, ShopImportAnswer: shop.ShopImportAnswer,
-  PublishRequest: shopPublish.PublishRequest, Publication: shopPublish.Publication, PublicationList: shopPublish.PublicationList, ShopProductList: shopPublish.ShopProductList,
-  MediaDownloadResponse: project.MediaDownloadResponse, VideoInfo: project.VideoInfo, DeliverableLanguages: project.DeliverableLanguages,
-  DeliverableAnswer: project.DeliverableAnswer, QualityReport: quality.QualityReport,
-  SegmentRewriteRequest: tools.SegmentRewriteRequest, SegmentRewriteResponse: tools.SegmentRewriteResponse,
-  SignOutRequest: auth.SignOutRequest, OidcConfig: auth.OidcConfigResponse, SisterSsoAnswer: user.SisterSsoAnswer,
-  CreateGlossaryRequest: glossary.CreateGlossaryRequest, UpdateGlossaryRequest: glossary.UpdateGlossaryRequest, Glossary: glossary.Glossary,
-  ProductsResponse: payments.ProductsResponse, CheckoutResponse: payments.CheckoutResponse, PaymentCheckoutRequest: payments.PaymentCheckoutBody,
-  BillingPortalResponse: payments.BillingPortalResponse, PromotionCodeRequest: payments.PromotionCodeRequest, PromotionCode: payments.PromotionCode,
-  ChangePlanRequest: payments.ChangePlanRequest, SubscriptionAnswer: user.SubscriptionAnswer,
-  AdminMinutesGrantRequest: payments.AdminMinutesGrant, AdminMinutesGrantResult: payments.AdminMinutesGrantResult,
-  AdminPaymentsSettingsRequest: payments.AdminPaymentsSettings, AdminPaymentsAnswer: payments.AdminPaymentsAnswer,
-  AdminSettingsRequest: settings.AdminSettingsUpdate,
-  ShopBillingStatus: shopBilling.ShopBillingStatus, ShopSubscribeRequest: shopBilling.ShopSubscribeRequest, ShopSubscribeResponse: shopBilling.ShopSubscribeResponse,
-  ShopMinutesRequest: shopBilling.ShopMinutesRequest, ShopMinutesResponse: shopBilling.ShopMinutesResponse,
-  SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation,
-  SupportReplyRequest: onboarding.SupportReplyRequest, SupportReplyAnswer: onboarding.SupportReplyAnswer,
-  SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest,
-  Error: ErrorBody, ValidationIssue: ErrorDetailItem,
-} satisfies Record<string, v.GenericSchema>;
-export type SchemaName = keyof typeof SCHEMAS;
 
 /** A route as the routers registered it (the handler carries the route's facts: server/http/route-facts.ts). */
 export interface RegisteredRoute {

@@ -1,4 +1,4 @@
-// Every domain router, mounted under /api by server/http/app.ts. Add one import and one line per router.
+// Every domain router, mounted under /api by server/app/app.ts. Add one import and one line per router.
 // The facts the routes state (routeFacts: plan gates, creating calls, OpenAPI) are collected from these routers.
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env';

@@ -1,17 +1,9 @@
-// The space guard of server/domains/spaces/guard.ts for routes: the caller from the request (requireUser ran),
-// the space id from the query.
+// The space id a route reads from the query (the space guard itself is the spaces domain's:
+// server/domains/spaces/access.ts).
 import type { Context } from 'hono';
 import { TEXT } from '../../contract/errors';
-import { spaceAccess, type SpaceAccess } from '../domains/spaces/guard';
 import type { AppEnv } from './env';
-import { unauthorized, unprocessable } from './errors';
-
-/** The space the caller may enter (403 'You have no access to this resource' otherwise); see spaceAccess. */
-export function requireSpaceAccess(c: Context<AppEnv>, spaceId: string | null | undefined, opts: { owner?: boolean } = {}): Promise<SpaceAccess> {
-  const user = c.get('user');
-  if (!user) throw unauthorized();
-  return spaceAccess(c.get('deps').db, user, spaceId, opts);
-}
+import { unprocessable } from './errors';
 
 /** The space_id query parameter; missing or blank -> 422 'Field is required'. */
 export function spaceIdFromQuery(c: Context<AppEnv>): string {

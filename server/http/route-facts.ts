@@ -6,19 +6,19 @@
 //     creates: { startsJob: true } }), async (c) => { ... });
 //
 // It is a pass-through middleware that carries the facts; the lists the app needs are derived from the routes of
-// the mounted routers (server/http/routes.ts MOUNTS): the plan gates (server/http/gates.ts GATES), the creating
-// calls (server/http/api-guards.ts CREATING_CALLS) and the OpenAPI operations (server/http/openapi.ts).
+// the mounted routers (server/app/routes.ts MOUNTS): the plan gates (server/app/gates.ts GATES), the creating
+// calls (server/app/api-guards.ts CREATING_CALLS) and the OpenAPI operations (server/app/openapi.ts).
 import type { MiddlewareHandler } from 'hono';
 import type { FeatureKey } from '../../contract/features';
 import type { AppEnv } from './env';
-import type { SchemaName } from '../app/openapi';
+import type { SchemaName } from './schemas';
 
 export interface GateRequest {
   body: Record<string, unknown>;
   query: Record<string, string>;
 }
 
-/** A plan gate of a route: enforced by server/http/gates.ts before the route's own handlers run. */
+/** A plan gate of a route: enforced by server/app/gates.ts before the route's own handlers run. */
 export interface GateFact {
   feature: FeatureKey;
   /**
@@ -59,7 +59,7 @@ export interface RouteFacts {
   /** Plan gates, in the order they are checked. */
   gates?: GateFact[];
   /**
-   * A creating call of the public API (server/http/api-guards.ts): it accepts an Idempotency-Key, and when it
+   * A creating call of the public API (server/app/api-guards.ts): it accepts an Idempotency-Key, and when it
    * starts pipeline work the concurrent-jobs limit of API keys applies.
    */
   creates?: { startsJob: boolean };

@@ -26,7 +26,7 @@ const dir = tempDir('e2e-');
 beforeAll(async () => {
   h = await createHarness();
   u = await newUser(h, 'dubber');
-  // Subtitles, SRT and the dictionary are plan features (server/http/gates.ts): a Business plan.
+  // Subtitles, SRT and the dictionary are plan features (server/app/gates.ts): a Business plan.
   await grantPlan(h, u.id, 'business');
   const p = await replacePipeline(h, { heartbeatMs: 1000, staleSec: 30 });
   await p.startWorker(1);

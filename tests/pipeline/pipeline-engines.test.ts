@@ -57,7 +57,7 @@ interface JobEnd { projectId: string; stage: StageName; outcome: string; error?:
 async function start(env: Record<string, string>) {
   const h = await createHarness({ ...common, ...env });
   const u = await newUser(h, 'engines');
-  // Subtitles, SRT and the dictionary are plan features (server/http/gates.ts): a Business plan.
+  // Subtitles, SRT and the dictionary are plan features (server/app/gates.ts): a Business plan.
   await grantPlan(h, u.id, 'business');
   const ends: JobEnd[] = [];
   const logs: string[] = [];

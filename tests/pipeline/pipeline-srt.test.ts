@@ -19,7 +19,7 @@ const stages: string[] = [];
 beforeAll(async () => {
   h = await createHarness();
   u = await newUser(h, 'subs');
-  // Subtitles, SRT and the dictionary are plan features (server/http/gates.ts): a Business plan.
+  // Subtitles, SRT and the dictionary are plan features (server/app/gates.ts): a Business plan.
   await grantPlan(h, u.id, 'business');
   video = await makeSpeechVideo({ seconds: 12 });
   const p = await replacePipeline(h, { onJobEnd: (e) => stages.push(`${e.projectId}:${e.stage}:${e.outcome}`) });

@@ -1,4 +1,4 @@
-// Every plan-gated route (server/http/gates.ts GATES) over HTTP: a trial user is refused with the 403 feature
+// Every plan-gated route (server/app/gates.ts GATES) over HTTP: a trial user is refused with the 403 feature
 // refusal the client maps to the upgrade modal; a Business user gets through; a staff member too. The list is
 // walked as a whole: a gate added without a case here fails the completeness test.
 import { writeFileSync } from 'node:fs';
@@ -160,7 +160,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the gated routes (server/http/gates.ts)', () => {
+describe('the gated routes (server/app/gates.ts)', () => {
   it('has a case here for every gate, and every gate names a feature a plan can unlock', () => {
     for (const g of GATES) {
       expect(CASES[keyOf(g)], `no test case for the gate ${keyOf(g)}`).toBeDefined();

@@ -29,7 +29,7 @@ const logs: Array<Record<string, unknown>> = [];
 beforeAll(async () => {
   h = await createHarness();
   u = await newUser(h, 'align');
-  // Subtitles and a given transcript are plan features (server/http/gates.ts).
+  // Subtitles and a given transcript are plan features (server/app/gates.ts).
   await grantPlan(h, u.id, 'business');
   // the five readings, 0.7 s apart (the same track as the video's sound)
   track = await makeSpeechTrack();

@@ -59,7 +59,7 @@ function windowOf(now: number): Date {
 }
 
 /**
- * The identity resolver of API keys (registered in server/http/auth.ts): null for tokens that are not keys;
+ * The identity resolver of API keys (listed in server/domains/auth/identity.ts): null for tokens that are not keys;
  * 401 for a malformed, unknown or revoked key; 403 when the user's plan no longer includes the API; 429 with
  * Retry-After beyond the key's requests per minute.
  */

@@ -92,7 +92,7 @@ function syntheticEmail(sub: string, shopHost: string): string {
 }
 
 /**
- * The identity resolver for embedded session tokens (registered in server/http/auth.ts): null for tokens of
+ * The identity resolver for embedded session tokens (listed in server/domains/auth/identity.ts): null for tokens of
  * another kind, 401 for a bad session token, else the identity (its account exists when this returns).
  */
 export async function resolveEmbedIdentity(token: string, deps: AppDeps): Promise<Identity | null> {

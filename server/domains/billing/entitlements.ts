@@ -2,7 +2,7 @@
 // Inputs: the subscription that applies (in a space, its owner's; for user-level features, the user's own),
 // its state (spec section 4: active, expired, paused, enterprise matching), the plan table of spec section 6
 // (contract/features.ts) and the feature metadata of spec section 3. Settings' available_features, every gated
-// route (server/http/gates.ts) and the limits of spaces, members and voice clones all read it.
+// route (server/app/gates.ts) and the limits of spaces, members and voice clones all read it.
 import {
   FEATURE_DEVICE_METADATA, FEATURE_KEYS, FEATURE_LOCKED_VISIBILITY, FEATURE_MIN_PLAN, featureRefusalText,
   planAtLeast, spacesLimitFor, voiceCloneLimit,

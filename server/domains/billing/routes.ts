@@ -1,7 +1,7 @@
 // /api/payments (spec section 7, Payments): products, checkout sessions (subscription and minute pack), billing
 // portal, latest payment, promotion codes, plan change, cancel at period end and its undo, billing details, and
 // the Stripe webhook (no bearer token: the signature is the authentication).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import {
   BillingDetailsRequest, BillingPortalQuery, ChangePlanRequest, PaymentCheckoutBody, PaymentCheckoutQuery, PromotionCodeRequest,
   SubscriptionCheckoutQuery,
@@ -10,7 +10,8 @@ import { requireUser } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
-import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../../http/access';
+import { optionalSpaceIdFromQuery } from '../../http/access';
+import { requireSpaceAccess } from '../spaces/access';
 import {
   billingPortal, cancelSubscription, changePlan, latestPaymentInfo, minutesCheckout, paymentsOf, products, promotionCode,
   subscriptionCheckout, undoSubscriptionCancellation, updateBillingDetails,
@@ -84,7 +85,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
   });
 
 /** The space_id query (checked: the caller is a member), or null. */
-async function spaceOf(c: Parameters<typeof requireSpaceAccess>[0]): Promise<string | null> {
+async function spaceOf(c: Context<AppEnv>): Promise<string | null> {
   const id = optionalSpaceIdFromQuery(c);
   if (id === null) return null;
   return (await requireSpaceAccess(c, id)).id;

@@ -3,7 +3,7 @@
 // voice_suggest stage recognises a new project's speakers among the members (./match.ts) and names and voices them
 // as the cast says; the editor can undo that. Plan: the Voice Clone Library's feature (voice_presets), the space
 // owner's plan, asked here like the voice presets' own calls (server/domains/voices/service.ts); the routes sit
-// under /api/space/{id}, so no query-scoped gate of server/http/gates.ts applies.
+// under /api/space/{id}, so no query-scoped gate of server/app/gates.ts applies.
 import type * as v from 'valibot';
 import type { AddCastMemberRequest, CastList, CastMember, CastRecognition, CastUndoRequest, UpdateCastMemberRequest } from '../../../contract/schemas/cast';
 import type { AppDeps } from '../../deps';

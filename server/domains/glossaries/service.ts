@@ -1,6 +1,6 @@
 // The Dictionary's rules: a glossary belongs to one Teamspace and every member may read and edit it; terms are
 // unique in a dictionary (see entryProblems); CSV import keeps the good rows and reports the bad ones by line.
-// Plan gate (Business and above): server/http/gates.ts.
+// Plan gate (Business and above): server/app/gates.ts.
 import type * as v from 'valibot';
 import {
   entryProblems, sameTerm, glossaryTooLarge, GLOSSARY_MAX_ENTRIES,

@@ -32,7 +32,7 @@ export async function runCheckFaceTask(deps: AppDeps, user: UserRow, id: string)
  * bills the run, and queues it. One job per project at a time; 402 when the minutes do not cover the video.
  */
 export async function runLipsyncTask(deps: AppDeps, user: UserRow, id: string, body: RunLipsyncRequest): Promise<Project> {
-  // The plan (Creator Pro and above) is checked before this by the lipsync gate of server/http/gates.ts.
+  // The plan (Creator Pro and above) is checked before this by the lipsync gate of server/app/gates.ts.
   const { project } = await loadProject(deps, user, id);
   const engine = deps.engines.lipsync.id;
   await deps.db.tx(async (t) => {

@@ -295,7 +295,7 @@ export async function copyProject(deps: AppDeps, user: UserRow, id: string, lang
   }
   if (dstLang === project.src_lang) throw badRequest('The target language must differ from the source language');
   await checkLanguages(deps.engines, { src: project.src_lang, dst: dstLang, srcSrt: true, dstSrt: false });
-  // A free copy (free_dubbing) is a plan feature (free_languages, server/http/gates.ts); generate charges nothing for it.
+  // A free copy (free_dubbing) is a plan feature (free_languages, server/app/gates.ts); generate charges nothing for it.
   const row = await makeLanguageProject(deps, project, { dstLang, userId: user.id, freeDubbing, glossaryId: null });
   await deps.pipeline.enqueue(row.id, 'voice_suggest');
   return oneProjectJson(deps, row);

@@ -6,7 +6,8 @@ import type { AppEnv } from '../../http/env';
 import { entitlementsOf, entitlementsOfSubscription, staffEntitlements } from '../billing/entitlements';
 import { getUserSubscriptionCached } from '../billing/plan';
 import { isAiRewriteConfigured } from '../tools/service';
-import { optionalSpaceIdFromQuery, requireSpaceAccess } from '../../http/access';
+import { optionalSpaceIdFromQuery } from '../../http/access';
+import { requireSpaceAccess } from '../spaces/access';
 import { buildSettings } from './service';
 import { pendingSurveys } from '../feedback/service';
 import { routeFacts } from '../../http/route-facts';
@@ -27,7 +28,7 @@ export const settingsRoutes = new Hono<AppEnv>().get('/', routeFacts({
     return c.json({ ...s, surveys: await pendingSurveys(deps.db, user.id) });
   }
   const own = await entitlementsOfSubscription(deps.db, await getUserSubscriptionCached(deps.db, user.id), o);
-  // Staff are not limited by a plan (server/http/gates.ts lets them through): their settings say so.
+  // Staff are not limited by a plan (server/app/gates.ts lets them through): their settings say so.
   const s = await buildSettings(deps, 'user', user.is_superuser ? staffEntitlements(own, o) : own);
   // The active surveys this user has neither answered nor dismissed.
   return c.json({ ...s, surveys: await pendingSurveys(deps.db, user.id) });

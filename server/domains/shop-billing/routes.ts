@@ -4,7 +4,8 @@
 import { Hono } from 'hono';
 import { ShopMinutesRequest, ShopSubscribeRequest } from '../../../contract/schemas/shop-billing';
 import { requireUser } from '../../http/auth';
-import { requireSpaceAccess, spaceIdFromQuery } from '../../http/access';
+import { spaceIdFromQuery } from '../../http/access';
+import { requireSpaceAccess } from '../spaces/access';
 import type { AppEnv } from '../../http/env';
 import { ApiError } from '../../http/errors';
 import { jsonBody } from '../../http/validate';

@@ -1,5 +1,5 @@
 // THE shared membership guard for every space-scoped endpoint (spaces, projects, voices, glossaries...).
-// Routes reach it through server/http/access.ts (which takes the caller from the request).
+// Routes reach it through ./access.ts (which takes the caller from the request).
 import { TEXT } from '../../../contract/errors';
 import { forbidden } from '../../errors';
 import type { Db } from '../../db/index';

@@ -6,7 +6,7 @@ import { requireUser } from '../../http/auth';
 import { unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
-import { requireSpaceAccess } from '../../http/access';
+import { requireSpaceAccess } from './access';
 import { sendInviteMails } from './mail';
 import * as svc from './service';
 import { afterDeletion } from '../retention/service';

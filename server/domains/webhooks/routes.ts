@@ -1,14 +1,14 @@
 // /api/space/{id}/webhooks: the webhook endpoints of a space and their delivery log, for the space owner.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { CreateWebhookRequest, UpdateWebhookRequest } from '../../../contract/schemas/api';
-import { requireSpaceAccess } from '../../http/access';
+import { requireSpaceAccess } from '../spaces/access';
 import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import * as svc from './service';
 import { routeFacts } from '../../http/route-facts';
 
-const owned = async (c: Parameters<typeof requireSpaceAccess>[0]) => (await requireSpaceAccess(c, c.req.param('id'), { owner: true })).id;
+const owned = async (c: Context<AppEnv>) => (await requireSpaceAccess(c, c.req.param('id'), { owner: true })).id;
 
 export const webhookRoutes = new Hono<AppEnv>()
   .use('/:id/webhooks', requireUser)
