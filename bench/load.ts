@@ -28,7 +28,7 @@ import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { wavDurationSec } from '../server/media/wav';
 import { replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../server/domains/projects/repository';
-import { insertSegments } from '../server/domains/transcript/repository';
+import { insertSegments } from '../server/domains/projects/transcript/repository';
 import { setStatus } from '../server/pipeline/stages';
 
 interface AutocannonResult {

@@ -13,7 +13,7 @@ import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { upsertSubscription } from '../server/domains/billing/repository';
 import { insertProject } from '../server/domains/projects/repository';
-import { insertSegments } from '../server/domains/transcript/repository';
+import { insertSegments } from '../server/domains/projects/transcript/repository';
 import { checkSegmentTerms } from '../server/domains/glossaries/check';
 import { createApp } from '../server/app/app';
 import { parseSrt, toSrt } from '../server/media/subtitles';

@@ -13,7 +13,7 @@ import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
 import * as ledger from '../../server/domains/billing/ledger';
 import { insertProject, replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../../server/domains/projects/repository';
-import { insertSegments } from '../../server/domains/transcript/repository';
+import { insertSegments } from '../../server/domains/projects/transcript/repository';
 import { findUserByEmail } from '../../server/domains/users/repository';
 import { createApp } from '../../server/app/app';
 import { DIST, ensureBuild } from './support';

@@ -11,7 +11,7 @@ import { buildDeps, shutdownDeps } from '../../server/bootstrap';
 import { loadConfig } from '../../server/config';
 import type { AppDeps } from '../../server/deps';
 import { insertProject, replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../../server/domains/projects/repository';
-import { insertSegments } from '../../server/domains/transcript/repository';
+import { insertSegments } from '../../server/domains/projects/transcript/repository';
 import { createApp } from '../../server/app/app';
 import { projectKey } from '../../server/storage/index';
 import { DIST, ensureBuild } from './support';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { voiceSuggest } from '../../server/domains/projects/stages/analysis';
 import { translation } from '../../server/domains/projects/stages/translation';
 import { findProject, replaceSpeakers } from '../../server/domains/projects/repository';
-import { insertSegments } from '../../server/domains/transcript/repository';
+import { insertSegments } from '../../server/domains/projects/transcript/repository';
 import { createDeepLMt } from '../../server/engines/adapters/deepl';
 import { createOpenAiMt } from '../../server/engines/adapters/openai-chat';
 import { canonicalLanguage } from '../../server/engines/languages';

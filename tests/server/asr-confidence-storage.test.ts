@@ -9,7 +9,7 @@ import { TranscriptResponse } from '../../contract/schemas/project';
 import { DOUBTFUL_WORD_CONFIDENCE } from '../../contract/confidence';
 import type { AsrEngine } from '../../server/engines/types';
 import { analyseQuality } from '../../server/domains/projects/quality';
-import { segmentsOf } from '../../server/domains/transcript/repository';
+import { segmentsOf } from '../../server/domains/projects/transcript/repository';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from './harness';
 import { api, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from './projects-fixtures';

@@ -11,7 +11,7 @@ import { makeFaceVideo, type FaceClip } from '../fixtures/faces';
 import { createHarness, type Harness } from './harness';
 import { api, jobsOf, newUser, type TestUser } from './projects-fixtures';
 import { insertProject, replaceSpeakers } from '../../server/domains/projects/repository';
-import { insertSegments } from '../../server/domains/transcript/repository';
+import { insertSegments } from '../../server/domains/projects/transcript/repository';
 import { grantPlan } from './spaces-fixtures';
 import * as ledger from '../../server/domains/billing/ledger';
 

@@ -11,7 +11,7 @@ import { createPipelineServices, type PipelineBuildOptions } from '../../server/
 import type { Pipeline } from '../../server/pipeline/pipeline';
 import { setStatus } from '../../server/pipeline/stages';
 import type { ProjectStatus } from '../../contract/statuses';
-import { insertSegments } from '../../server/domains/transcript/repository';
+import { insertSegments } from '../../server/domains/projects/transcript/repository';
 import { replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../../server/domains/projects/repository';
 
 export { makeUser, api };

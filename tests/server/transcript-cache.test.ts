@@ -1,4 +1,4 @@
-// The editor's full transcript read is kept serialized per version (server/domains/transcript/cache.ts) with an
+// The editor's full transcript read is kept serialized per version (server/domains/projects/transcript/cache.ts) with an
 // ETag: a client that has the version gets a 304, and every kind of change gives the next read the new transcript:
 // edits over the API, writes to the segments by anything else (the pipeline, SQL: a database trigger moves the
 // revision), the dictionary's terms and the project's dictionary. Access is checked before any cached answer.

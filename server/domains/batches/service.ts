@@ -17,7 +17,7 @@ import { badRequest, conflict, DomainError, notFound, unprocessable } from '../.
 import { findMedia } from '../library/repository';
 import * as projects from '../projects/service';
 import * as projectsRepo from '../projects/repository';
-import { setSegmentsStatus } from '../transcript/repository';
+import { setSegmentsStatus } from '../projects/transcript/repository';
 import { isUuid, spaceAccess } from '../spaces/guard';
 import type { UserRow } from '../../caller';
 import * as webhooksRepo from '../webhooks/repository';

@@ -2,23 +2,9 @@
 import type { Db } from '../../db/index';
 import { invalidateSubscription } from '../users/cache';
 import { localPriceId, localProductId } from './catalogue';
+import type { SubscriptionRow } from './types';
 
-export interface SubscriptionRow {
-  id: string;
-  user_id: string;
-  tier: string;
-  status: string;
-  interval: string;
-  price_id: string | null;
-  product_id: string | null;
-  current_period_end: Date | string | null;
-  payments_collection_paused: boolean;
-  cancel_at_period_end: boolean;
-  created_at?: Date | string;
-  updated_at?: Date | string;
-  provider?: string;
-  payment_issue?: string | null;
-}
+export type { SubscriptionRow };
 
 const COLS = `id, user_id, tier, status, interval, price_id, product_id, current_period_end,
   payments_collection_paused, cancel_at_period_end, created_at, updated_at, provider, payment_issue`;

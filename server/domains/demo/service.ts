@@ -19,7 +19,7 @@ import { bumpGeneration, findProject, insertProject } from '../projects/reposito
 import { checkLanguages } from '../projects/service';
 import { oneProjectJson } from '../projects/shape';
 import { findDefaultSpace } from '../spaces/repository';
-import { setSegmentsStatus } from '../transcript/repository';
+import { setSegmentsStatus } from '../projects/transcript/repository';
 import type { UserRow } from '../../caller';
 import * as repo from './repository';
 import { DEMO, ensureDemoSource } from './source';

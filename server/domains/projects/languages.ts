@@ -6,7 +6,7 @@ import type { EngineRegistry } from '../../engines/registry';
 import { setStatus } from '../../pipeline/stages';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
-import { copySegments } from '../transcript/repository';
+import { copySegments } from './transcript/repository';
 import * as repo from './repository';
 
 /** Artifacts of the analysis that a project in another language reuses. */

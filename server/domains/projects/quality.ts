@@ -14,7 +14,7 @@ import { speechSample } from '../../engines/builtin/voice-sample';
 import { wavRmsEnvelopeAsync } from '../../media/wav';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
-import type { SegmentRow } from '../transcript/repository';
+import type { SegmentRow } from './transcript/repository';
 import type { Cue } from '../../media/subtitles';
 import { checkCues, type CueCheck, type SubtitleLimits } from '../../media/subtitle-layout';
 

@@ -88,7 +88,7 @@ export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
   return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1`, [id]);
 }
 /**
- * A project with what versions its transcript answer (server/domains/transcript/cache.ts), in one query: its
+ * A project with what versions its transcript answer (server/domains/projects/transcript/cache.ts), in one query: its
  * transcript revision and its dictionary's updated_at, and what the space guard needs about its space and `userId`.
  */
 export async function findProjectWithTranscriptVersion(

@@ -13,7 +13,7 @@ import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { spaceIdFromQuery } from '../../http/access';
 import { requireSpaceAccess } from '../spaces/access';
-import { transcriptRoutes } from '../transcript/routes';
+import { transcriptRoutes } from './transcript/routes';
 import { runCheckFaceTask, runLipsyncTask } from './lipsync';
 import { projectEventStream } from '../../http/events';
 import * as repo from './repository';

@@ -21,7 +21,7 @@ import * as ledger from '../billing/ledger';
 import { findMedia, type MediaRow } from '../library/repository';
 import { findMembership } from '../spaces/repository';
 import { isUuid, spaceAccess, type SpaceAccess } from '../spaces/guard';
-import { markSpeakerSegmentsUpdated, setSegmentsStatus } from '../transcript/repository';
+import { markSpeakerSegmentsUpdated, setSegmentsStatus } from './transcript/repository';
 import { deleteUploadsOnlyUsedBy } from '../retention/repository';
 import { afterDeletion } from '../retention/service';
 import { castVoiceFollows } from '../cast/service';
@@ -34,7 +34,7 @@ import { makeLanguageProject, targetLanguages } from './languages';
 import { baseLanguage, canonicalLanguage } from '../../engines/languages';
 import { loadQuality } from './quality';
 import type { QualityReport } from '../../../contract/schemas/quality';
-import { countChangedSegments } from '../transcript/repository';
+import { countChangedSegments } from './transcript/repository';
 
 
 /** The project, if the caller may enter its space: 404 for unknown ids, 403 (shared guard) otherwise. */

@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { mediaUrl } from '../../storage/index';
 import type { Storage } from '../../storage/types';
-import { countChangedSegments, type SegmentRow } from '../transcript/repository';
+import { countChangedSegments, type SegmentRow } from './transcript/repository';
 import { speakersOfMany, type ProjectRow, type SpeakerRow } from './repository';
 
 export interface ShapeDeps {

@@ -9,7 +9,7 @@ import { DomainError, notFound, unprocessable } from '../../errors';
 import { loadProject } from '../projects/service';
 import { speakersOf } from '../projects/repository';
 import { savedSegmentBudget } from '../projects/stages/budget';
-import { segmentsOf } from '../transcript/repository';
+import { segmentsOf } from '../projects/transcript/repository';
 import { AI_REWRITE_NOT_CONFIGURED, engineFailure, rewriterOf } from './service';
 
 type Input = v.InferOutput<typeof SegmentRewriteRequest>;

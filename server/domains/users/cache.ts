@@ -6,7 +6,7 @@
 import { namespace } from '../../cache/index';
 import type { Db } from '../../db/index';
 import type { UserRow } from '../../caller';
-import type { SubscriptionRow } from '../billing/repository';
+import type { SubscriptionRow } from '../billing/types';
 
 export const ACCOUNT_CACHE_MS = 1500;
 const MAX_ENTRIES = 10_000;

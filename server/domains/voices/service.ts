@@ -29,7 +29,7 @@ import { afterDeletion } from '../retention/service';
 import { findProject, speakersOf } from '../projects/repository';
 import { sampleText } from '../projects/samples';
 import { spaceAccess, isUuid } from '../spaces/guard';
-import { segmentsOf } from '../transcript/repository';
+import { segmentsOf } from '../projects/transcript/repository';
 import type { UserRow } from '../../caller';
 import { voiceEngines, type VoiceCloneEngine } from './engines';
 import { speechSample } from '../../engines/builtin/voice-sample';

@@ -18,7 +18,7 @@ import { readWavInfo, wavRmsEnvelopeAsync } from '../../../media/wav';
 import { replaceSpeakers, speakersOf, setSpeakerVoice, updateProjectFields } from '../repository';
 import {
   deleteAllSegments, insertSegments, segmentsOf, setSegmentSpeakers, type NewSegment,
-} from '../../transcript/repository';
+} from '../transcript/repository';
 import { ready } from '../../../engines/registry';
 import { clearCheckpoints, findCheckpoints, saveCheckpoint } from '../../../pipeline/repository';
 import { StageFailure } from '../../../pipeline/stages';

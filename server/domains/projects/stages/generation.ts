@@ -11,7 +11,7 @@ import { presetTts, presetVoicesFor } from '../../voices/service';
 import { voiceEngines } from '../../voices/engines';
 import { presetIdOfVoice } from '../../../../contract/schemas/voice-preset';
 import { measureQuality, qualityKey, type Envelope, type QualityFiles } from '../quality';
-import { clearSegmentFits, segmentsOf, setSegmentFits } from '../../transcript/repository';
+import { clearSegmentFits, segmentsOf, setSegmentFits } from '../transcript/repository';
 import type { TtsEngine } from '../../../engines/types';
 import { burnSubtitles, encodeAudio, makeCover, measureLoudnessFigures, muxVideo } from '../../../media/ffmpeg';
 import { mixInChunks, type ChunkedMixResult } from './mix-chunks';

@@ -8,7 +8,7 @@ import {
   createPocketsphinxAligner, distributeText, proportionalWords, sentences, tokenize, type Aligner, type AlignWindow,
 } from '../../../engines/builtin/align';
 import { cpuSlots } from '../../../media/run';
-import type { NewSegment } from '../../transcript/repository';
+import type { NewSegment } from '../transcript/repository';
 import { StageFailure } from '../../../pipeline/stages';
 import { A, input, key, srtCues, timed, type ProjectStageContext } from './common';
 

@@ -2,7 +2,7 @@
 // person?) and the lip-sync of the dubbed video. Neither changes the project's status: the face check
 // writes projects.face_check, the lip-sync its lipsync_* columns (progress while it runs, a failure with
 // its reason, the result). The dubbed video is never touched.
-import { segmentsOf } from '../../transcript/repository';
+import { segmentsOf } from '../transcript/repository';
 import { MIN_FACE_PX } from '../../../engines/builtin/lipsync/engine';
 import { EngineError, type SpeechTurn } from '../../../engines/types';
 import { num } from '../../../media/args';

@@ -4,7 +4,7 @@
 import type { Cue } from '../../../media/subtitles';
 import { findGlossary, speakersOf } from '../repository';
 import { checkSegmentTerms, termRuleHits, termsFor } from '../../glossaries/check';
-import { segmentsOf, setSegmentTranslations, type SegmentRow } from '../../transcript/repository';
+import { segmentsOf, setSegmentTranslations, type SegmentRow } from '../transcript/repository';
 import { ready } from '../../../engines/registry';
 import { StageFailure } from '../../../pipeline/stages';
 import { checkAborted, srtCues, timed, type ProjectStageContext } from './common';

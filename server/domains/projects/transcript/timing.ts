@@ -2,12 +2,12 @@
 // silence before the next speech, so its voice needs less speed-up), or keeps the original audio (not dubbed:
 // the source's speech and background play over its span). Both are transcript edits: the project becomes
 // transcript_edited and the next dub re-voices only what changed (the fitted clips are cached by content hash).
-import type { SegmentTimingResponse } from '../../../contract/schemas/project';
-import type { AppDeps } from '../../deps';
-import type { UserRow } from '../../caller';
-import { conflict, notFound } from '../../errors';
-import { loadProject } from '../projects/service';
-import { estimateNaturalDuration } from '../../pipeline/fit';
+import type { SegmentTimingResponse } from '../../../../contract/schemas/project';
+import type { AppDeps } from '../../../deps';
+import type { UserRow } from '../../../caller';
+import { conflict, notFound } from '../../../errors';
+import { loadProject } from '../service';
+import { estimateNaturalDuration } from '../../../pipeline/fit';
 import * as repo from './repository';
 import { editable, markEdited, shapeSegments } from './service';
 

@@ -1,6 +1,6 @@
 // All SQL of the transcript: a project's segments.
-import type { Db } from '../../db/index';
-import type { TermRuleHit } from '../glossaries/check';
+import type { Db } from '../../../db/index';
+import type { TermRuleHit } from '../../glossaries/check';
 
 export type SegmentStatus = 'done' | 'error' | 'processing' | 'updated';
 

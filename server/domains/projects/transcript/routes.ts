@@ -1,17 +1,17 @@
 // /api/project/{id}/transcript: segments (spec section 7). Parse -> service -> shape.
 import { Hono } from 'hono';
-import { KeepOriginalRequest, TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../contract/schemas/project';
-import type { AppEnv } from '../../http/env';
-import { jsonBody } from '../../http/validate';
-import { sendAnswer } from '../../http/answers';
-import { isUuid } from '../spaces/guard';
-import { notFound } from '../../http/errors';
+import { KeepOriginalRequest, TranscriptAddRequest, TranscriptMergeRequest, TranscriptPatchRequest } from '../../../../contract/schemas/project';
+import type { AppEnv } from '../../../http/env';
+import { jsonBody } from '../../../http/validate';
+import { sendAnswer } from '../../../http/answers';
+import { isUuid } from '../../spaces/guard';
+import { notFound } from '../../../http/errors';
 import * as svc from './service';
-import { SegmentRewriteRequest } from '../../../contract/schemas/tools';
-import { rewriteSegment } from '../tools/segment-rewrite';
+import { SegmentRewriteRequest } from '../../../../contract/schemas/tools';
+import { rewriteSegment } from '../../tools/segment-rewrite';
 import { borrowPause, keepOriginal } from './timing';
 import { shortenSegment } from './shorten';
-import { routeFacts } from '../../http/route-facts';
+import { routeFacts } from '../../../http/route-facts';
 
 // Mounted inside projectsRoutes (which already requires a user).
 export const transcriptRoutes = new Hono<AppEnv>();

@@ -2,17 +2,17 @@
 // the LLM engine when one is configured, else with the offline rewrites (server/engines/offline-shorten.ts). The
 // budget is the translation stage's (projects/stages/budget.ts). Dictionary terms the line holds are kept: a
 // shortening that loses one is not saved.
-import type { SegmentShortenResponse } from '../../../contract/schemas/tools';
-import type { AppDeps } from '../../deps';
-import type { UserRow } from '../../caller';
-import { shortenOffline } from '../../engines/offline-shorten';
-import { conflict, notFound, unprocessable } from '../../errors';
-import { findGlossary } from '../projects/repository';
-import { loadProject } from '../projects/service';
-import { savedSegmentBudget } from '../projects/stages/budget';
-import { checkSegmentTerms } from '../glossaries/check';
-import { engineFailure, rewriterOf } from '../tools/service';
-import { segmentInstructions } from '../tools/segment-rewrite';
+import type { SegmentShortenResponse } from '../../../../contract/schemas/tools';
+import type { AppDeps } from '../../../deps';
+import type { UserRow } from '../../../caller';
+import { shortenOffline } from '../../../engines/offline-shorten';
+import { conflict, notFound, unprocessable } from '../../../errors';
+import { findGlossary } from '../repository';
+import { loadProject } from '../service';
+import { savedSegmentBudget } from '../stages/budget';
+import { checkSegmentTerms } from '../../glossaries/check';
+import { engineFailure, rewriterOf } from '../../tools/service';
+import { segmentInstructions } from '../../tools/segment-rewrite';
 import * as repo from './repository';
 import { editable, markEdited, shapeSegments } from './service';
 

@@ -6,9 +6,9 @@
 // the segments, so an answer is never kept under a newer version than its rows. The same version is the answer's
 // ETag (weak: the compressed and plain forms are the same content): a client that already has it gets a 304.
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/index';
-import type { ProjectRow } from '../projects/repository';
-import { answerCache, answerCacheOf, type AnswerCache } from '../../cache/answers';
+import type { Db } from '../../../db/index';
+import type { ProjectRow } from '../repository';
+import { answerCache, answerCacheOf, type AnswerCache } from '../../../cache/answers';
 
 /** Bytes of JSON kept at most: the least recently read transcripts go first. */
 const MAX_BYTES = 64 * 1024 * 1024;

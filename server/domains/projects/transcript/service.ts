@@ -1,22 +1,22 @@
 // Transcript rules: segment edits in batches of at most 50; a segment ends after it starts; segments of
 // the same speaker never overlap (spec section 5); edits move the project to transcript_edited.
-import type { Segment } from '../../../contract/schemas/project';
-import { endsAfterStart, findOverlap, type TimedSegment } from '../../../contract/segments';
-import { isEditable, type ProjectStatus } from '../../../contract/statuses';
-import type { Db } from '../../db/index';
-import { keptRead } from '../../cache/kept-reads';
-import { badRequest, conflict, notFound } from '../../errors';
-import type { AppDeps } from '../../deps';
-import type { UserRow } from '../../caller';
-import { setStatus } from '../../pipeline/stages';
-import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../projects/repository';
-import { checkSpaceFacts, isUuid } from '../spaces/guard';
-import { loadProject } from '../projects/service';
-import { segmentJson } from '../projects/shape';
-import { checkSegmentTerms } from '../glossaries/check';
+import type { Segment } from '../../../../contract/schemas/project';
+import { endsAfterStart, findOverlap, type TimedSegment } from '../../../../contract/segments';
+import { isEditable, type ProjectStatus } from '../../../../contract/statuses';
+import type { Db } from '../../../db/index';
+import { keptRead } from '../../../cache/kept-reads';
+import { badRequest, conflict, notFound } from '../../../errors';
+import type { AppDeps } from '../../../deps';
+import type { UserRow } from '../../../caller';
+import { setStatus } from '../../../pipeline/stages';
+import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../repository';
+import { checkSpaceFacts, isUuid } from '../../spaces/guard';
+import { loadProject } from '../service';
+import { segmentJson } from '../shape';
+import { checkSegmentTerms } from '../../glossaries/check';
 import * as repo from './repository';
 import { etagMatches, transcriptCache, transcriptEtag } from './cache';
-import type { KeptAnswer } from '../../cache/answers';
+import type { KeptAnswer } from '../../../cache/answers';
 
 /** Rejects end <= start. */
 function checkTimes(s: { id?: string; start: number; end: number }): void {
@@ -65,7 +65,7 @@ export async function getTranscript(deps: AppDeps, user: UserRow, projectId: str
 
 /**
  * The whole transcript as its kept answer and version (ETag), for the editor's read: answered from the process's
- * cache while the transcript, languages and dictionary are unchanged (server/domains/transcript/cache.ts);
+ * cache while the transcript, languages and dictionary are unchanged (server/domains/projects/transcript/cache.ts);
  * `notModified` when the client's If-None-Match already names this version. Access is checked on every call.
  */
 export async function getTranscriptJson(
