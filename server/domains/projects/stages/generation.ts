@@ -115,6 +115,7 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
   // measured pitch, as a preset's voice is (issue 28); one engine per speaker.
   const speakerRows = new Map(speakers.map((s) => [s.id, s]));
   const matched = new Map<string, TtsEngine>();
+  const stock = new Map<string, TtsEngine | undefined>();
   for (const [i, inp] of inputs.entries()) {
     let tts: TtsEngine | null | undefined;
     if (presetIdOfVoice(inp.voiceId)) {
@@ -123,7 +124,9 @@ export async function voiceover(ctx: ProjectStageContext): Promise<void> {
       tts = presets.get(inp.voiceId);
       if (!tts) throw new StageFailure('voiceover_failed', 'A speaker\'s voice preset is not available any more (deleted or not ready): choose another voice');
     } else {
-      tts = await deps.engines.ttsForVoice(inp.voiceId, project.dst_lang);
+      // one look-up per voice, not per segment
+      if (!stock.has(inp.voiceId)) stock.set(inp.voiceId, await deps.engines.ttsForVoice(inp.voiceId, project.dst_lang));
+      tts = stock.get(inp.voiceId);
       const sp = speakerRows.get(sorted[i]!.speaker);
       if (tts && tts.id === 'espeak' && sp && !sp.voice_locked && sp.profile && sp.voice_id === inp.voiceId) {
         const k = `${sp.id}|${inp.voiceId}`;
