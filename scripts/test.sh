@@ -26,6 +26,8 @@ timed "build (both front-end builds)" build_quiet
 server_on_pg() {
   if pg_up; then
     echo "== (PostgreSQL at $pg_url)"
+    echo "== server/db/schema.ts matches the migrations"
+    DB_TYPES_URL="$pg_url" npm run --silent db:types -- --verify
     env TEST_DB=pg npx vitest run --project server
   elif [[ "${CI:-}" == "true" ]]; then
     echo "PostgreSQL is not reachable at $pg_url: CI requires it for the scale-out tests" >&2

@@ -1,18 +1,17 @@
 // All SQL of the settings domain: app-wide values in app_settings (key -> jsonb).
 import type { Db } from '../../db/index';
+import { all, json, q, run } from '../../db/sql';
 
 export async function readAppSettings(db: Db, keys: string[]): Promise<Map<string, unknown>> {
-  const rows = await db.query<{ key: string; value: unknown }>('SELECT key, value FROM app_settings WHERE key IN (SELECT jsonb_array_elements_text($1::jsonb))', [keys]);
+  if (keys.length === 0) return new Map();
+  const rows = await all(db, q.selectFrom('app_settings').select(['key', 'value']).where('key', 'in', keys));
   return new Map(rows.map((r) => [r.key, r.value]));
 }
 
 export async function writeAppSetting(db: Db, key: string, value: unknown): Promise<void> {
-  await db.query(
-    'INSERT INTO app_settings (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
-    [key, JSON.stringify(value)],
-  );
+  await run(db, q.insertInto('app_settings').values({ key, value: json(value) }).onConflict((c) => c.column('key').doUpdateSet({ value: (e) => e.ref('excluded.value') })));
 }
 
 export async function deleteAppSetting(db: Db, key: string): Promise<void> {
-  await db.query('DELETE FROM app_settings WHERE key = $1', [key]);
+  await run(db, q.deleteFrom('app_settings').where('key', '=', key));
 }
