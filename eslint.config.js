@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import checkFile from 'eslint-plugin-check-file';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -77,6 +78,26 @@ export default tseslint.config(
     ignores: ['server/domains/**/routes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['hono', 'hono/*', '@hono/*'], message: 'services know no HTTP framework: only a domain\'s routes.ts imports hono' }] }],
+    },
+  },
+  {
+    // File and folder names: kebab-case everywhere (tests keep their `.test` suffix), except React components of
+    // the features (PascalCase .tsx) and the features' hooks (useCamelCase.ts).
+    files: ['**/*.{ts,tsx,mjs}'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        {
+          'src/features/**/*.tsx': 'PASCAL_CASE',
+          'src/features/**/use*.ts': 'CAMEL_CASE',
+          '!(src)/**/*.{ts,tsx,mjs}': 'KEBAB_CASE',
+          'src/!(features)/**/*.{ts,tsx}': 'KEBAB_CASE',
+          'src/features/**/!(use)*.ts': 'KEBAB_CASE',
+        },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '**/': 'KEBAB_CASE' }],
     },
   },
   {

@@ -3,7 +3,7 @@
 // the platform adds to the iframe URL (src/lib/auth/embed-config.ts); session tokens and navigation out of
 // the frame go through it (src/lib/auth/bridge.ts). The launch parameters are kept in memory and removed from
 // the address; links to other origins leave through the platform (routeExternalLinks).
-import { mountApp } from '../src/app/App';
+import { mountApp } from '../src/app/app';
 import { currentEnvironment } from '../src/lib/environments';
 import { createWindowBridge } from '../src/lib/auth/bridge';
 import { readWindowLaunch } from '../src/lib/auth/embed-config';

@@ -8,7 +8,7 @@ import type { Settings } from '../../contract/schemas/settings';
 import { SUBTITLE_LIMITS_DEFAULT, type Space } from '../../contract/schemas/space';
 import type { User } from '../../contract/schemas/user';
 import type { ProductsResponse } from '../../contract/schemas/payments';
-import { App } from '../../src/app/App';
+import { App } from '../../src/app/app';
 import { resetErrorEffectsState } from '../../src/app/errors';
 import { resetAppStore } from '../../src/lib/store';
 import type { AnyAuthProvider } from '../../src/lib/auth/types';

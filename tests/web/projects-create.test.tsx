@@ -8,7 +8,7 @@ import type { Settings } from '../../contract/schemas/settings';
 import type { Credits } from '../../contract/schemas/space';
 import { getMoreMinutesAtom, globalErrorAtom } from '../../src/lib/state';
 import { CreateDubModal } from '../../src/features/projects/components/CreateDubModal';
-import { SAME_LANGUAGE } from '../../src/features/projects/lib/createForm';
+import { SAME_LANGUAGE } from '../../src/features/projects/lib/create-form';
 import { appHandlers, credits, project, renderRoute, server, SETTINGS, SPACE } from './projects-harness';
 
 const LINK = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';

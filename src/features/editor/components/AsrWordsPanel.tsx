@@ -3,7 +3,7 @@
 import { Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../../../lib/http';
-import { parseWordList, wordListText } from '../../../lib/wordList';
+import { parseWordList, wordListText } from '../../../lib/word-list';
 import { saveAsrWords, useAsrWords } from '../api';
 
 export interface AsrWordsPanelProps {
