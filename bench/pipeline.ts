@@ -96,14 +96,26 @@ function rssOfTree(root: number): number {
 function rssSampler(everyMs = 100) {
   let peak = rssOfTree(process.pid);
   let peakSelf = process.memoryUsage().rss;
+  // every sample (time, tree, node): the peak of each stage is read from its window
+  const samples: Array<[number, number, number]> = [];
   const t = setInterval(() => {
-    peak = Math.max(peak, rssOfTree(process.pid));
-    peakSelf = Math.max(peakSelf, process.memoryUsage().rss);
+    const tree = rssOfTree(process.pid);
+    const self = process.memoryUsage().rss;
+    samples.push([Date.now(), tree, self]);
+    peak = Math.max(peak, tree);
+    peakSelf = Math.max(peakSelf, self);
   }, everyMs);
   return {
     stop() {
       clearInterval(t);
       return { peakTree: peak, peakNode: peakSelf };
+    },
+    /** Peak RSS (process tree, node) of the samples in [fromMs, toMs]. */
+    peakIn(fromMs: number, toMs: number): { tree: number; node: number } {
+      let tree = 0;
+      let node = 0;
+      for (const [at, t, n] of samples) if (at >= fromMs && at <= toMs) { tree = Math.max(tree, t); node = Math.max(node, n); }
+      return { tree, node };
     },
   };
 }
@@ -136,7 +148,7 @@ async function buildVideo(dir: string): Promise<{ path: string; reference: strin
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
-  const timings: Array<{ projectId: string; stage: string; seconds: number; outcome: string }> = [];
+  const timings: Array<{ projectId: string; stage: string; seconds: number; outcome: string; endMs: number }> = [];
   const steps: Array<{ projectId: string; stage: string; step: string; seconds: number }> = [];
   try {
     process.stderr.write(`building a ${SECONDS} s ${WIDTH}x${HEIGHT} video from the LibriVox clips...\n`);
@@ -158,7 +170,7 @@ async function main() {
           if (msg === 'step' && meta) steps.push({ projectId: String(meta.projectId), stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds) });
           else if (msg !== 'step') process.stderr.write(`[pipeline] ${msg} ${JSON.stringify(meta ?? {})}\n`);
         },
-        onJobEnd: (e) => timings.push({ projectId: e.projectId, stage: e.stage, seconds: e.seconds, outcome: e.outcome }),
+        onJobEnd: (e) => timings.push({ projectId: e.projectId, stage: e.stage, seconds: e.seconds, outcome: e.outcome, endMs: Date.now() }),
       },
     });
     const app = createApp(deps, { distDir: null, log: () => {} });
@@ -291,7 +303,14 @@ async function main() {
     const src = await probe(video.path);
 
     const perStage = new Map<string, number>();
-    for (const t of timings.slice(0, firstTimings).filter((x) => x.projectId === first.id)) perStage.set(t.stage, (perStage.get(t.stage) ?? 0) + t.seconds);
+    // the peak RSS while each stage ran (MB; process tree and node): where the memory goes
+    const stageRss = new Map<string, { tree: number; node: number }>();
+    for (const t of timings.slice(0, firstTimings).filter((x) => x.projectId === first.id)) {
+      perStage.set(t.stage, (perStage.get(t.stage) ?? 0) + t.seconds);
+      const p = sampler.peakIn(t.endMs - t.seconds * 1000, t.endMs);
+      const was = stageRss.get(t.stage) ?? { tree: 0, node: 0 };
+      stageRss.set(t.stage, { tree: Math.max(was.tree, Math.round(p.tree / 1048576)), node: Math.max(was.node, Math.round(p.node / 1048576)) });
+    }
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
     const result = {
       video: { seconds: SECONDS, width: WIDTH, height: HEIGHT, speechSec: Math.round(video.speechSec * 10) / 10 },
@@ -299,6 +318,7 @@ async function main() {
       workerSlots: config.worker.concurrency,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       stages: Object.fromEntries([...perStage].map(([k, v]) => [k, Math.round(v * 100) / 100])),
+      stagePeakRssMb: Object.fromEntries(stageRss),
       steps: steps.slice(0, firstSteps).filter((s) => s.projectId === first.id).map((s) => ({ stage: s.stage, step: s.step, seconds: Math.round(s.seconds * 100) / 100 })),
       analysisSec: Math.round(first.tAnalysis * 100) / 100,
       generateSec: Math.round(first.tGenerate * 100) / 100,
@@ -327,9 +347,10 @@ async function main() {
       console.log(JSON.stringify(result, null, 2));
     } else {
       console.log(`\nPipeline benchmark: ${SECONDS} s ${WIDTH}x${HEIGHT}, English -> Spanish, built-in engines, ${JOBS} job(s), ${config.worker.concurrency} worker slot(s), load average ${result.loadAverage.join(' ')}\n`);
-      console.log(`stage                    seconds${JOBS > 1 ? '   (first job)' : ''}`);
+      console.log(`stage                    seconds   peak RSS MB (tree / node)${JOBS > 1 ? '   (first job)' : ''}`);
       for (const [k, v] of Object.entries(result.stages)) {
-        console.log(`  ${k.padEnd(22)} ${v.toFixed(2).padStart(7)}`);
+        const r = result.stagePeakRssMb[k];
+        console.log(`  ${k.padEnd(22)} ${v.toFixed(2).padStart(7)}   ${r ? `${r.tree} / ${r.node}` : ''}`);
         for (const st of result.steps.filter((x) => x.stage === k)) console.log(`      ${st.step.padEnd(20)} ${st.seconds.toFixed(2).padStart(7)}`);
       }
       console.log(`analysis (upload done -> translation_done): ${result.analysisSec} s`);

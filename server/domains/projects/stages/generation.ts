@@ -300,15 +300,16 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   const subtitleLimits = subtitleLayoutLimits(space);
   const cues = translationCues(segments, subtitleLimits, duration);
   const target = (LOUDNESS_TARGETS as readonly string[]).includes(space?.loudness_target ?? '') ? (space!.loudness_target as LoudnessTargetKey) : 'source';
-  const levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
+  let levels: Awaited<ReturnType<typeof voiceLevels>> = { gainCurve: null, speech: null };
   // The voice as the quality report analyses it (mono 16 kHz), written by the voice-only encode from its one decode.
   const voiceWav16k = scratch(ctx, 'quality_voice.wav');
   let mixed: ChunkedMixResult | null = null;
-  // Two chains side by side (2 cores): mix (in chunks: a re-dub re-encodes only the chunks it touches; the loudness
-  // measured in-process, the encoded samples measured in the passes that encode them) -> mux, and voice-only encode +
-  // cover + subtitles.
+  // Two chains side by side (2 cores): the voice's levels -> mix (in chunks: a re-dub re-encodes only the chunks it
+  // touches; the loudness measured in-process, the encoded samples measured in the passes that encode them) -> mux, and
+  // voice-only encode + cover + subtitles (which need no levels: they start at once).
   await allOrAbort(ctx.signal, [
     async (signal) => {
+      levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
       mixed = await timed(ctx, 'mix+loudness', () =>
         mixInChunks(
           ctx,

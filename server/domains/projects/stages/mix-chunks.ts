@@ -65,7 +65,10 @@ export async function mixInChunks(
   const total = Math.round(o.durationSec * RATE);
   const plan = chunkPlan(total, chunkFrames);
   const prev = await loadJson<MixState>(ctx, STATE).catch(() => null);
-  const target = await targetLufs;
+  // A first merge is a full one: its mix is measured while the target is still being found (the source's loudness is
+  // measured by then, a pass of its own).
+  const measuring = prev ? null : measureMixLoudness(o, { signal: op.signal, hopSec: op.hopSec });
+  const [target, measuredFirst] = await Promise.all([targetLufs, measuring]);
   const have = async (k: string) => ctx.deps.storage.exists(k);
 
   let fullReason: string | null = null;
@@ -93,7 +96,7 @@ export async function mixInChunks(
   }
   if (!incremental) {
     if (fullReason) ctx.log('full merge', { projectId: ctx.project.id, reason: fullReason });
-    const m = await measureMixLoudness(o, { signal: op.signal, hopSec: op.hopSec });
+    const m = measuredFirst ?? (await measureMixLoudness(o, { signal: op.signal, hopSec: op.hopSec }));
     if (m.lufs === null) throw new Error('the loudness of the mix could not be measured');
     measuredLufs = m.lufs;
     envelopes = m.envelopes;
