@@ -268,7 +268,8 @@ export async function createSpace(
 /** The Teamspace's subtitle limits: its overrides over the defaults (common subtitle guidelines). */
 export function subtitleLimitsOf(s: Pick<repo.SpaceRow, 'subtitle_limits'> | null | undefined): SubtitleLimits {
   const out: SubtitleLimits = { ...SUBTITLE_LIMITS_DEFAULT };
-  const kept = s?.subtitle_limits ?? {};
+  const v = s?.subtitle_limits;
+  const kept: Record<string, unknown> = v && typeof v === 'object' && !Array.isArray(v) ? v : {};
   for (const k of Object.keys(out) as Array<keyof SubtitleLimits>) {
     const x = kept[k];
     if (typeof x === 'number' && Number.isFinite(x)) out[k] = x;
