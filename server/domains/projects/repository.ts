@@ -2,8 +2,11 @@
 import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
 import type { TermEntry } from '../glossaries/check';
 import type { ProjectStatus } from '../../../contract/statuses';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import { spaceFactColumns, spaceFactsOf, type SpaceFactRow, type SpaceFacts } from '../spaces/repository';
+import type { DB, Projects } from '../../db/schema';
+import { all, first, json, one, q, run, sql } from '../../db/sql';
+import { spaceFactColumns, spaceFactsOf, type SpaceFacts } from '../spaces/repository';
 
 export interface MediaInfo {
   hasVideo: boolean;
@@ -75,17 +78,82 @@ export interface ProjectRow {
   updated_at: Date | string;
 }
 
-const COLS = `id, space_id, user_id, name, folder_id, status, progress, error_code, error_message, prompt, src_lang,
-  dst_lang, media_id, link, num_speakers, src_srt_media_id, dst_srt_media_id, glossary_id, copied_from, free_dubbing,
-  tts_provider, duration, media_info, original_video, cover, translated_audio, translated_video, voiceover,
-  translation_srt_path, translation_vtt_path, lipsync_result_path, subtitles_burn_result_path,
-  subtitles_lipsync_burn_result_path, subtitles_banner_displayed, subtitles_burn_state, subtitles_burn_video_type,
-  subtitles_burn_error, dubbed_generation, face_check, lipsync_state, lipsync_progress, lipsync_error,
-  lipsync_error_code, lipsync_engine, lipsync_multiple_speakers, lipsync_generation, lipsync_runs, lipsync_started_at,
-  lipsync_finished_at, generation, pending_dst_langs, created_date, updated_at`;
+const COLS = [
+  'id',
+  'space_id',
+  'user_id',
+  'name',
+  'folder_id',
+  'status',
+  'progress',
+  'error_code',
+  'error_message',
+  'prompt',
+  'src_lang',
+  'dst_lang',
+  'media_id',
+  'link',
+  'num_speakers',
+  'src_srt_media_id',
+  'dst_srt_media_id',
+  'glossary_id',
+  'copied_from',
+  'free_dubbing',
+  'tts_provider',
+  'duration',
+  'media_info',
+  'original_video',
+  'cover',
+  'translated_audio',
+  'translated_video',
+  'voiceover',
+  'translation_srt_path',
+  'translation_vtt_path',
+  'lipsync_result_path',
+  'subtitles_burn_result_path',
+  'subtitles_lipsync_burn_result_path',
+  'subtitles_banner_displayed',
+  'subtitles_burn_state',
+  'subtitles_burn_video_type',
+  'subtitles_burn_error',
+  'dubbed_generation',
+  'face_check',
+  'lipsync_state',
+  'lipsync_progress',
+  'lipsync_error',
+  'lipsync_error_code',
+  'lipsync_engine',
+  'lipsync_multiple_speakers',
+  'lipsync_generation',
+  'lipsync_runs',
+  'lipsync_started_at',
+  'lipsync_finished_at',
+  'generation',
+  'pending_dst_langs',
+  'created_date',
+  'updated_at',
+] as const;
+type Selected = Pick<Selectable<Projects>, (typeof COLS)[number]>;
+
+/** A project as read: its jsonb columns in their domain shape (the database knows them as any JSON), its states as their unions. */
+function projectOf(r: Selected): ProjectRow {
+  return {
+    ...r,
+    status: r.status as ProjectStatus,
+    media_info: r.media_info as MediaInfo | null,
+    face_check: r.face_check as Record<string, unknown> | null,
+    subtitles_banner_displayed: r.subtitles_banner_displayed as string[],
+    subtitles_burn_state: r.subtitles_burn_state as ProjectRow['subtitles_burn_state'],
+    lipsync_state: r.lipsync_state as ProjectRow['lipsync_state'],
+    pending_dst_langs: r.pending_dst_langs as ProjectRow['pending_dst_langs'],
+  };
+}
+const projectOrNull = (r: Selected | null) => (r ? projectOf(r) : null);
+const projects = () => q.selectFrom('projects').select(COLS);
+
 
 export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
-  return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1`, [id]);
+  return first(db, projects().where('id', '=', id)).then(projectOrNull);
 }
 /**
  * A project with what versions its transcript answer (server/domains/projects/transcript/cache.ts), in one query: its
@@ -96,20 +164,22 @@ export async function findProjectWithTranscriptVersion(
   id: string,
   userId: string,
 ): Promise<{ project: ProjectRow; rev: string | null; glossary: string | null; space: SpaceFacts | null } | null> {
-  const row = await db.maybeOne<ProjectRow & SpaceFactRow & { transcript_rev: string | null; glossary_updated: string | null }>(
-    `SELECT ${COLS},
-            (SELECT r.rev::text FROM transcript_revs r WHERE r.project_id = projects.id) AS transcript_rev,
-            (SELECT g.updated_at::text FROM glossaries g WHERE g.id = projects.glossary_id) AS glossary_updated,
-            ${spaceFactColumns('projects.space_id', '$2::uuid')}
-     FROM projects WHERE id = $1`,
-    [id, userId],
+  const row = await first(
+    db,
+    projects()
+      .select((eb) => [
+        eb.selectFrom('transcript_revs as r').select(sql<string>`r.rev::text`.as('rev')).whereRef('r.project_id', '=', 'projects.id').as('transcript_rev'),
+        eb.selectFrom('glossaries as g').select(sql<string>`g.updated_at::text`.as('u')).whereRef('g.id', '=', 'projects.glossary_id').as('glossary_updated'),
+        ...spaceFactColumns(eb.ref('projects.space_id'), userId),
+      ])
+      .where('id', '=', id),
   );
   if (!row) return null;
   const { transcript_rev: rev, glossary_updated: glossary, space_fact_id: _i, space_fact_owner: _o, space_fact_active: _a, space_fact_role: _r, ...project } = row;
-  return { project: project as ProjectRow, rev, glossary, space: spaceFactsOf(row) };
+  return { project: projectOf(project), rev, glossary, space: spaceFactsOf(row) };
 }
 export function lockProject(db: Db, id: string): Promise<ProjectRow | null> {
-  return db.maybeOne<ProjectRow>(`SELECT ${COLS} FROM projects WHERE id = $1 FOR UPDATE`, [id]);
+  return first(db, projects().where('id', '=', id).forUpdate()).then(projectOrNull);
 }
 
 export interface NewProject {
@@ -133,17 +203,18 @@ export interface NewProject {
 }
 
 export function insertProject(db: Db, p: NewProject): Promise<ProjectRow> {
-  return db.one<ProjectRow>(
-    `INSERT INTO projects (space_id, user_id, name, src_lang, dst_lang, media_id, link, num_speakers, src_srt_media_id,
-       dst_srt_media_id, glossary_id, free_dubbing, copied_from, tts_provider, status, progress, pending_dst_langs)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb)
-     RETURNING ${COLS}`,
-    [
-      p.spaceId, p.userId, p.name, p.srcLang, p.dstLang, p.mediaId, p.link, p.numSpeakers, p.srcSrtMediaId,
-      p.dstSrtMediaId, p.glossaryId, p.freeDubbing ?? false, p.copiedFrom ?? null, p.ttsProvider, p.status ?? 'created',
-      p.progress ?? 1, JSON.stringify(p.pendingDstLangs ?? []),
-    ],
-  );
+  return one(
+    db,
+    q
+      .insertInto('projects')
+      .values({
+        space_id: p.spaceId, user_id: p.userId, name: p.name, src_lang: p.srcLang, dst_lang: p.dstLang, media_id: p.mediaId,
+        link: p.link, num_speakers: p.numSpeakers, src_srt_media_id: p.srcSrtMediaId, dst_srt_media_id: p.dstSrtMediaId,
+        glossary_id: p.glossaryId, free_dubbing: p.freeDubbing ?? false, copied_from: p.copiedFrom ?? null, tts_provider: p.ttsProvider,
+        status: p.status ?? 'created', progress: p.progress ?? 1, pending_dst_langs: json(p.pendingDstLangs ?? []),
+      })
+      .returning(COLS),
+  ).then(projectOf);
 }
 
 export interface ListQuery {
@@ -153,10 +224,16 @@ export interface ListQuery {
   offset: number;
 }
 
-function listFilter(o: ListQuery): { name: string | null; folder: string | null; where: string } {
+/** The projects of the list: the space's, filtered by name (a substring, any case) and folder when given. */
+function listFilter(spaceId: string, o: ListQuery) {
   const name = o.name && o.name.trim() !== '' ? `%${o.name.trim().replace(/[\\%_]/g, (m) => '\\' + m)}%` : null;
   const folder = o.folderId && o.folderId.trim() !== '' ? o.folderId.trim() : null;
-  return { name, folder, where: `space_id = $1 AND ($2::text IS NULL OR name ILIKE $2) AND ($3::text IS NULL OR folder_id = $3)` };
+  return (eb: ExpressionBuilder<DB, 'projects'>) =>
+    eb.and([
+      eb('projects.space_id', '=', spaceId),
+      ...(name === null ? [] : [eb('projects.name', 'ilike', name)]),
+      ...(folder === null ? [] : [eb('projects.folder_id', '=', folder)]),
+    ]);
 }
 
 /**
@@ -167,30 +244,37 @@ function listFilter(o: ListQuery): { name: string | null; folder: string | null;
  * what the space guard needs about the space and `userId` (spaces/guard.ts checkSpaceFacts): one round trip.
  */
 export async function listVersion(db: Db, spaceId: string, userId: string, o: ListQuery): Promise<{ version: string; space: SpaceFacts | null }> {
-  const { name, folder, where } = listFilter(o);
-  const v = await db.one<SpaceFactRow & { total: string; rows: string | null; speakers: string | null; revs: string }>(
-    `WITH page AS (
-       SELECT id, xmin::text AS x FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5
-     )
-     SELECT (SELECT count(*) FROM projects WHERE ${where})::text AS total,
-            (SELECT string_agg(id::text || '.' || x, ',' ORDER BY id) FROM page) AS rows,
-            (SELECT string_agg(s.project_id::text || '.' || s.id || '.' || s.xmin::text, ',' ORDER BY s.project_id, s.id)
-               FROM speakers s WHERE s.project_id IN (SELECT id FROM page)) AS speakers,
-            (SELECT coalesce(sum(rev), 0)::text FROM transcript_revs WHERE project_id IN (SELECT id FROM page)) AS revs,
-            ${spaceFactColumns('$1::uuid', '$6::uuid')}`,
-    [spaceId, name, folder, o.limit, o.offset, userId],
+  const where = listFilter(spaceId, o);
+  const v = await one(
+    db,
+    q
+      .with('page', (w) =>
+        w.selectFrom('projects').select(['id', sql<string>`xmin::text`.as('x')]).where(where).orderBy('created_date', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset),
+      )
+      .selectNoFrom((eb) => [
+        eb.selectFrom('projects').select(sql<string>`count(*)::text`.as('n')).where(where).as('total'),
+        eb.selectFrom('page').select(sql<string>`string_agg(page.id::text || '.' || page.x, ',' ORDER BY page.id)`.as('a')).as('rows'),
+        eb
+          .selectFrom('speakers as s')
+          .select(sql<string>`string_agg(s.project_id::text || '.' || s.id || '.' || s.xmin::text, ',' ORDER BY s.project_id, s.id)`.as('a'))
+          .where('s.project_id', 'in', eb.selectFrom('page').select('page.id'))
+          .as('speakers'),
+        eb
+          .selectFrom('transcript_revs as t')
+          .select(sql<string>`coalesce(sum(t.rev), 0)::text`.as('a'))
+          .where('t.project_id', 'in', eb.selectFrom('page').select('page.id'))
+          .as('revs'),
+        ...spaceFactColumns(sql<string>`${spaceId}::uuid`, userId),
+      ]),
   );
   return { version: [v.total, v.rows ?? '', v.speakers ?? '', v.revs].join('|'), space: spaceFactsOf(v) };
 }
 
 export async function listProjects(db: Db, spaceId: string, o: ListQuery): Promise<{ rows: ProjectRow[]; total: number }> {
-  const { name, folder, where } = listFilter(o);
-  const rows = await db.query<ProjectRow>(
-    `SELECT ${COLS} FROM projects WHERE ${where} ORDER BY created_date DESC, id DESC LIMIT $4 OFFSET $5`,
-    [spaceId, name, folder, o.limit, o.offset],
-  );
-  const t = await db.one<{ n: number }>(`SELECT count(*)::int AS n FROM projects WHERE ${where}`, [spaceId, name, folder]);
-  return { rows, total: Number(t.n) };
+  const where = listFilter(spaceId, o);
+  const rows = await all(db, projects().where(where).orderBy('created_date', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset));
+  const t = await one(db, q.selectFrom('projects').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')).where(where));
+  return { rows: rows.map(projectOf), total: Number(t.n) };
 }
 
 /** Folders of a space: the distinct folder names its projects are filed under, with their project counts. */
@@ -222,7 +306,7 @@ export async function updateProjectFields(
 }
 
 export async function setPendingLanguages(db: Db, id: string, pending: Array<{ dst_lang: string; glossary_id: string | null }>): Promise<void> {
-  await db.query(`UPDATE projects SET pending_dst_langs = $2::jsonb WHERE id = $1`, [id, JSON.stringify(pending)]);
+  await run(db, q.updateTable('projects').set({ pending_dst_langs: json(pending) }).where('id', '=', id));
 }
 
 /** Marks the face check as running (the job fills in the result). */
@@ -248,7 +332,7 @@ export async function startLipsync(db: Db, id: string, o: { engine: string; mult
 
 /** Starts the next generation of the project's dub; returns its number. */
 export async function bumpGeneration(db: Db, id: string): Promise<number> {
-  const r = await db.one<{ generation: number }>(`UPDATE projects SET generation = generation + 1 WHERE id = $1 RETURNING generation`, [id]);
+  const r = await one(db, q.updateTable('projects').set((eb) => ({ generation: eb('generation', '+', 1) })).where('id', '=', id).returning('generation'));
   return Number(r.generation);
 }
 
@@ -270,7 +354,7 @@ export async function addBannerDisplayed(db: Db, id: string, videoType: string):
 }
 
 export async function deleteProject(db: Db, id: string): Promise<boolean> {
-  const rows = await db.query(`DELETE FROM projects WHERE id = $1 RETURNING id`, [id]);
+  const rows = await all(db, q.deleteFrom('projects').where('id', '=', id).returning('id'));
   return rows.length > 0;
 }
 
@@ -328,14 +412,14 @@ export async function replaceSpeakers(
 }
 
 export async function setSpeakerVoice(db: Db, projectId: string, speakerId: string, voiceId: string, locked: boolean): Promise<boolean> {
-  const rows = await db.query(
-    `UPDATE speakers SET voice_id = $3, voice_locked = $4 WHERE project_id = $1 AND id = $2 RETURNING id`,
-    [projectId, speakerId, voiceId, locked],
+  const rows = await all(
+    db,
+    q.updateTable('speakers').set({ voice_id: voiceId, voice_locked: locked }).where('project_id', '=', projectId).where('id', '=', speakerId).returning('id'),
   );
   return rows.length > 0;
 }
 export async function setSpeakerName(db: Db, projectId: string, speakerId: string, name: string): Promise<boolean> {
-  const rows = await db.query(`UPDATE speakers SET name = $3 WHERE project_id = $1 AND id = $2 RETURNING id`, [projectId, speakerId, name]);
+  const rows = await all(db, q.updateTable('speakers').set({ name }).where('project_id', '=', projectId).where('id', '=', speakerId).returning('id'));
   return rows.length > 0;
 }
 export async function ensureSpeaker(db: Db, projectId: string, speakerId: string): Promise<void> {
@@ -371,8 +455,5 @@ export function findGlossary(db: Db, id: string): Promise<GlossaryRow | null> {
 // ------------------------------------------------------------------ feedback
 
 export async function insertFeedback(db: Db, f: { projectId: string; userId: string; comment: string; options: string[] }): Promise<{ id: string }> {
-  return db.one<{ id: string }>(
-    `INSERT INTO project_feedback (project_id, user_id, comment, options) VALUES ($1, $2, $3, $4) RETURNING id`,
-    [f.projectId, f.userId, f.comment, JSON.stringify(f.options)],
-  );
+  return one(db, q.insertInto('project_feedback').values({ project_id: f.projectId, user_id: f.userId, comment: f.comment, options: json(f.options) }).returning('id'));
 }
