@@ -3,7 +3,8 @@ import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
 import type { AppEnv } from '../http/env';
 import { ApiError } from '../http/errors';
-import { materialize } from '../storage/generators';
+import { makeVoiceSample, VOICE_SAMPLE_KIND } from '../domains/projects/samples';
+import { materialize, type FileGenerator } from '../storage/generators';
 import { verifyFileToken } from '../storage/signed';
 import type { Storage } from '../storage/types';
 import { S3Storage } from '../storage/s3';
@@ -42,6 +43,8 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
+/** The files a signed URL may ask to be made on first request, by kind. */
+const GENERATORS: Readonly<Record<string, FileGenerator>> = { [VOICE_SAMPLE_KIND]: makeVoiceSample };
 
 async function serve(c: Context<AppEnv>, head: boolean): Promise<Response> {
   const deps = c.get('deps');
@@ -51,7 +54,7 @@ async function serve(c: Context<AppEnv>, head: boolean): Promise<Response> {
   if (!v.ok) throw new ApiError(v.reason === 'expired' ? 410 : 403, v.reason === 'expired' ? 'This link has expired' : 'Invalid link');
   const key = v.grant.key;
   let st = await storage.stat(key);
-  if (!st && v.grant.gen && (await materialize(deps, key, v.grant.gen))) st = await storage.stat(key);
+  if (!st && v.grant.gen && (await materialize(deps, GENERATORS, key, v.grant.gen))) st = await storage.stat(key);
   if (!st) throw new ApiError(404, 'File not found');
   if (storage instanceof S3Storage) {
     // The store serves the bytes (and range requests) itself, behind a presigned URL that lives as long as

@@ -51,7 +51,7 @@ async function publishAndSettle(token: string, body: Record<string, unknown>): P
   const r = await api(h, 'POST', '/api/shop/publish', { token, body });
   expect(r.status, JSON.stringify(r.json)).toBe(202);
   expect(r.json.state).toBe('uploading');
-  await publishIdle();
+  await publishIdle(h.deps);
   const list = await publications(token, body.project_id as string);
   return list.publications.find((p) => p.id === r.json.id)!;
 }
@@ -84,7 +84,7 @@ beforeAll(async () => {
   await linkProjectProduct(h.deps.db, { projectId: root, domain: A, productId: P1, productTitle: 'Trail Shoe', mediaId: null });
 });
 afterAll(async () => {
-  await publishIdle();
+  await publishIdle(h.deps);
   Object.assign(publishTiming, saved);
   await h?.close();
   await fake?.close();
@@ -192,7 +192,7 @@ describe('publish a dub to its product', () => {
     } finally {
       release();
     }
-    await publishIdle();
+    await publishIdle(h.deps);
     expect((await publications(editor.token, root)).publications.find((p) => p.language === 'de')?.state).toBe('ready');
     expect(videosOf(P1).filter((m) => m.alt.endsWith('(Deutsch)'))).toHaveLength(1);
   });

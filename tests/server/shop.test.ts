@@ -175,7 +175,7 @@ describe("the shop's Admin API", () => {
     // The shop's latest session token has expired (the renewal test of 401 used a live one).
     await me(A, '1001');
     const { forgetSessionTokens } = await import('../../server/domains/shop/token');
-    forgetSessionTokens(A);
+    forgetSessionTokens(h.deps.db, A);
     const before = fake.exchanges.get(A)!;
     fake.revoke(A);
     await expect(shopAdminGraphql(h.deps, spaceA, 'query { shop { name } }')).rejects.toMatchObject({ code: 'reconnect' });

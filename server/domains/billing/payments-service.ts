@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CheckoutMode, LatestPaymentInfo, ProductsResponse, PromotionCode, BillingDetails } from '../../../contract/schemas/payments';
 import type { Subscription } from '../../../contract/schemas/user';
+import { flights, keyedQueue } from '../../cache/flights';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { DomainError } from '../../errors';
@@ -70,7 +71,8 @@ export async function paymentsSettings(deps: AppDeps): Promise<{ local_checkout:
 // ------------------------------------------------------------------------------------------------ catalogue
 
 const CATALOGUE_TTL_MS = 10 * 60 * 1000;
-const refreshing = new WeakMap<Db, Promise<void>>();
+/** The catalogue refresh running in this app (one at a time; app state). */
+const REFRESHING = flights<void>('billing.catalogue');
 
 /** Stripe: the catalogue copy is refreshed when older than 10 minutes (one refresh at a time). */
 async function freshCatalogue(deps: AppDeps): Promise<void> {
@@ -78,13 +80,8 @@ async function freshCatalogue(deps: AppDeps): Promise<void> {
   if (p.kind !== 'stripe') return;
   const at = await repo.catalogueUpdatedAt(deps.db, 'stripe');
   if (at && Date.now() - at.getTime() < CATALOGUE_TTL_MS) return;
-  let run = refreshing.get(deps.db);
-  if (!run) {
-    run = p.syncCatalogue(deps.db).finally(() => refreshing.delete(deps.db));
-    refreshing.set(deps.db, run);
-  }
   try {
-    await run;
+    await deps.db.state.of(REFRESHING).run('catalogue', () => p.syncCatalogue(deps.db));
   } catch (e) {
     console.error('[payments] catalogue refresh failed', e);
     if (!at) throw new DomainError('unavailable', TEXTS.unavailable);
@@ -122,17 +119,10 @@ export function checkReturnUrl(deps: AppDeps, requestUrl: string, url: string): 
   return u.href;
 }
 
-/** One checkout at a time per user in this process; the provider's idempotency key covers other servers. */
-const userLocks = new Map<string, Promise<unknown>>();
-async function oneAtATime<T>(userId: string, fn: () => Promise<T>): Promise<T> {
-  const prev = userLocks.get(userId) ?? Promise.resolve();
-  const run = prev.catch(() => {}).then(fn);
-  userLocks.set(userId, run);
-  try {
-    return await run;
-  } finally {
-    if (userLocks.get(userId) === run) userLocks.delete(userId);
-  }
+/** One checkout at a time per user in this app (its state); the provider's idempotency key covers other servers. */
+const CHECKOUTS = keyedQueue('billing.checkouts');
+function oneAtATime<T>(db: Db, userId: string, fn: () => Promise<T>): Promise<T> {
+  return db.state.of(CHECKOUTS).serial(userId, fn);
 }
 
 /** A second click within this time gets the same session back. */
@@ -159,7 +149,7 @@ function idempotencyKey(userId: string, r: CheckoutReq): string {
 
 async function checkout(deps: AppDeps, user: UserRow, entry: CatalogueEntry, r: CheckoutReq): Promise<{ checkout_url: string }> {
   const p = paymentsOf(deps);
-  return oneAtATime(user.id, async () => {
+  return oneAtATime(deps.db, user.id, async () => {
     const db = deps.db;
     const same = { provider: p.kind, userId: user.id, spaceId: r.spaceId, mode: r.mode, priceId: r.priceId, quantity: r.quantity, successUrl: r.successUrl, cancelUrl: r.cancelUrl };
     if (p.kind === 'stripe') {

@@ -7,6 +7,7 @@
 // (`appUsageRecordCreate`) within the cap; each one's minutes are a ledger row written with the record of the charge.
 import type { ShopBillingStatus, ShopMinutesResponse, ShopSubscribeResponse } from '../../../contract/schemas/shop-billing';
 import { PLAN_DISPLAY_NAMES, PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
+import { namespace } from '../../cache/index';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { DomainError } from '../../errors';
@@ -269,7 +270,7 @@ export async function syncFromPlatform(deps: AppDeps, spaceId: string): Promise<
 }
 
 /** Re-checks of a shop from the unauthenticated return route: at most one per shop at a time and every few seconds. */
-const returnChecks = new Map<string, { at: number; run: Promise<unknown> }>();
+const RETURN_CHECKS = namespace('billing.shop-return-checks', () => new Map<string, { at: number; run: Promise<unknown> }>());
 const RETURN_CHECK_MS = 3000;
 const RETURN_CHECKS_MAX = 10_000;
 
@@ -279,6 +280,7 @@ export async function returnFromConfirmation(deps: AppDeps, domain: string): Pro
   const shop = await shopRepo.findShop(deps.db, domain);
   if (!shop?.space_id) throw new DomainError('not_found', 'Unknown shop');
   const spaceId = shop.space_id;
+  const returnChecks = deps.db.state.of(RETURN_CHECKS);
   try {
     const prev = returnChecks.get(domain);
     if (prev && Date.now() - prev.at < RETURN_CHECK_MS) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { flights } from '../../cache/flights';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../caller';
 import { isFinished } from '../../../contract/statuses';
@@ -75,15 +76,10 @@ async function finishedLanguages(deps: AppDeps, root: repo.ProjectRow): Promise<
   return out;
 }
 
-const inFlight = new Map<string, Promise<void>>();
-
-/** Runs `make` once per key at a time in this process (two clicks make the file once). */
-async function once(key: string, make: () => Promise<void>): Promise<void> {
-  const running = inFlight.get(key);
-  if (running) return running;
-  const p = make().finally(() => inFlight.delete(key));
-  inFlight.set(key, p);
-  return p;
+/** Deliverables being made by this app, by key (two clicks make the file once; app state, server/cache). */
+const MAKING = flights<void>('deliverables');
+function once(deps: AppDeps, key: string, make: () => Promise<void>): Promise<void> {
+  return deps.db.state.of(MAKING).run(key, make);
 }
 
 /** Same-origin URL of a file of an HLS package (signed link to its folder). */
@@ -174,7 +170,7 @@ export async function makeDeliverable(
   if (o.format === 'hls') {
     const prefix = projectKey(root.id, `deliverables/hls-${hash}/`);
     if (!(await deps.storage.exists(prefix + HLS_MASTER))) {
-      await once(prefix, () => build(async (input, dir) => {
+      await once(deps, prefix, () => build(async (input, dir) => {
         await writeHlsPackage(input, dir, { timeoutMs: 30 * 60_000 });
         // The master last: its presence says the package is whole.
         const files = readdirSync(dir).filter((f) => f !== HLS_MASTER && f !== 'ffmpeg-master.m3u8');
@@ -186,7 +182,7 @@ export async function makeDeliverable(
   }
   const key = projectKey(root.id, `deliverables/all-${hash}.${o.format}`);
   if (!(await deps.storage.exists(key))) {
-    await once(key, () => build(async (input, dir) => {
+    await once(deps, key, () => build(async (input, dir) => {
       const out = join(dir, `all.${o.format}`);
       await muxAllLanguages(input, o.format as 'mp4' | 'mkv', out, { timeoutMs: 30 * 60_000 });
       await deps.storage.putFile(key, out, { move: true });

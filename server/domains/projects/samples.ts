@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AppDeps } from '../../deps';
 import type { EngineRegistry } from '../../engines/registry';
 import { mediaUrl } from '../../storage/index';
-import { registerFileGenerator } from '../../storage/generators';
+import type { FileGenerator } from '../../storage/generators';
 import type { Storage } from '../../storage/types';
 
 export const VOICE_SAMPLE_KIND = 'voice_sample';
@@ -44,7 +44,8 @@ export function sampleUrl(deps: AppDeps, voice: { id: string; engine: string }, 
   });
 }
 
-registerFileGenerator(VOICE_SAMPLE_KIND, async (deps, key, args) => {
+/** Makes a voice's sample file on its first request (named by the file tables of server/app/files.ts). */
+export const makeVoiceSample: FileGenerator = async (deps, key, args) => {
   const engines = deps.engines as EngineRegistry | undefined;
   const storage = deps.storage as Storage | undefined;
   if (!engines || !storage) throw new Error('Voice samples need the engines and storage');
@@ -60,4 +61,4 @@ registerFileGenerator(VOICE_SAMPLE_KIND, async (deps, key, args) => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
+};

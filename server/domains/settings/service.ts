@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { FEATURE_KEYS } from '../../../contract/features';
 import { Warning, type Language, type Settings } from '../../../contract/schemas/settings';
+import { namespace } from '../../cache/index';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import type { Entitlements } from '../billing/entitlements';
@@ -15,18 +16,18 @@ export interface AppFlags {
   warning: WarningValue | null;
 }
 
-// App flags change rarely and are read on every settings call: cached briefly per database.
+// App flags change rarely and are read on every settings call: cached briefly in the app's state.
 const FLAGS_CACHE_MS = 2000;
-const flagsCache = new WeakMap<Db, { flags: AppFlags; at: number }>();
+const FLAGS = namespace('settings.flags', () => ({ kept: null as { flags: AppFlags; at: number } | null }));
 
 /** The stored flags (app_settings 'maintenance' and 'warning'); a malformed stored warning reads as none. */
 export async function readAppFlags(db: Db): Promise<AppFlags> {
-  const hit = flagsCache.get(db);
+  const hit = db.state.of(FLAGS).kept;
   if (hit && Date.now() - hit.at < FLAGS_CACHE_MS) return hit.flags;
   const m = await repo.readAppSettings(db, ['maintenance', 'warning']);
   const w = v.safeParse(Warning, m.get('warning'));
   const flags: AppFlags = { maintenance: m.get('maintenance') === true, warning: w.success ? w.output : null };
-  flagsCache.set(db, { flags, at: Date.now() });
+  db.state.of(FLAGS).kept = { flags, at: Date.now() };
   return flags;
 }
 
@@ -36,7 +37,7 @@ export async function writeAppFlags(db: Db, p: { maintenance?: boolean; warning?
     if (p.warning === null) await repo.deleteAppSetting(t, 'warning');
     else if (p.warning !== undefined) await repo.writeAppSetting(t, 'warning', p.warning);
   });
-  flagsCache.delete(db);
+  db.state.of(FLAGS).kept = null;
   return readAppFlags(db);
 }
 

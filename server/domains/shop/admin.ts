@@ -24,7 +24,7 @@ export class ShopAdminError extends Error {
 async function tokenOf(deps: AppDeps, shop: repo.ShopRow, key: Uint8Array): Promise<string> {
   const kept = shop.token_box ? await openToken(key, shop.token_box) : null;
   if (kept) return kept;
-  const st = recentSessionToken(shop.domain);
+  const st = recentSessionToken(deps.db, shop.domain);
   if (!st) throw new ShopAdminError('reconnect', 'The shop must open the app again to renew its access');
   return exchangeToken(deps, shop.domain, st);
 }
@@ -41,7 +41,7 @@ export async function shopAdminGraphql<T = Record<string, unknown>>(
   const shop = await repo.findShopBySpace(deps.db, spaceId);
   if (!shop) throw new ShopAdminError('not_a_shop', 'This Teamspace is not a shop');
   // Uninstalled, unless a staff user opened the app since (a session token exists only for an installed app).
-  if (!shop.installed && !recentSessionToken(shop.domain)) throw new ShopAdminError('uninstalled', 'The app is not installed on this shop');
+  if (!shop.installed && !recentSessionToken(deps.db, shop.domain)) throw new ShopAdminError('uninstalled', 'The app is not installed on this shop');
   const call = async (accessToken: string) => {
     const session = new Session({ id: shopify.session.getOfflineId(shop.domain), shop: shop.domain, state: '', isOnline: false, accessToken });
     const client = new shopify.clients.Graphql({ session });
@@ -56,8 +56,8 @@ export async function shopAdminGraphql<T = Record<string, unknown>>(
   }
   // 401: this token is no longer good.
   await repo.clearToken(deps.db, shop.domain, shop.token_box ?? undefined);
-  tokenGone(shop.domain);
-  const st = recentSessionToken(shop.domain);
+  tokenGone(deps.db, shop.domain);
+  const st = recentSessionToken(deps.db, shop.domain);
   if (!st) throw new ShopAdminError('reconnect', 'The shop must open the app again to renew its access');
   return call(await exchangeToken(deps, shop.domain, st));
 }

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
 import type { PublishRequest, Publication, PublicationList, ShopProductList } from '../../../contract/schemas/shop-publish';
 import { isFinished, type ProjectStatus } from '../../../contract/statuses';
+import { flights } from '../../cache/flights';
 import type { AppDeps } from '../../deps';
 import { safeFileName } from '../../storage/signed';
 import type { UserRow } from '../../caller';
@@ -66,12 +67,12 @@ function toJson(r: PublicationRow): Publication {
   };
 }
 
-/** Publications running in this process (id -> their work). */
-const running = new Map<string, Promise<void>>();
+/** Publications running in this app (id -> their work; app state, server/cache). */
+const RUNNING = flights<void>('shop.publications');
 
-/** Resolves when every publication started by this process has settled (tests, shutdown). */
-export async function publishIdle(): Promise<void> {
-  while (running.size > 0) await Promise.allSettled([...running.values()]);
+/** Resolves when every publication started by this app has settled (tests, shutdown). */
+export function publishIdle(deps: AppDeps): Promise<void> {
+  return deps.db.state.of(RUNNING).idle();
 }
 
 /** A failure whose message is shown to the user as it is (the platform's words, or ours). */
@@ -123,7 +124,7 @@ function nativeName(lang: string): string {
 async function failInterrupted(deps: AppDeps, rows: PublicationRow[]): Promise<PublicationRow[]> {
   const out: PublicationRow[] = [];
   for (const r of rows) {
-    const stale = (r.state === 'uploading' || r.state === 'processing') && !running.has(r.id)
+    const stale = (r.state === 'uploading' || r.state === 'processing') && !deps.db.state.of(RUNNING).has(r.id)
       && Date.now() - new Date(r.updated_at).getTime() > publishTiming.staleMs;
     if (!stale) {
       out.push(r);
@@ -208,7 +209,7 @@ export async function publish(deps: AppDeps, user: UserRow, body: PublishRequest
       [shop.domain, productId, language],
     );
     const busy = (cur.state === 'uploading' || cur.state === 'processing')
-      && (running.has(cur.id) || Date.now() - new Date(cur.updated_at).getTime() <= publishTiming.staleMs);
+      && (deps.db.state.of(RUNNING).has(cur.id) || Date.now() - new Date(cur.updated_at).getTime() <= publishTiming.staleMs);
     if (busy) throw conflict('This language is already being published to this product: wait until it is ready or failed');
     // The media of the earlier publication (ready or failed) goes once the new one is ready.
     const stale = [...new Set([...cur.stale_media_ids, ...(cur.media_id ? [cur.media_id] : [])])];
@@ -219,8 +220,7 @@ export async function publish(deps: AppDeps, user: UserRow, body: PublishRequest
       [cur.id, space.id, dubbed.id, root.id, productTitle, stale, user.id],
     );
   });
-  const work = runPublication(deps, row, dubbed).finally(() => running.delete(row.id));
-  running.set(row.id, work);
+  void deps.db.state.of(RUNNING).run(row.id, () => runPublication(deps, row, dubbed));
   return toJson(row);
 }
 

@@ -3,6 +3,8 @@
 // The shop's Admin API offline token comes from token exchange (the library), kept sealed in `shops`.
 import { decodeJwt } from 'jose';
 import { DEFAULT_TEAMSPACE_COLOR, DEFAULT_TEAMSPACE_MINUTES } from '../../../contract/constants';
+import { namespace } from '../../cache/index';
+import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
 import * as ledger from '../billing/ledger';
 import * as spacesRepo from '../spaces/repository';
@@ -15,8 +17,8 @@ function shopNameOf(domain: string): string {
   return domain.split('.')[0] || domain;
 }
 
-/** Staff users placed in their shop's Teamspace by this process: `${domain}|${identityId}` -> space id, when (a memo). */
-const joined = new Map<string, { spaceId: string; at: number }>();
+/** Staff users placed in their shop's Teamspace by this app: `${domain}|${identityId}` -> space id, when (a memo; app state). */
+const JOINED = namespace('shop.joined', () => new Map<string, { spaceId: string; at: number }>());
 const JOINED_MAX = 10_000;
 /** Puts the staff user in the shop's Teamspace, creating it (owner) on the shop's first session token. */
 async function joinShopSpace(deps: AppDeps, domain: string, userId: string): Promise<{ spaceId: string; created: boolean }> {
@@ -36,9 +38,10 @@ async function joinShopSpace(deps: AppDeps, domain: string, userId: string): Pro
 }
 
 /** Forgets this process's memo of the shop's members (its Teamspace was deleted). */
-export function forgetJoined(domain: string): void {
+export function forgetJoined(db: Db, domain: string): void {
+  const joined = db.state.of(JOINED);
   for (const k of joined.keys()) if (k.startsWith(`${domain}|`)) joined.delete(k);
-  tokenGone(domain);
+  tokenGone(db, domain);
 }
 
 /**
@@ -52,9 +55,10 @@ export async function onShopSignIn(
 ): Promise<void> {
   if (!deps.config.shop) return;
   const exp = decodeJwt(s.sessionToken).exp;
-  if (typeof exp === 'number') rememberSessionToken(s.domain, s.sessionToken, exp * 1000);
+  if (typeof exp === 'number') rememberSessionToken(deps.db, s.domain, s.sessionToken, exp * 1000);
   const key = `${s.domain}|${s.identityId}`;
   let created = false;
+  const joined = deps.db.state.of(JOINED);
   const memo = joined.get(key);
   let spaceId = memo && Date.now() - memo.at < TOKEN_MEMO_MS ? memo.spaceId : undefined;
   if (!spaceId) {
@@ -62,10 +66,10 @@ export async function onShopSignIn(
     if (joined.size >= JOINED_MAX) joined.clear();
     joined.set(key, { spaceId, at: Date.now() });
   }
-  if (!tokenKnown(s.domain)) {
+  if (!tokenKnown(deps.db, s.domain)) {
     const shop = await repo.findShop(deps.db, s.domain);
     if (shop?.token_box) {
-      tokenSeen(s.domain);
+      tokenSeen(deps.db, s.domain);
     } else {
       try {
         await exchangeToken(deps, s.domain, s.sessionToken);

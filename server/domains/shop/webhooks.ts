@@ -25,8 +25,8 @@ export async function handleShopWebhook(
     case 'APP_UNINSTALLED':
       if (shop) {
         await repo.markUninstalled(deps.db, w.domain);
-        forgetSessionTokens(w.domain);
-        tokenGone(w.domain);
+        forgetSessionTokens(deps.db, w.domain);
+        tokenGone(deps.db, w.domain);
         if (shop.space_id) await stopRunningJobs(deps, shop.space_id);
       }
       break;
@@ -75,10 +75,10 @@ async function redactShop(deps: AppDeps, shop: repo.ShopRow): Promise<void> {
       await repo.markRedacted(t, shop.domain);
       await spacesRepo.deleteSpace(t, spaceId);
     });
-    forgetJoined(shop.domain);
+    forgetJoined(deps.db, shop.domain);
     await afterDeletion(deps);
   } else {
     await repo.markRedacted(deps.db, shop.domain);
   }
-  forgetSessionTokens(shop.domain);
+  forgetSessionTokens(deps.db, shop.domain);
 }

@@ -6,6 +6,7 @@
 // Each file is min,max signed-byte pairs, one per bucket; a request reads one range of it.
 import type { Readable } from 'node:stream';
 import { PEAKS_RESOLUTIONS, type PeaksResolution, type PeaksTrack } from '../../../../contract/peaks';
+import { flights } from '../../../cache/flights';
 import type { AppDeps } from '../../../deps';
 import { computePeaks } from '../../../media/peaks';
 import { MediaError } from '../../../media/errors';
@@ -36,32 +37,28 @@ async function trackSource(deps: AppDeps, project: ProjectRow, track: PeaksTrack
   return { input, peaksKey: (r) => projectKey(project.id, `peaks/source/${r}.i8`) };
 }
 
-const running = new Map<string, Promise<void>>();
+/** Tracks whose peaks this app is making (app state, server/cache). */
+const MAKING = flights<void>('projects.peaks');
 
 /** Makes every resolution of a track once (concurrent requests share one run). */
 async function ensurePeaks(deps: AppDeps, project: ProjectRow, src: { input: string; peaksKey: (r: number) => string }): Promise<void> {
   const last = src.peaksKey(PEAKS_RESOLUTIONS[0]);
   if (await deps.storage.exists(last)) return;
-  let p = running.get(last);
-  if (!p) {
-    p = (async () => {
-      const local = await deps.storage.localFile(src.input);
-      let levels: Map<number, Int8Array>;
-      try {
-        levels = await computePeaks(local, PEAKS_RESOLUTIONS, { durationSec: project.duration });
-      } catch (e) {
-        if (e instanceof MediaError && (e.code === 'no_audio' || e.code === 'corrupt')) throw conflict(`The audio could not be read for the waveform: ${e.message}`);
-        throw e;
-      }
-      // The coarsest is written last: its presence means every resolution is there.
-      for (const r of [...PEAKS_RESOLUTIONS].reverse()) {
-        const data = levels.get(r)!;
-        await deps.storage.putBuffer(src.peaksKey(r), Buffer.from(data.buffer, data.byteOffset, data.byteLength), { contentType: 'application/octet-stream' });
-      }
-    })().finally(() => running.delete(last));
-    running.set(last, p);
-  }
-  await p;
+  await deps.db.state.of(MAKING).run(last, async () => {
+    const local = await deps.storage.localFile(src.input);
+    let levels: Map<number, Int8Array>;
+    try {
+      levels = await computePeaks(local, PEAKS_RESOLUTIONS, { durationSec: project.duration });
+    } catch (e) {
+      if (e instanceof MediaError && (e.code === 'no_audio' || e.code === 'corrupt')) throw conflict(`The audio could not be read for the waveform: ${e.message}`);
+      throw e;
+    }
+    // The coarsest is written last: its presence means every resolution is there.
+    for (const r of [...PEAKS_RESOLUTIONS].reverse()) {
+      const data = levels.get(r)!;
+      await deps.storage.putBuffer(src.peaksKey(r), Buffer.from(data.buffer, data.byteOffset, data.byteLength), { contentType: 'application/octet-stream' });
+    }
+  });
 }
 
 async function readAll(s: Readable): Promise<Buffer> {
