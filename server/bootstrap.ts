@@ -72,7 +72,7 @@ export async function buildDeps(
   listeners.onStatusChange(batchesOnStatus);
   // Pipeline: storage, engines, queue, and the stages the projects domain registers.
   const pipelineLog = logger.child({ component: 'pipeline' });
-  const { storage, engines, engineAdapters, pipeline } = createPipelineServices(config, db, {
+  const { storage, engines, engineAdapters, pipeline, tools } = createPipelineServices(config, db, {
     ...PROJECT_STAGES,
     log: logFn(pipelineLog),
     ...opts.pipeline,
@@ -84,7 +84,7 @@ export async function buildDeps(
   });
   queueOf.counts = () => pipeline.queue.counts();
   const deps: AppDeps = {
-    config, db, state: db.state, listeners, storage, engines, engineAdapters, pipeline, logger, metrics, payments,
+    config, db, state: db.state, listeners, storage, engines, engineAdapters, pipeline, tools, logger, metrics, payments,
     billingClock: opts.role === 'server' ? startBillingClock(db, logger) : null,
     stopRetention: null,
   };

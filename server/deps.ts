@@ -6,6 +6,7 @@ import type { AppState } from './cache/index';
 import type { Db } from './db/index';
 import type { ConfiguredAdapters } from './engines/adapters/index';
 import type { EngineRegistry } from './engines/registry';
+import type { ToolLimits } from './media/run';
 import type { Logger, Metrics } from './observability';
 import type { Pipeline } from './pipeline/pipeline';
 import type { PipelineListeners } from './pipeline/stages';
@@ -30,6 +31,11 @@ export interface AppDeps {
   engineAdapters: ConfiguredAdapters;
   /** The pipeline runtime (server/pipeline) with the stages the domains registered. */
   pipeline: Pipeline;
+  /**
+   * This app's CPU slots and tool niceness (server/media/run.ts): its jobs and requests run in their scope, so the
+   * tools and engine threads they start share them; another app in the process has its own.
+   */
+  tools: ToolLimits;
   /** The process's logger and metrics registry (server/observability.ts). */
   logger: Logger;
   metrics: Metrics;

@@ -1,4 +1,5 @@
 // The Hono app: /api with every domain router, JSON errors, and the two front-end builds as static files.
+import { withToolLimits } from '../media/run';
 import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
@@ -132,7 +133,8 @@ export function createApp(deps: AppDeps, opts: AppOptions = {}) {
     c.set('requestId', requestId);
     c.set('log', reqLog);
     const t0 = performance.now();
-    await next();
+    // The tools a request starts (waveforms, deliverables) take the app's CPU slots (server/media/run.ts).
+    await withToolLimits(deps.tools, next);
     const seconds = (performance.now() - t0) / 1000;
     const route = routeLabel(c);
     // A body too large is answered before it is read, and the rest of it is then dropped with the connection:

@@ -1,32 +1,86 @@
 // The one process runner used by server/media (ffmpeg, ffprobe, yt-dlp, rubberband) and by the
 // built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell. Tools start from the tool
 // spawner (./spawner.ts) when it runs, so starting one never forks this (large) process; directly otherwise.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { CommandError } from './errors';
 import { spawnerConnection } from './spawner';
 
-// ------------------------------------------------------------------ CPU slots
+// ------------------------------------------------------------------ CPU slots and niceness
 // The pipeline's heavy work (media tools, decoders, worker threads) takes a CPU slot first: however many
-// jobs run at once (WORKER_CONCURRENCY), at most `slots` heavy tasks run in this process, so two jobs keep
+// jobs run at once (WORKER_CONCURRENCY), at most `limit` heavy tasks run in this app, so two jobs keep
 // every core busy without starting twice the processes (and twice the memory). FIFO, so no job starves.
+// The pipeline is batch work: its tools run at a lower scheduling priority than the API that answers people
+// (PIPELINE_NICE), so a busy worker slows other jobs, not requests.
+//
+// Both belong to an app (its composition root makes one `ToolLimits` from its config: AppDeps.tools), never to
+// the module: the app's requests and jobs run inside `withToolLimits(limits, ...)` (server/app/app.ts, the
+// pipeline), and the tools they start, however deep, read the limits of their scope. Work outside any app (a
+// script, a test calling ffmpeg) runs its tools at once, at the process's priority.
 
-let slotLimit = Math.max(1, availableParallelism());
-let slotsInUse = 0;
-const slotWaiters: Array<() => void> = [];
+export class ToolLimits {
+  readonly #waiters: Array<() => void> = [];
+  #limit: number;
+  #inUse = 0;
+  /** The niceness (0-19) given to CPU-slot tools (engine threads take the same). */
+  readonly nice: number;
 
-/** Sets how many CPU-heavy tasks run at once in this process (PIPELINE_CPU_SLOTS; default: the CPU count). */
-export function setCpuSlots(n: number): void {
-  slotLimit = Math.max(1, Math.floor(n));
-  while (slotsInUse < slotLimit && slotWaiters.length > 0) {
-    slotsInUse++;
-    slotWaiters.shift()!();
+  constructor(o: { cpuSlots?: number; nice?: number } = {}) {
+    this.#limit = Math.max(1, Math.floor(o.cpuSlots ?? availableParallelism()));
+    this.nice = Math.min(19, Math.max(0, Math.floor(o.nice ?? 0)));
+  }
+
+  /** The slot limit and use (tests, metrics). */
+  get slots(): { limit: number; inUse: number; waiting: number } {
+    return { limit: this.#limit, inUse: this.#inUse, waiting: this.#waiters.length };
+  }
+
+  async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw abortError(signal);
+    if (this.#inUse < this.#limit) {
+      this.#inUse++;
+      return;
+    }
+    const waiters = this.#waiters;
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const i = waiters.indexOf(grant);
+        if (i >= 0) waiters.splice(i, 1);
+        reject(abortError(signal!));
+      };
+      waiters.push(grant);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  release(): void {
+    const next = this.#waiters.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else this.#inUse = Math.max(0, this.#inUse - 1);
   }
 }
 
-/** The current CPU slot limit and use (tests, metrics). */
+/** Where the current request's or job's limits are found (a constant: the limits are the app's). */
+const scope = new AsyncLocalStorage<ToolLimits>();
+
+/** Runs `fn` (and everything it starts) under the app's tool limits. */
+export function withToolLimits<T>(limits: ToolLimits, fn: () => T): T {
+  return scope.run(limits, fn);
+}
+
+/** The limits in scope: the app's, or null outside any app. */
+export function toolLimits(): ToolLimits | null {
+  return scope.getStore() ?? null;
+}
+
+/** The CPU slot limit and use in scope (outside an app: no limit, reported as the CPU count). */
 export function cpuSlots(): { limit: number; inUse: number; waiting: number } {
-  return { limit: slotLimit, inUse: slotsInUse, waiting: slotWaiters.length };
+  return toolLimits()?.slots ?? { limit: Math.max(1, availableParallelism()), inUse: 0, waiting: 0 };
 }
 
 function abortError(signal: AbortSignal): Error {
@@ -35,78 +89,45 @@ function abortError(signal: AbortSignal): Error {
   return new DOMException(typeof r === 'string' ? `aborted (${r})` : 'aborted', 'AbortError');
 }
 
-async function acquireSlot(signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) throw abortError(signal);
-  if (slotsInUse < slotLimit) {
-    slotsInUse++;
-    return;
-  }
-  await new Promise<void>((resolve, reject) => {
-    const grant = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    };
-    const onAbort = () => {
-      const i = slotWaiters.indexOf(grant);
-      if (i >= 0) slotWaiters.splice(i, 1);
-      reject(abortError(signal!));
-    };
-    slotWaiters.push(grant);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function releaseSlot(): void {
-  const next = slotWaiters.shift();
-  if (next) next(); // the slot passes straight to the next waiter
-  else slotsInUse = Math.max(0, slotsInUse - 1);
-}
-
 /**
  * Takes one CPU slot (waits for a free one; an abort while waiting rejects) and answers its release, which may be
  * called any number of times: for work whose caller stops waiting before the work itself has stopped.
  */
 export async function takeCpuSlot(signal?: AbortSignal): Promise<() => void> {
-  await acquireSlot(signal);
+  const limits = toolLimits();
+  if (!limits) {
+    if (signal?.aborted) throw abortError(signal);
+    return () => {};
+  }
+  await limits.acquire(signal);
   let held = true;
   return () => {
     if (!held) return;
     held = false;
-    releaseSlot();
+    limits.release();
   };
 }
 
 /** Runs `fn` holding one CPU slot (waits for a free one; an abort while waiting rejects). */
 export async function withCpuSlot<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  await acquireSlot(signal);
+  const release = await takeCpuSlot(signal);
   try {
     return await fn();
   } finally {
-    releaseSlot();
+    release();
   }
 }
 
-// ------------------------------------------------------------------ niceness
-// The pipeline is batch work: its tools run at a lower scheduling priority than the API that answers people
-// (PIPELINE_NICE), so a busy worker slows other jobs, not requests.
-
-let toolNice = 0;
-
-/** Sets the niceness (0-19) of the CPU-slot tools started from now on (PIPELINE_NICE). */
-export function setToolNiceness(n: number): void {
-  toolNice = Math.min(19, Math.max(0, Math.floor(n)));
-}
-
-/** The niceness given to CPU-slot tools (engine threads take the same). */
+/** The niceness given to CPU-slot tools in scope (engine threads take the same). */
 export function toolNiceness(): number {
-  return toolNice;
+  return toolLimits()?.nice ?? 0;
 }
 
 /**
  * Lowers a started tool's priority. A process that has already ended (ESRCH), or a system that does not
  * allow it, keeps the priority it had: niceness is a preference, never a reason to fail a job.
  */
-export function lowerPriority(pid: number | undefined, nice = toolNice): void {
+export function lowerPriority(pid: number | undefined, nice = toolNiceness()): void {
   if (!pid || nice <= 0) return;
   try {
     setPriority(pid, nice);
@@ -125,8 +146,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Characters of stderr kept for error messages (default 2000). */
   stderrTailChars?: number;
-  /** Take a CPU slot for the process's lifetime (media tools, decoders): see setCpuSlots. Such a tool also runs
-   * at the pipeline's niceness (setToolNiceness). */
+  /** Take a CPU slot for the process's lifetime (media tools, decoders): see ToolLimits. Such a tool also runs
+   * at the app's niceness (ToolLimits.nice). */
   cpuSlot?: boolean;
 }
 
@@ -193,7 +214,7 @@ function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise
 /** Starts the tool from the tool spawner (./spawner.ts): same outcome as runDirectly, no fork of this process. */
 function runThroughSpawner(via: NonNullable<ReturnType<typeof spawnerConnection>>, cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   // The tool takes the calling thread's niceness, as a child started here would (engine threads run niced).
-  const nice = Math.max(opts.cpuSlot ? toolNice : 0, threadNiceness());
+  const nice = Math.max(opts.cpuSlot ? toolNiceness() : 0, threadNiceness());
   const started = via.start({ cmd, args, cwd: opts.cwd, env: opts.env ?? process.env, input: opts.input, nice });
   let reason: 'timeout' | 'aborted' | null = null;
   const kill = (why: 'timeout' | 'aborted') => {

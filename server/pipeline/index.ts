@@ -6,7 +6,7 @@ import { createAdapters, createConfiguredRegistry, type ConfiguredAdapters } fro
 import type { EngineRegistry } from '../engines/registry';
 import { createStorage } from '../storage/index';
 import type { Storage } from '../storage/types';
-import { setCpuSlots, setToolNiceness } from '../media/run';
+import { ToolLimits } from '../media/run';
 import { projectEventsOf } from './events';
 import { Pipeline, type PipelineOptions, type StageRegistry } from './pipeline';
 import { BullQueue, InProcessQueue, type JobQueue } from './queue';
@@ -18,6 +18,8 @@ export interface PipelineServices {
   /** The configured HTTP adapters (the rewriter of /api/tools, the voice cloner, DeepL glossaries). */
   engineAdapters: ConfiguredAdapters;
   pipeline: Pipeline;
+  /** The app's CPU slots and tool niceness (server/media/run.ts). */
+  tools: ToolLimits;
 }
 
 export interface PipelineBuildOptions extends Partial<PipelineOptions> {
@@ -47,16 +49,16 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
   const engines = o.engines ?? configured!.registry;
   const engineAdapters = configured?.adapters ?? createAdapters(config.engines);
   const queue = o.queue ?? createQueue(config, { prefix: o.queuePrefix, log: o.log });
-  // Heavy tools and engine threads of all jobs share the CPU slots (PIPELINE_CPU_SLOTS).
-  setCpuSlots(config.worker.cpuSlots);
-  // ...at a lower priority than the API's requests (PIPELINE_NICE).
-  setToolNiceness(config.worker.nice);
+  // Heavy tools and engine threads of all jobs share the app's CPU slots (PIPELINE_CPU_SLOTS), at a lower
+  // priority than the API's requests (PIPELINE_NICE): the app's own limits, not the process's.
+  const tools = o.tools ?? new ToolLimits({ cpuSlots: config.worker.cpuSlots, nice: config.worker.nice });
   const stale = config.worker.staleSec;
   const pipeline = new Pipeline({ config, db, storage, engines }, queue, {
     staleSec: stale,
     heartbeatMs: Math.max(200, Math.round((stale * 1000) / 6)),
     sweepEveryMs: stale * 1000,
     ...o,
+    tools,
   });
   if (config.redisUrl) {
     // Live events of workers on other machines reach this process's streams (and the other way round).
@@ -73,5 +75,5 @@ export function createPipelineServices(config: Config, db: Db, o: PipelineBuildO
       if (await bridged) await events.unbridge();
     });
   }
-  return { storage, engines, engineAdapters, pipeline };
+  return { storage, engines, engineAdapters, pipeline, tools };
 }

@@ -1,6 +1,7 @@
 // The pipeline runtime: queues stages, runs them with a heartbeat and an AbortSignal, writes the status
 // of each outcome through setStatus, queues the next stage from the ON_DONE table, and sweeps jobs whose
 // worker died (at start-up and periodically) so that nothing stays *_started.
+import { withToolLimits, type ToolLimits } from '../media/run';
 import { mkdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,8 @@ export interface StageRegistry {
 }
 
 export interface PipelineOptions extends StageRegistry {
+  /** The app's CPU slots and tool niceness (AppDeps.tools); without them a job's tools run unbounded. */
+  tools?: ToolLimits;
   /** Heartbeat period of running and held jobs (default 5 s). */
   heartbeatMs?: number;
   /** A job whose heartbeat is older than this is taken over (default 30 s). */
@@ -217,7 +220,12 @@ export class Pipeline {
    * Runs one job: claim, heartbeat, handler, status, next stage. Never throws for a stage failure; throws DeferJob
    * (for the queue) when the job's space is at its plan's limit of jobs at once.
    */
-  async run(job: JobData): Promise<void> {
+  run(job: JobData): Promise<void> {
+    // The job's tools take the app's CPU slots and niceness (server/media/run.ts), however deep they start.
+    return this.o.tools ? withToolLimits(this.o.tools, () => this.runJob(job)) : this.runJob(job);
+  }
+
+  private async runJob(job: JobData): Promise<void> {
     const { projectId, stage } = job;
     const db = this.deps.db;
     const id = jobs.jobId(projectId, stage);

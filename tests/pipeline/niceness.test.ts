@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { lowerPriority, run, setToolNiceness } from '../../server/media/run';
+import { describe, expect, it } from 'vitest';
+import { lowerPriority, run, ToolLimits, withToolLimits } from '../../server/media/run';
 import { runInThread } from '../../server/engines/builtin/threads';
 import { loadConfig } from '../../server/config';
 
@@ -22,23 +22,23 @@ function threadNiceness(): Map<number, number> {
   return out;
 }
 
-afterEach(() => setToolNiceness(0));
-
 describe('pipeline niceness', () => {
   it('runs CPU-slot tools at the pipeline niceness, other commands at the caller\'s', async () => {
     const base = getPriority();
-    setToolNiceness(7);
-    const tool = await run('sh', NICE_OF_SELF, { cpuSlot: true, input: 'go\n' });
+    const app = new ToolLimits({ nice: 7 });
+    const tool = await withToolLimits(app, () => run('sh', NICE_OF_SELF, { cpuSlot: true, input: 'go\n' }));
     expect(Number(tool.stdout.trim())).toBe(Math.max(base, 7));
-    const other = await run('sh', NICE_OF_SELF, { input: 'go\n' });
+    const other = await withToolLimits(app, () => run('sh', NICE_OF_SELF, { input: 'go\n' }));
     expect(Number(other.stdout.trim())).toBe(base);
+    // Outside any app (no limits in scope) a tool keeps the caller's priority.
+    const outside = await run('sh', NICE_OF_SELF, { cpuSlot: true, input: 'go\n' });
+    expect(Number(outside.stdout.trim())).toBe(base);
     expect(getPriority()).toBe(base); // the caller itself is untouched
   });
 
   it('runs engine threads at the pipeline niceness and leaves the main thread alone', async () => {
-    setToolNiceness(9);
     const before = threadNiceness();
-    const regions = await runInThread<Array<{ start: number; end: number }>>('vad', { wav: CLIP, options: {} });
+    const regions = await withToolLimits(new ToolLimits({ nice: 9 }), () => runInThread<Array<{ start: number; end: number }>>('vad', { wav: CLIP, options: {} }));
     expect(regions.length).toBeGreaterThan(0);
     const after = threadNiceness();
     // The thread is kept a while after its task: it is one of the threads that were not there before.

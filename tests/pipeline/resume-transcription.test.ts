@@ -4,7 +4,6 @@
 // the one an uninterrupted run gives, and no checkpoint is left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AsrEngine } from '../../server/engines/types';
-import { cpuSlots, setCpuSlots } from '../../server/media/run';
 import { makeSpeechVideo } from '../fixtures/media';
 import { createHarness, type Harness } from '../server/harness';
 import { eventually } from '../server/helpers';
@@ -14,7 +13,6 @@ import { grantPlan } from '../server/spaces-fixtures';
 let h: Harness;
 let u: TestUser;
 let mediaId: string;
-const slotsBefore = cpuSlots().limit;
 /** Chunk calls by their first region's start, per run. */
 const calls: number[] = [];
 /** While set, every chunk but the first blocks until its stage is aborted (the worker stops mid-stage). */
@@ -22,8 +20,8 @@ let stallAfterFirst = false;
 
 beforeAll(async () => {
   // Several chunks whatever the machine's CPU count (the plan makes at least one chunk per CPU slot).
-  setCpuSlots(3);
-  h = await createHarness();
+  h = await createHarness({ PIPELINE_CPU_SLOTS: '3' });
+  expect(h.deps.tools.slots.limit).toBe(3);
   u = await newUser(h, 'resume');
   await grantPlan(h, u.id, 'business');
   mediaId = await uploadOk(h, u, await makeSpeechVideo({ seconds: 40 }));
@@ -48,7 +46,6 @@ beforeAll(async () => {
   };
 }, 180_000);
 afterAll(async () => {
-  setCpuSlots(slotsBefore);
   await h?.close();
 });
 

@@ -31,6 +31,7 @@ export async function replacePipeline(h: Harness, o: PipelineBuildOptions = {}):
     ...PROJECT_STAGES,
     storage: h.deps.storage,
     engines: h.deps.engines,
+    tools: h.deps.tools,
     heartbeatMs: 200,
     staleSec: 2,
     sweepEveryMs: 500,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ledger from '../../server/domains/billing/ledger';
 import { cachedEmbedIdentity, rememberEmbedIdentity } from '../../server/domains/users/cache';
 import { keptRead } from '../../server/cache/kept-reads';
+import { rememberSessionToken, recentSessionToken, tokenKnown, tokenSeen } from '../../server/domains/shop/token';
+import { cpuSlots, takeCpuSlot, toolNiceness, withCpuSlot, withToolLimits } from '../../server/media/run';
 import { projectEventsOf } from '../../server/pipeline/events';
 import { setStatus, type StatusChange } from '../../server/pipeline/stages';
 import type { ProjectEvent } from '../../contract/events';
@@ -16,7 +18,8 @@ let a: Harness;
 let b: Harness;
 let video: string;
 beforeAll(async () => {
-  [a, b] = await Promise.all([createHarness(), createHarness()]);
+  // Different CPU slots and niceness: each app's tools take its own (server/media/run.ts).
+  [a, b] = await Promise.all([createHarness({ PIPELINE_CPU_SLOTS: '1', PIPELINE_NICE: '4' }), createHarness({ PIPELINE_CPU_SLOTS: '2', PIPELINE_NICE: '6' })]);
   video = await makeSpeechVideo({ seconds: 3 });
 }, 120_000);
 afterAll(async () => {
@@ -90,5 +93,35 @@ describe('two apps in one process', () => {
     await b.deps.db.tx((t) => ledger.debit(t, { spaceId: u.defaultSpaceId, minutes: 2, ref: 'two-apps-debit' }));
     expect(await debited(b)).toBe(beforeB + 2);
     expect(await debited(a)).toBe(beforeA);
+  });
+
+  it('each has its own CPU slots and tool niceness: a slot held in one never makes the other wait', async () => {
+    expect(a.deps.tools).not.toBe(b.deps.tools);
+    expect([a.deps.tools.slots.limit, a.deps.tools.nice]).toEqual([1, 4]);
+    expect([b.deps.tools.slots.limit, b.deps.tools.nice]).toEqual([2, 6]);
+    expect(withToolLimits(a.deps.tools, () => [cpuSlots().limit, toolNiceness()])).toEqual([1, 4]);
+    expect(withToolLimits(b.deps.tools, () => [cpuSlots().limit, toolNiceness()])).toEqual([2, 6]);
+    // A's only slot is taken: a second task of A waits, B's tasks run at once.
+    const release = await withToolLimits(a.deps.tools, () => takeCpuSlot());
+    let aSecondRan = false;
+    const aSecond = withToolLimits(a.deps.tools, () => withCpuSlot(async () => void (aSecondRan = true)));
+    await withToolLimits(b.deps.tools, () => Promise.all([withCpuSlot(async () => {}), withCpuSlot(async () => {})]));
+    expect(aSecondRan).toBe(false);
+    expect(a.deps.tools.slots).toEqual({ limit: 1, inUse: 1, waiting: 1 });
+    expect(b.deps.tools.slots).toEqual({ limit: 2, inUse: 0, waiting: 0 });
+    release();
+    await aSecond;
+    expect(aSecondRan).toBe(true);
+    expect(a.deps.tools.slots.inUse).toBe(0);
+  });
+
+  it('a shop token remembered by one app is not known to the other', () => {
+    const shop = 'two-apps.myshopify.com';
+    rememberSessionToken(a.deps.db, shop, 'session-a', Date.now() + 60_000);
+    tokenSeen(a.deps.db, shop);
+    expect(recentSessionToken(a.deps.db, shop)).toBe('session-a');
+    expect(tokenKnown(a.deps.db, shop)).toBe(true);
+    expect(recentSessionToken(b.deps.db, shop)).toBeNull();
+    expect(tokenKnown(b.deps.db, shop)).toBe(false);
   });
 });
