@@ -1,5 +1,6 @@
 // All SQL of the admin area: user search over users + subscriptions + default-space minutes.
-import type { Db, SqlParam } from '../../db/index';
+import type { Db } from '../../db/index';
+import { all, first, q, sql } from '../../db/sql';
 import type { SubscriptionRow } from '../billing/repository';
 
 export interface AdminUserFilter {
@@ -27,64 +28,57 @@ export interface AdminUserRow {
   sub: SubscriptionRow | null;
 }
 
-interface Flat {
-  id: string;
-  email: string;
-  email_type: string;
-  is_active: boolean;
-  is_superuser: boolean;
-  created_date: Date | string;
-  created_key: string;
-  minutes_total: number | string;
-  minutes_used: number | string;
-  s_id: string | null;
-  s_tier: string | null;
-  s_status: string | null;
-  s_interval: string | null;
-  s_price_id: string | null;
-  s_product_id: string | null;
-  s_period_end: Date | string | null;
-  s_paused: boolean | null;
-  s_cancel: boolean | null;
-}
-
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 export async function searchUsers(db: Db, f: AdminUserFilter): Promise<AdminUserRow[]> {
-  const params: SqlParam[] = [];
-  const where: string[] = [];
-  const p = (x: SqlParam) => {
-    params.push(x);
-    return `$${params.length}`;
-  };
-  if (f.id) where.push(`u.id = ${p(f.id)}::uuid`);
-  if (f.email) where.push(`u.email ILIKE ${p(`%${likeEscape(f.email.toLowerCase())}%`)} ESCAPE '\\'`);
-  if (f.dateGt) where.push(`u.created_date > ${p(f.dateGt)}::timestamptz`);
-  if (f.dateLt) where.push(`u.created_date < ${p(f.dateLt)}::timestamptz`);
-  if (f.subscriptionType === 'trial') where.push('s.id IS NULL');
-  else if (f.subscriptionType === 'free') where.push(`(s.tier = 'free' OR s.id LIKE '%free\\_sub%' ESCAPE '\\')`);
-  else if (f.subscriptionType) where.push(`s.tier = ${p(f.subscriptionType)} AND s.id NOT LIKE '%free\\_sub%' ESCAPE '\\'`);
-  if (f.after) where.push(`(u.created_date, u.id) < (${p(f.after.createdDate)}::timestamptz, ${p(f.after.id)}::uuid)`);
-  const limit = f.limit === null ? '' : `LIMIT ${p(f.limit)}`;
-  const rows = await db.query<Flat>(
-    `SELECT u.id, u.email, u.email_type, u.is_active, u.is_superuser, u.created_date, u.created_date::text AS created_key,
-            COALESCE(bal.credited, 0) AS minutes_total, COALESCE(bal.used, 0) AS minutes_used,
-            s.id AS s_id, s.tier AS s_tier, s.status AS s_status, s.interval AS s_interval, s.price_id AS s_price_id,
-            s.product_id AS s_product_id, s.current_period_end AS s_period_end,
-            s.payments_collection_paused AS s_paused, s.cancel_at_period_end AS s_cancel
-     FROM users u
-     LEFT JOIN subscriptions s ON s.user_id = u.id
-     LEFT JOIN spaces sp ON sp.owner_id = u.id AND sp.is_default
-     LEFT JOIN LATERAL (
-       SELECT COALESCE(SUM(l.minutes) FILTER (WHERE l.kind IN ('grant', 'purchase', 'refill')), 0)::float8 AS credited,
-              COALESCE(-SUM(l.minutes) FILTER (WHERE l.kind IN ('debit', 'refund', 'expire')), 0)::float8 AS used
-       FROM minutes_ledger l WHERE l.space_id = sp.id AND l.bucket = 'minutes'
-     ) bal ON true
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY u.created_date DESC, u.id DESC
-     ${limit}`,
-    params,
-  );
+  let query = q
+    .selectFrom('users as u')
+    .leftJoin('subscriptions as s', 's.user_id', 'u.id')
+    .leftJoin('spaces as sp', (j) => j.onRef('sp.owner_id', '=', 'u.id').on('sp.is_default', '=', true))
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('minutes_ledger as l')
+          .select([
+            sql<number>`COALESCE(SUM(l.minutes) FILTER (WHERE l.kind IN ('grant', 'purchase', 'refill')), 0)::float8`.as('credited'),
+            sql<number>`COALESCE(-SUM(l.minutes) FILTER (WHERE l.kind IN ('debit', 'refund', 'expire')), 0)::float8`.as('used'),
+          ])
+          .whereRef('l.space_id', '=', 'sp.id')
+          .where('l.bucket', '=', 'minutes')
+          .as('bal'),
+      (j) => j.onTrue(),
+    )
+    .select([
+      'u.id',
+      'u.email',
+      'u.email_type',
+      'u.is_active',
+      'u.is_superuser',
+      'u.created_date',
+      sql<string>`u.created_date::text`.as('created_key'),
+      sql<number>`COALESCE(bal.credited, 0)`.as('minutes_total'),
+      sql<number>`COALESCE(bal.used, 0)`.as('minutes_used'),
+      's.id as s_id',
+      's.tier as s_tier',
+      's.status as s_status',
+      's.interval as s_interval',
+      's.price_id as s_price_id',
+      's.product_id as s_product_id',
+      's.current_period_end as s_period_end',
+      's.payments_collection_paused as s_paused',
+      's.cancel_at_period_end as s_cancel',
+    ]);
+  if (f.id) query = query.where('u.id', '=', sql<string>`${f.id}::uuid`);
+  if (f.email) query = query.where(sql<boolean>`u.email ILIKE ${`%${likeEscape(f.email.toLowerCase())}%`} ESCAPE '\\'`);
+  if (f.dateGt) query = query.where('u.created_date', '>', sql<Date>`${f.dateGt}::timestamptz`);
+  if (f.dateLt) query = query.where('u.created_date', '<', sql<Date>`${f.dateLt}::timestamptz`);
+  if (f.subscriptionType === 'trial') query = query.where('s.id', 'is', null);
+  else if (f.subscriptionType === 'free') query = query.where(sql<boolean>`(s.tier = 'free' OR s.id LIKE '%free\\_sub%' ESCAPE '\\')`);
+  else if (f.subscriptionType) query = query.where('s.tier', '=', f.subscriptionType).where(sql<boolean>`s.id NOT LIKE '%free\\_sub%' ESCAPE '\\'`);
+  if (f.after) query = query.where(sql<boolean>`(u.created_date, u.id) < (${f.after.createdDate}::timestamptz, ${f.after.id}::uuid)`);
+  query = query.orderBy('u.created_date', 'desc').orderBy('u.id', 'desc');
+  if (f.limit !== null) query = query.limit(f.limit);
+  const rows = await all(db, query);
   return rows.map((r) => ({
     id: r.id,
     email: r.email,
@@ -119,5 +113,5 @@ export async function findAdminUser(db: Db, id: string): Promise<AdminUserRow | 
 
 /** Locks the user row for the rest of the transaction; null when missing. */
 export function lockUser(db: Db, id: string): Promise<{ id: string; identity_id: string } | null> {
-  return db.maybeOne('SELECT id, identity_id FROM users WHERE id = $1 FOR UPDATE', [id]);
+  return first(db, q.selectFrom('users').select(['id', 'identity_id']).where('id', '=', id).forUpdate());
 }

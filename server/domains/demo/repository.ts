@@ -1,33 +1,35 @@
 // All SQL of the demo project: which project is a user's demo in which language.
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index';
+import type { DemoProjects } from '../../db/schema';
+import { all, first, q, run } from '../../db/sql';
 
-export interface DemoRow {
-  user_id: string;
-  dst_lang: string;
-  project_id: string;
-}
+export type DemoRow = Pick<Selectable<DemoProjects>, 'user_id' | 'dst_lang' | 'project_id'>;
 
 export function demosOfUser(db: Db, userId: string): Promise<(DemoRow & { status: string })[]> {
-  return db.query<DemoRow & { status: string }>(
-    `SELECT d.user_id, d.dst_lang, d.project_id, p.status FROM demo_projects d JOIN projects p ON p.id = d.project_id
-     WHERE d.user_id = $1`,
-    [userId],
+  return all(
+    db,
+    q
+      .selectFrom('demo_projects as d')
+      .innerJoin('projects as p', 'p.id', 'd.project_id')
+      .select(['d.user_id', 'd.dst_lang', 'd.project_id', 'p.status'])
+      .where('d.user_id', '=', userId),
   );
 }
 
 export function findDemo(db: Db, userId: string, dstLang: string): Promise<DemoRow | null> {
-  return db.maybeOne<DemoRow>(`SELECT user_id, dst_lang, project_id FROM demo_projects WHERE user_id = $1 AND dst_lang = $2`, [userId, dstLang]);
+  return first(db, q.selectFrom('demo_projects').select(['user_id', 'dst_lang', 'project_id']).where('user_id', '=', userId).where('dst_lang', '=', dstLang));
 }
 
 export async function isDemoProject(db: Db, projectId: string): Promise<boolean> {
-  return (await db.maybeOne(`SELECT 1 AS x FROM demo_projects WHERE project_id = $1`, [projectId])) !== null;
+  return (await first(db, q.selectFrom('demo_projects').select('project_id').where('project_id', '=', projectId))) !== null;
 }
 
 export async function insertDemo(db: Db, d: DemoRow): Promise<void> {
-  await db.query(`INSERT INTO demo_projects (user_id, dst_lang, project_id) VALUES ($1, $2, $3)`, [d.user_id, d.dst_lang, d.project_id]);
+  await run(db, q.insertInto('demo_projects').values({ user_id: d.user_id, dst_lang: d.dst_lang, project_id: d.project_id }));
 }
 
 /** Serialises demo creation of one user (a double click makes one demo): a row lock on the user. */
 export async function lockUser(db: Db, userId: string): Promise<void> {
-  await db.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+  await run(db, q.selectFrom('users').select('id').where('id', '=', userId).forUpdate());
 }
