@@ -1,5 +1,7 @@
 // All SQL of feedback and surveys: the admin lists (filters, keyset pages) and survey answers.
-import type { Db, SqlParam } from '../../db/index';
+import type { RawBuilder } from 'kysely';
+import type { Db } from '../../db/index';
+import { all, first, json, q, sql } from '../../db/sql';
 
 export interface RecordsFilter {
   email?: string;
@@ -36,50 +38,66 @@ export interface SurveyAnswerRow {
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-function whereOf(f: RecordsFilter, alias: string, params: SqlParam[]): string {
-  const p = (x: SqlParam) => {
-    params.push(x);
-    return `$${params.length}`;
-  };
-  const where: string[] = [];
-  if (f.email) where.push(`u.email ILIKE ${p(`%${likeEscape(f.email.toLowerCase())}%`)} ESCAPE '\\'`);
-  if (f.dateGt) where.push(`${alias}.created_at > ${p(f.dateGt)}::timestamptz`);
-  if (f.dateLt) where.push(`${alias}.created_at < ${p(f.dateLt)}::timestamptz`);
-  if (f.after) where.push(`(${alias}.created_at, ${alias}.id) < (${p(f.after.createdKey)}::timestamptz, ${p(f.after.id)}::uuid)`);
-  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+/** The filters of the admin lists, on the records' alias (`f` or `r`) and the user's email. */
+function whereOf(f: RecordsFilter, alias: 'f' | 'r'): Array<RawBuilder<boolean>> {
+  const t = sql.table(alias);
+  const where: Array<RawBuilder<boolean>> = [];
+  if (f.email) where.push(sql<boolean>`u.email ILIKE ${`%${likeEscape(f.email.toLowerCase())}%`} ESCAPE '\\'`);
+  if (f.dateGt) where.push(sql<boolean>`${t}.created_at > ${f.dateGt}::timestamptz`);
+  if (f.dateLt) where.push(sql<boolean>`${t}.created_at < ${f.dateLt}::timestamptz`);
+  if (f.after) where.push(sql<boolean>`(${t}.created_at, ${t}.id) < (${f.after.createdKey}::timestamptz, ${f.after.id}::uuid)`);
+  return where;
 }
 
 export function listFeedback(db: Db, f: RecordsFilter): Promise<FeedbackRow[]> {
-  const params: SqlParam[] = [];
-  const where = whereOf(f, 'f', params);
-  params.push(f.limit);
-  return db.query<FeedbackRow>(
-    `SELECT f.id, u.email, f.project_id, p.name AS project_name, p.status AS project_status, f.comment, f.options,
-            f.created_at, f.created_at::text AS created_key
-     FROM project_feedback f
-     LEFT JOIN users u ON u.id = f.user_id
-     LEFT JOIN projects p ON p.id = f.project_id
-     ${where}
-     ORDER BY f.created_at DESC, f.id DESC
-     LIMIT $${params.length}`,
-    params,
+  return all(
+    db,
+    q
+      .selectFrom('project_feedback as f')
+      .leftJoin('users as u', 'u.id', 'f.user_id')
+      .leftJoin('projects as p', 'p.id', 'f.project_id')
+      .select([
+        'f.id',
+        'u.email',
+        'f.project_id',
+        'p.name as project_name',
+        'p.status as project_status',
+        'f.comment',
+        'f.options',
+        'f.created_at',
+        sql<string>`f.created_at::text`.as('created_key'),
+      ])
+      .where((e) => e.and(whereOf(f, 'f')))
+      .orderBy('f.created_at', 'desc')
+      .orderBy('f.id', 'desc')
+      .limit(f.limit)
+      .$narrowType<{ options: string[] }>(),
   );
 }
 
 export function listSurveyAnswers(db: Db, f: RecordsFilter): Promise<SurveyAnswerRow[]> {
-  const params: SqlParam[] = [];
-  const where = whereOf(f, 'r', params);
-  params.push(f.limit);
-  return db.query<SurveyAnswerRow>(
-    `SELECT r.id, u.email, r.survey_id, s.title AS survey_title, r.status, r.answers, r.comment,
-            r.created_at, r.created_at::text AS created_key
-     FROM survey_responses r
-     JOIN users u ON u.id = r.user_id
-     JOIN surveys s ON s.id = r.survey_id
-     ${where}
-     ORDER BY r.created_at DESC, r.id DESC
-     LIMIT $${params.length}`,
-    params,
+  return all(
+    db,
+    q
+      .selectFrom('survey_responses as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .innerJoin('surveys as s', 's.id', 'r.survey_id')
+      .select([
+        'r.id',
+        'u.email',
+        'r.survey_id',
+        's.title as survey_title',
+        'r.status',
+        'r.answers',
+        'r.comment',
+        'r.created_at',
+        sql<string>`r.created_at::text`.as('created_key'),
+      ])
+      .where((e) => e.and(whereOf(f, 'r')))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(f.limit)
+      .$narrowType<{ status: 'answered' | 'rejected'; answers: string[] }>(),
   );
 }
 
@@ -91,16 +109,21 @@ export interface SurveyRow {
 
 /** Active surveys the user has neither answered nor rejected (each is shown once). */
 export function pendingSurveys(db: Db, userId: string): Promise<SurveyRow[]> {
-  return db.query<SurveyRow>(
-    `SELECT s.id, s.title, s.questions FROM surveys s
-     WHERE s.active AND NOT EXISTS (SELECT 1 FROM survey_responses r WHERE r.survey_id = s.id AND r.user_id = $1)
-     ORDER BY s.created_at, s.id`,
-    [userId],
+  return all(
+    db,
+    q
+      .selectFrom('surveys as s')
+      .select(['s.id', 's.title', 's.questions'])
+      .where('s.active', '=', true)
+      .where((e) => e.not(e.exists(e.selectFrom('survey_responses as r').select(sql`1`.as('one')).whereRef('r.survey_id', '=', 's.id').where('r.user_id', '=', userId))))
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .$narrowType<{ questions: string[] }>(),
   );
 }
 
 export function findActiveSurvey(db: Db, id: string): Promise<SurveyRow | null> {
-  return db.maybeOne<SurveyRow>('SELECT id, title, questions FROM surveys WHERE id = $1 AND active', [id]);
+  return first(db, q.selectFrom('surveys').select(['id', 'title', 'questions']).where('id', '=', id).where('active', '=', true).$narrowType<{ questions: string[] }>());
 }
 
 /** Stores the answer or the reject; false when the user already did one of them. */
@@ -108,18 +131,21 @@ export async function insertSurveyResponse(
   db: Db,
   r: { surveyId: string; userId: string; status: 'answered' | 'rejected'; answers: string[]; comment: string },
 ): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO survey_responses (survey_id, user_id, status, answers, comment) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (survey_id, user_id) DO NOTHING RETURNING id`,
-    [r.surveyId, r.userId, r.status, r.answers, r.comment],
+  const rows = await all(
+    db,
+    q
+      .insertInto('survey_responses')
+      .values({ survey_id: r.surveyId, user_id: r.userId, status: r.status, answers: json(r.answers), comment: r.comment })
+      .onConflict((c) => c.columns(['survey_id', 'user_id']).doNothing())
+      .returning('id'),
   );
   return rows.length === 1;
 }
 
 export function listSurveys(db: Db): Promise<(SurveyRow & { active: boolean })[]> {
-  return db.query('SELECT id, title, questions, active FROM surveys ORDER BY created_at, id');
+  return all(db, q.selectFrom('surveys').select(['id', 'title', 'questions', 'active']).orderBy('created_at').orderBy('id').$narrowType<{ questions: string[] }>());
 }
 
 export async function setSurveyActive(db: Db, id: string, active: boolean): Promise<boolean> {
-  return (await db.query('UPDATE surveys SET active = $2 WHERE id = $1 RETURNING id', [id, active])).length === 1;
+  return (await all(db, q.updateTable('surveys').set({ active }).where('id', '=', id).returning('id'))).length === 1;
 }
