@@ -189,7 +189,7 @@ describe('sidebar in the app', () => {
     const videoAds = nav.querySelector('[data-item=video_ads]')!;
     expect(videoAds.textContent).toContain('Try video Ad');
     expect(within(videoAds as HTMLElement).getByText('New')).toBeTruthy();
-    // With the sister product's single sign-on configured it is a button that seals the session (tests/server/sso.test.ts).
+    // With the sister product's single sign-on configured it is a button that seals the session (tests/server/auth/sso.test.ts).
     expect(videoAds.tagName).toBe('BUTTON');
     expect(within(nav).getByTestId('switcher').textContent).toBe('My Teamspace');
     expect(within(nav).getByRole('link', { name: /ana@example.com/ }).getAttribute('href')).toBe('/account');
