@@ -170,7 +170,7 @@ export function listSpacesOfUser(db: Db, userId: string): Promise<SpaceRow[]> {
       .innerJoin('space_members as m', (j) => j.onRef('m.space_id', '=', 's.id').on('m.user_id', '=', userId))
       .orderBy(sql`(s.is_default and s.owner_id = ${userId})`, 'desc')
       .orderBy(sql`lower(s.name)`)
-      .orderBy(['s.name', 's.created_at', 's.id']),
+      .orderBy('s.name').orderBy('s.created_at').orderBy('s.id'),
   );
 }
 /** Members of the given spaces, owner first, then by join time and e-mail. */
@@ -186,12 +186,12 @@ export function membersOf(db: Db, spaceIds: string[]): Promise<MemberRow[]> {
       .where('m.space_id', '=', anyUuid(spaceIds))
       .orderBy('m.space_id')
       .orderBy(sql`(m.role = 'owner')`, 'desc')
-      .orderBy(['m.joined_at', 'u.email']),
+      .orderBy('m.joined_at').orderBy('u.email'),
   );
 }
 export function invitesOf(db: Db, spaceIds: string[]): Promise<InviteRow[]> {
   if (spaceIds.length === 0) return Promise.resolve([]);
-  return all(db, q.selectFrom('space_invites').select(INVITE_COLS).where('space_id', '=', anyUuid(spaceIds)).orderBy(['space_id', 'created_at', 'email']));
+  return all(db, q.selectFrom('space_invites').select(INVITE_COLS).where('space_id', '=', anyUuid(spaceIds)).orderBy('space_id').orderBy('created_at').orderBy('email'));
 }
 /** E-mails already taken in a space: members' and pending invites'. */
 export async function takenEmails(db: Db, spaceId: string): Promise<Set<string>> {
