@@ -1,19 +1,19 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
-import useSWR, { mutate } from 'swr';
+import { mutate } from 'swr';
 import { call, client } from '../../lib/api/client';
-import { TIMEOUT_HEADER, fetcher, type ApiError } from '../../lib/http';
-import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse, TranscriptResponse, VoicePool } from '../../../contract/schemas/project';
-import type { QualityReport } from '../../../contract/schemas/quality';
+import { apiKey, useApiGet, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { TIMEOUT_HEADER } from '../../lib/http';
+import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse } from '../../../contract/schemas/project';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 
 const project = (id: string) => ({ params: { path: { id } } });
 const segment = (id: string, segmentId: string) => ({ params: { path: { id, segmentId } } });
 
-export const transcriptKey = (projectId: string) => `/api/project/${projectId}/transcript`;
-export const voicePoolKey = (projectId: string) => `/api/project/${projectId}/voice_pool`;
+export const transcriptKey = (projectId: string) => apiKey('/api/project/{id}/transcript', project(projectId));
+export const voicePoolKey = (projectId: string) => apiKey('/api/project/{id}/voice_pool', project(projectId));
 
 export function useTranscript(projectId: string | null, pollMs = 0) {
-  return useSWR<TranscriptResponse, ApiError>(projectId ? transcriptKey(projectId) : null, fetcher, {
+  return useApiGet('/api/project/{id}/transcript', projectId ? project(projectId) : null, {
     revalidateOnFocus: false,
     revalidateOnReconnect: false,
     refreshInterval: pollMs,
@@ -42,7 +42,7 @@ export async function mergeSegments(projectId: string, segmentIds: string[]): Pr
 }
 
 export function useVoicePool(projectId: string | null) {
-  return useSWR<VoicePool>(projectId ? voicePoolKey(projectId) : null, fetcher);
+  return useApiGet('/api/project/{id}/voice_pool', projectId ? project(projectId) : null);
 }
 
 export function updateSpeakers(projectId: string, speakers: Array<{ id: string; name?: string; voice_id?: string | null }>): Promise<Project> {
@@ -129,8 +129,8 @@ export interface DictionaryChoice {
 
 /** The space's dictionaries for the project's languages (the Dictionary feature must be available). */
 export function useProjectDictionaries(project: Pick<Project, 'space_id' | 'src_lang' | 'dst_lang'>, enabled: boolean) {
-  const q = new URLSearchParams({ source_lang: project.src_lang, target_lang: project.dst_lang, space_id: project.space_id });
-  return useSWR<DictionaryChoice[], ApiError>(enabled ? `/api/glossary?${q}` : null, fetcher);
+  const query = { source_lang: project.src_lang, target_lang: project.dst_lang, space_id: project.space_id };
+  return useApiGetUndeclared<DictionaryChoice[]>('/api/glossary', enabled ? { params: { query } } : null);
 }
 
 /** PATCH {id}/glossary?glossary_id: the project's dictionary (null = none). */
@@ -138,11 +138,11 @@ export function setProjectDictionary(projectId: string, glossaryId: string | nul
   return call(client.PATCH('/api/project/{id}/glossary', { params: { path: { id: projectId }, query: { glossary_id: glossaryId ?? 'null' } } }));
 }
 
-export const qualityKey = (projectId: string) => `/api/project/${projectId}/quality`;
+export const qualityKey = (projectId: string) => apiKey('/api/project/{id}/quality', project(projectId));
 
 /** The quality report of the last dub (null key: none expected yet). */
 export function useQuality(projectId: string | null) {
-  return useSWR<QualityReport, ApiError>(projectId ? qualityKey(projectId) : null, fetcher, { revalidateOnFocus: false, shouldRetryOnError: false });
+  return useApiGet('/api/project/{id}/quality', projectId ? project(projectId) : null, { revalidateOnFocus: false, shouldRetryOnError: false });
 }
 
 /** The quality report as a CSV file (a Blob to save). */
@@ -177,11 +177,11 @@ export function keepOriginal(projectId: string, segmentId: string, keep: boolean
   return call(client.POST('/api/project/{id}/transcript/{segmentId}/keep_original', { ...segment(projectId, segmentId), body: { keep } }));
 }
 
-export const asrWordsKey = (projectId: string) => `/api/project/${projectId}/asr_words`;
+export const asrWordsKey = (projectId: string) => apiKey('/api/project/{id}/asr_words', project(projectId));
 
 /** The project's word list for speech recognition (GET {id}/asr_words). */
 export function useAsrWords(projectId: string | null) {
-  return useSWR<AsrWordsResponse, ApiError>(projectId ? asrWordsKey(projectId) : null, fetcher, { revalidateOnFocus: false });
+  return useApiGet('/api/project/{id}/asr_words', projectId ? project(projectId) : null, { revalidateOnFocus: false });
 }
 
 /** PUT {id}/asr_words: replaces the list; returns it as stored (cleaned). */

@@ -1,0 +1,82 @@
+// The typed reads of the browser: an SWR hook over the typed client (src/lib/api/client.ts). The answer type comes
+// from the OpenAPI document; the SWR key is the API path as the browser sees it ('/api/project/p1/transcript',
+// '/api/glossary?space_id=s1'), built by `apiKey` from the same path and parameters, so that code invalidating by
+// key (`mutate(transcriptKey(id))`, the session gate clearing '/api/...' keys) keeps working.
+//
+//   const { data } = useApiGet('/api/project/{id}/transcript', { params: { path: { id } } }, { refreshInterval: 0 });
+//   export const transcriptKey = (id: string) => apiKey('/api/project/{id}/transcript', { params: { path: { id } } });
+import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr';
+import type { ClientPathsWithMethod, FetchOptions, MethodResponse } from 'openapi-fetch';
+import type { paths } from './schema';
+import { call, client } from './client';
+import type { ApiError } from '../http';
+
+/** The API paths that answer GET. */
+export type GetPath = ClientPathsWithMethod<typeof client, 'get'>;
+/** The request options of a GET path (path and query parameters, headers). */
+export type GetInit<P extends GetPath> = FetchOptions<paths[P]['get']>;
+/** The answer of a GET path as the OpenAPI document declares it. */
+export type GetAnswer<P extends GetPath> = MethodResponse<typeof client, 'get', P>;
+
+type QueryValue = string | number | boolean | readonly string[] | null | undefined;
+/** Parameters as the key sees them: path parameters and any query. */
+export interface KeyInit {
+  params?: { path?: Record<string, string>; query?: Record<string, QueryValue> };
+}
+
+/**
+ * The SWR key of a GET: the path with its path parameters filled in (URI-encoded) and the query in the order given,
+ * encoded as URLSearchParams does (undefined and null values left out, arrays joined by commas).
+ */
+export function apiKey<P extends GetPath>(path: P, init?: KeyInit): string {
+  const pathParams: Record<string, unknown> = init?.params?.path ?? {};
+  const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(pathParams[name])));
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(init?.params?.query ?? {})) {
+    if (v === undefined || v === null) continue;
+    q.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const query = q.toString();
+  return query ? `${filled}?${query}` : filled;
+}
+
+type RequiredInit<P extends GetPath> = undefined extends GetInit<P>['params'] ? [GetInit<P>?] : [GetInit<P>];
+
+/** GET a path through the typed client (for the few reads outside SWR). */
+export function getApi<P extends GetPath>(path: P, ...init: RequiredInit<P>): Promise<GetAnswer<P>> {
+  // One generic call: the compiler checks path and parameters at the caller, the answer type comes from the schema.
+  const get = client.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof client.GET>;
+  return call(get(path, init[0])) as Promise<GetAnswer<P>>;
+}
+
+/**
+ * SWR over a typed GET. `init` null: nothing is fetched (SWR's null key). Errors are ApiError (the HTTP client's
+ * mapping and global effects apply, as for every call).
+ */
+export function useApiGet<P extends GetPath>(
+  path: P,
+  init: GetInit<P> | null,
+  options?: SWRConfiguration<GetAnswer<P>, ApiError>,
+): SWRResponse<GetAnswer<P>, ApiError> {
+  const key = init === null ? null : apiKey(path, init as KeyInit);
+  return useSWR<GetAnswer<P>, ApiError>(key, () => getApi(path, ...([init] as RequiredInit<P>)), options);
+}
+
+/**
+ * For the few GET routes whose OpenAPI entry declares no answer schema (or not the query the browser sends): the
+ * path is still one the API serves, the answer type `T` is the caller's. Remove each use once its route declares its answer.
+ */
+export function useApiGetUndeclared<T>(
+  path: GetPath,
+  init: KeyInit | null,
+  options?: SWRConfiguration<T, ApiError>,
+): SWRResponse<T, ApiError> {
+  const key = init === null ? null : apiKey(path, init);
+  return useSWR<T, ApiError>(key, () => getUndeclared<T>(path, init ?? undefined), options);
+}
+
+/** GET of a route without a declared answer (see useApiGetUndeclared). */
+export function getUndeclared<T>(path: GetPath, init?: KeyInit): Promise<T> {
+  const get = client.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof client.GET>;
+  return call(get(path, init)) as Promise<T>;
+}
