@@ -5,7 +5,8 @@ import type { Credits } from '../../contract/schemas/space';
 import { createdDateLabel } from '../../src/features/projects/lib/dates';
 import { flagOf, languageOptions } from '../../src/features/projects/lib/languages';
 import { checkMinutes } from '../../src/features/projects/lib/minutes';
-import { listQuery, pageCount, pageOffset, parsePage, projectsListUrl } from '../../src/features/projects/lib/paging';
+import { listQuery, pageCount, pageOffset, parsePage } from '../../src/features/projects/lib/paging';
+import { projectsListKey } from '../../src/features/projects/api';
 
 describe('offset rule', () => {
   it('is (page-1)*24 and 0 for page 1 or less', () => {
@@ -25,8 +26,9 @@ describe('offset rule', () => {
     expect(parsePage('abc')).toBe(1);
   });
   it('builds the list URL and query', () => {
-    expect(projectsListUrl({ spaceId: 's1', page: 3, searchText: ' cat ' })).toBe('project/paginated?space_id=s1&name=cat&limit=24&offset=48');
-    expect(projectsListUrl({ spaceId: 's1', page: 1 })).toBe('project/paginated?space_id=s1&limit=24&offset=0');
+    expect(projectsListKey({ spaceId: 's1', page: 3, searchText: ' cat ' })).toBe('/api/project/paginated?space_id=s1&name=cat&limit=24&offset=48');
+    expect(projectsListKey({ spaceId: 's1', page: 1 })).toBe('/api/project/paginated?space_id=s1&limit=24&offset=0');
+    expect(projectsListKey({ spaceId: 's 1', page: 2, folderId: 'Q&A' })).toBe('/api/project/paginated?space_id=s+1&folder_id=Q%26A&limit=24&offset=24');
     expect(listQuery(1, '')).toBe('');
     expect(listQuery(2, 'a b')).toBe('?page=2&searchText=a+b');
     expect(pageCount(0)).toBe(1);

@@ -2,11 +2,11 @@
 // CSV export of the same search (streamed by the server).
 import { Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState, type ReactNode } from 'react';
-import useSWR from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
 import { call, clientWith } from '../../lib/api/client';
-import { errorMessage, type ApiError } from '../../lib/http';
+import { useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { errorMessage } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useSnackbar } from '../../ui/snackbars';
 
@@ -72,7 +72,7 @@ function RecordsList<T extends { id: string }>({
   const [exporting, setExporting] = useState(false);
   const snackbar = useSnackbar();
   const filter: RecordsFilter = { email: useDebounced(email), date_gt: from, date_lt: to, limit };
-  const { data, error, isLoading } = useSWR<T[], ApiError>(`/api/${path}?${recordsQuery(filter).toString()}`, { keepPreviousData: true });
+  const { data, error, isLoading } = useApiGetUndeclared<T[]>(`/api/${path}`, { params: { query: Object.fromEntries(recordsQuery(filter)) } }, { keepPreviousData: true });
   const rows = (data ?? []).map(row);
   async function exportCsv() {
     setExporting(true);
@@ -136,7 +136,7 @@ interface SurveyDef {
 
 /** Which surveys users are asked (each user once). */
 function SurveySwitches() {
-  const { data, mutate } = useSWR<SurveyDef[], ApiError>('/api/admin/survey/surveys');
+  const { data, mutate } = useApiGetUndeclared<SurveyDef[]>('/api/admin/survey/surveys', {});
   const snackbar = useSnackbar();
   const [saving, setSaving] = useState<string | null>(null);
   async function toggle(s: SurveyDef, active: boolean) {

@@ -4,11 +4,12 @@
 import { Badge, Banner, BlockStack, Button, Card, EmptyState, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { formatDateTime } from '../../lib/format';
 import { useState } from 'react';
-import useSWR, { useSWRConfig } from 'swr';
+import { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { SupportConversation, SupportThread } from '../../../contract/schemas/onboarding';
 import { call, clientWith } from '../../lib/api/client';
-import { errorMessage, type ApiError } from '../../lib/http';
+import { apiKey, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { errorMessage } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useToast } from '../../ui/toasts';
 
@@ -16,8 +17,9 @@ const INBOX_POLL_MS = 5000;
 const stamp = (iso: string) => formatDateTime(iso);
 
 function ThreadView({ id }: { id: string }) {
-  const key = `/api/admin/support/threads/${id}`;
-  const { data, error } = useSWR<SupportConversation, ApiError>(key, { refreshInterval: INBOX_POLL_MS });
+  const thread = { params: { path: { id } } };
+  const key = apiKey('/api/admin/support/threads/{id}', thread);
+  const { data, error } = useApiGetUndeclared<SupportConversation>('/api/admin/support/threads/{id}', thread, { refreshInterval: INBOX_POLL_MS });
   const { mutate } = useSWRConfig();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -84,7 +86,7 @@ export function SupportInbox() {
   if (status) q.set('status', status);
   if (email.trim()) q.set('email', email.trim());
   q.set('limit', String(limit));
-  const { data, error } = useSWR<SupportThread[], ApiError>(`/api/admin/support/threads?${q.toString()}`, { refreshInterval: INBOX_POLL_MS, keepPreviousData: true });
+  const { data, error } = useApiGetUndeclared<SupportThread[]>('/api/admin/support/threads', { params: { query: Object.fromEntries(q) } }, { refreshInterval: INBOX_POLL_MS, keepPreviousData: true });
   const threads = data ?? [];
   return (
     <BlockStack gap="400">

@@ -1,10 +1,10 @@
 // Admin calls (superusers): customer search and CSV export, app flags.
-import useSWR, { type ScopedMutator } from 'swr';
+import type { ScopedMutator } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { PlanTier } from '../../../contract/features';
 import type { AdminUser } from '../../../contract/schemas/user';
 import { call, clientWith } from '../../lib/api/client';
-import type { ApiError } from '../../lib/http';
+import { apiKey, useApiGet, useApiGetUndeclared } from '../../lib/api/use-api-get';
 
 /** Admin calls are not about a Teamspace: no space_id. */
 const admin = () => clientWith({ spaceId: false });
@@ -29,11 +29,11 @@ export function customerQuery(f: CustomerFilter): URLSearchParams {
 }
 
 export function customersKey(f: CustomerFilter): string {
-  return `/api/admin/users?${customerQuery(f).toString()}`;
+  return apiKey('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } });
 }
 
 export function useCustomers(f: CustomerFilter) {
-  return useSWR<AdminUser[], ApiError>(customersKey(f), { keepPreviousData: true });
+  return useApiGetUndeclared<AdminUser[]>('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } }, { keepPreviousData: true });
 }
 
 /** Downloads the CSV export of a search. */
@@ -85,9 +85,9 @@ export interface PaymentsSettings {
   provider: 'local' | 'stripe';
   local_checkout: 'free' | 'admin';
 }
-export const PAYMENTS_SETTINGS_KEY = '/api/admin/payments';
+export const PAYMENTS_SETTINGS_KEY = apiKey('/api/admin/payments');
 export function usePaymentsSettings() {
-  return useSWR<PaymentsSettings, ApiError>(PAYMENTS_SETTINGS_KEY);
+  return useApiGet('/api/admin/payments', {});
 }
 export async function savePaymentsSettings(mutate: ScopedMutator, local_checkout: 'free' | 'admin'): Promise<PaymentsSettings> {
   const r = await call(admin().PUT('/api/admin/payments', { body: { local_checkout } }));

@@ -1,23 +1,25 @@
 // SWR hooks and calls of the projects feature. Keys are the API paths as the browser sees them.
-import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
-import { call, client, clientWith, spaceQuery } from '../../lib/api/client';
-import { fetcher, request } from '../../lib/http';
+import { useSWRConfig, type ScopedMutator } from 'swr';
+import { call, client, clientWith, postForm, spaceQuery } from '../../lib/api/client';
+import { apiKey, useApiGetUndeclared, type GetAnswer } from '../../lib/api/use-api-get';
 import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../../lib/live';
 import type { Project } from '../../../contract/schemas/project';
 import type * as v from 'valibot';
 import type { CreateTranscriptRequest, ProjectPage } from '../../../contract/schemas/project';
 import { isWorking } from '../../../contract/statuses';
-import { projectsListUrl } from './lib/paging';
+import { projectsListQuery } from './lib/paging';
 
 export const LIST_POLL_MS = 4000;
 export const liveListPath = (spaceId: string) => `project/events?space_id=${encodeURIComponent(spaceId)}`;
-export const projectsListKey = (o: Parameters<typeof projectsListUrl>[0]) => `/api/${projectsListUrl(o)}`;
+const listParams = (o: Parameters<typeof projectsListQuery>[0]) => ({ params: { query: projectsListQuery(o) } });
+export const projectsListKey = (o: Parameters<typeof projectsListQuery>[0]) => apiKey('/api/project/paginated', listParams(o));
 
 export function useProjectList(o: { spaceId: string | null; page: number; searchText: string; folderId?: string | null }) {
-  const key = o.spaceId ? projectsListKey({ spaceId: o.spaceId, page: o.page, searchText: o.searchText, folderId: o.folderId }) : null;
+  const init = o.spaceId ? listParams({ spaceId: o.spaceId, page: o.page, searchText: o.searchText, folderId: o.folderId }) : null;
   // Status and progress are pushed (server-sent events); polling is the fallback while the stream is down.
   let live = false;
-  const swr = useSWR<ProjectPage>(key, fetcher, {
+  // The route's OpenAPI entry does not declare folder_id: the query is the key's, the answer the schema's.
+  const swr = useApiGetUndeclared<GetAnswer<'/api/project/paginated'>>('/api/project/paginated', init, {
     keepPreviousData: true,
     refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status, p.error_code)) ? (live ? LIVE_POLL_MS : LIST_POLL_MS) : 0),
   });
@@ -96,7 +98,7 @@ export function uploadMultipart(file: File, kind: 'video' | 'audio' | 'srt'): Pr
   const form = new FormData();
   form.set('file', file);
   form.set('kind', kind);
-  return request((c) => c.post('library/media', { body: form, searchParams: { kind } }).json<{ id: string; status: string }>());
+  return postForm<{ id: string; status: string }>('/api/library/media', form, { query: { kind } });
 }
 
 export interface GlossaryItem {
@@ -116,10 +118,8 @@ export function toGlossaryItems(raw: unknown): GlossaryItem[] {
   });
 }
 export function useGlossaries(spaceId: string | null, srcLang: string, dstLang: string, enabled: boolean) {
-  const key = enabled && spaceId && srcLang && dstLang
-    ? `/api/glossary?${new URLSearchParams({ source_lang: srcLang, target_lang: dstLang, space_id: spaceId })}`
-    : null;
-  const swr = useSWR<unknown>(key, fetcher, { shouldRetryOnError: false });
+  const init = enabled && spaceId && srcLang && dstLang ? { params: { query: { source_lang: srcLang, target_lang: dstLang, space_id: spaceId } } } : null;
+  const swr = useApiGetUndeclared<unknown>('/api/glossary', init, { shouldRetryOnError: false });
   return { ...swr, data: swr.data === undefined ? undefined : toGlossaryItems(swr.data) };
 }
 
@@ -128,7 +128,8 @@ export interface Folder {
   id: string;
   count: number;
 }
-export const foldersKey = (spaceId: string) => `/api/project/folders?space_id=${encodeURIComponent(spaceId)}`;
+const foldersParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
+export const foldersKey = (spaceId: string) => apiKey('/api/project/folders', foldersParams(spaceId));
 export function useFolders(spaceId: string | null) {
-  return useSWR<{ data: Folder[] }>(spaceId ? foldersKey(spaceId) : null, fetcher, { shouldRetryOnError: false });
+  return useApiGetUndeclared<{ data: Folder[] }>('/api/project/folders', spaceId ? foldersParams(spaceId) : null, { shouldRetryOnError: false });
 }

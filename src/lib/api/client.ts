@@ -5,7 +5,7 @@
 //
 //   const space = await call(client.GET('/api/space/{id}', { params: { path: { id } } }));
 //   const quiet = clientWith({ effects: false });
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type ClientPathsWithMethod } from 'openapi-fetch';
 import type { paths } from './schema';
 import { api, apiBaseUrl, currentSpaceId, toApiError, withUrl, type ApiContext } from '../http';
 
@@ -69,4 +69,17 @@ export async function call<R extends { response: Response }>(request: Promise<R>
 export async function callWithResponse<R extends { response: Response }>(request: Promise<R>): Promise<{ data: Answer<R>; response: Response }> {
   const r = await settle(request);
   return { data: r.data as Answer<R>, response: r.response };
+}
+
+/**
+ * A multipart POST (file uploads) through the typed client: the path is one the API serves; the form is sent as is.
+ * The routes taking files declare no request body nor answer schema in the OpenAPI document, so `T` is the caller's.
+ */
+export function postForm<T>(
+  path: ClientPathsWithMethod<Client<paths>, 'post'>,
+  form: FormData,
+  params?: { path?: Record<string, string>; query?: Record<string, string> },
+): Promise<T> {
+  const post = client.POST as unknown as (p: string, init: unknown) => ReturnType<typeof client.GET>;
+  return call(post(path, { params, body: form, bodySerializer: (b: FormData) => b })) as Promise<T>;
 }

@@ -1,14 +1,15 @@
 // Calls of the batches feature (server/domains/batches): create, read (polled while it runs), cancel, retry, ZIP.
-import useSWR from 'swr';
 import type { Batch, CreateBatchRequest } from '../../../../contract/schemas/batch';
 import { call, client, spaceQuery } from '../../../lib/api/client';
-import { TIMEOUT_HEADER, fetcher } from '../../../lib/http';
+import { apiKey, useApiGet } from '../../../lib/api/use-api-get';
+import { TIMEOUT_HEADER } from '../../../lib/http';
 
 export const BATCH_POLL_MS = 3000;
-export const batchKey = (id: string) => `/api/batch/${encodeURIComponent(id)}`;
+const batch = (id: string) => ({ params: { path: { id } } });
+export const batchKey = (id: string) => apiKey('/api/batch/{id}', batch(id));
 
 export function useBatch(id: string) {
-  return useSWR<Batch>(batchKey(id), fetcher, { refreshInterval: (b) => (b && b.status === 'running' ? BATCH_POLL_MS : 0) });
+  return useApiGet('/api/batch/{id}', batch(id), { refreshInterval: (b) => (b && b.status === 'running' ? BATCH_POLL_MS : 0) });
 }
 
 export const createBatch = (body: CreateBatchRequest) => call(client.POST('/api/batch', { params: { query: spaceQuery() }, body }));

@@ -17,16 +17,16 @@ export function pageCount(total: number, size: number = PROJECT_PAGE_SIZE): numb
   return Math.max(1, Math.ceil(Math.max(0, total) / size));
 }
 
-/** The list URL of the paginated call (the SWR key, also what msw matches). */
-export function projectsListUrl(o: { spaceId: string; page: number; searchText?: string; folderId?: string | null }): string {
-  const q = new URLSearchParams();
-  q.set('space_id', o.spaceId);
+/** The query of the paginated call, in the order of its SWR key (also what msw matches). */
+export function projectsListQuery(o: { spaceId: string; page: number; searchText?: string; folderId?: string | null }) {
   const name = (o.searchText ?? '').trim();
-  if (name) q.set('name', name);
-  if (o.folderId) q.set('folder_id', o.folderId);
-  q.set('limit', String(PROJECT_PAGE_SIZE));
-  q.set('offset', String(pageOffset(o.page)));
-  return `project/paginated?${q.toString()}`;
+  return {
+    space_id: o.spaceId,
+    name: name || undefined,
+    folder_id: o.folderId || undefined,
+    limit: String(PROJECT_PAGE_SIZE),
+    offset: String(pageOffset(o.page)),
+  };
 }
 
 /** Query string of the space home for a page and search text (page 1 and empty search are left out). */
