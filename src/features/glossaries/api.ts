@@ -1,18 +1,20 @@
 // The Dictionary's calls (/api/glossary). Keys are the API paths as the browser sees them.
-import useSWR, { useSWRConfig } from 'swr';
+import { useSWRConfig } from 'swr';
 import type { CreateGlossaryRequest, Glossary, GlossaryEntry, GlossaryImportResult } from '../../../contract/schemas/glossary';
-import { call, client } from '../../lib/api/client';
-import { request, type ApiError } from '../../lib/http';
+import { call, client, postForm } from '../../lib/api/client';
+import { apiKey, useApiGetUndeclared } from '../../lib/api/use-api-get';
 
-export const glossaryListKey = (spaceId: string) => `/api/glossary?space_id=${encodeURIComponent(spaceId)}`;
-export const glossaryKey = (id: string) => `/api/glossary/${id}`;
+const listParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
+const oneParams = (id: string) => ({ params: { path: { id } } });
+export const glossaryListKey = (spaceId: string) => apiKey('/api/glossary', listParams(spaceId));
+export const glossaryKey = (id: string) => apiKey('/api/glossary/{id}', oneParams(id));
 
 export function useGlossaryList(spaceId: string | null, enabled: boolean) {
-  return useSWR<Glossary[], ApiError>(spaceId && enabled ? glossaryListKey(spaceId) : null);
+  return useApiGetUndeclared<Glossary[]>('/api/glossary', spaceId && enabled ? listParams(spaceId) : null);
 }
 
 export function useGlossary(id: string | null) {
-  return useSWR<Glossary, ApiError>(id ? glossaryKey(id) : null);
+  return useApiGetUndeclared<Glossary>('/api/glossary/{id}', id ? oneParams(id) : null);
 }
 
 /** Refreshes the lists and the dictionary after a change (the answer of the change is the new dictionary). */
@@ -40,7 +42,7 @@ export function deleteGlossary(id: string): Promise<unknown> {
 export function importGlossaryCsv(id: string, file: File): Promise<GlossaryImportResult> {
   const form = new FormData();
   form.set('file', file, file.name);
-  return request((c) => c.post(`glossary/${id}/import`, { body: form }).json<GlossaryImportResult>());
+  return postForm<GlossaryImportResult>('/api/glossary/{id}/import', form, { path: { id } });
 }
 
 /** Downloads the dictionary as a CSV file. */

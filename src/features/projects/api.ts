@@ -5,7 +5,7 @@ import { apiKey, useApiGetUndeclared, type GetAnswer } from '../../lib/api/use-a
 import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../../lib/live';
 import type { Project } from '../../../contract/schemas/project';
 import type * as v from 'valibot';
-import type { CreateTranscriptRequest, ProjectPage } from '../../../contract/schemas/project';
+import type { CreateTranscriptRequest } from '../../../contract/schemas/project';
 import { isWorking } from '../../../contract/statuses';
 import { projectsListQuery } from './lib/paging';
 

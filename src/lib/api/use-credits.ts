@@ -1,10 +1,9 @@
 // A space's minutes (GET /api/space/{id}/credits): the one SWR hook and key every area shares.
-import useSWR from 'swr';
-import type { Credits } from '../../../contract/schemas/space';
-import { fetcher, type ApiError } from '../http';
+import { apiKey, useApiGet } from './use-api-get';
 
-export const creditsKey = (spaceId: string) => `/api/space/${spaceId}/credits`;
+const space = (id: string) => ({ params: { path: { id } } });
+export const creditsKey = (spaceId: string) => apiKey('/api/space/{id}/credits', space(spaceId));
 
 export function useCredits(spaceId: string | null) {
-  return useSWR<Credits, ApiError>(spaceId ? creditsKey(spaceId) : null, fetcher);
+  return useApiGet('/api/space/{id}/credits', spaceId ? space(spaceId) : null);
 }

@@ -1,15 +1,15 @@
 // The current user (GET/PATCH /api/users/current): the one SWR hook and key every area shares.
-import useSWR, { mutate } from 'swr';
+import { mutate } from 'swr';
 import type * as v from 'valibot';
 import type { UpdateUserRequest, User } from '../../../contract/schemas/user';
-import { fetcher, type ApiError } from '../http';
 import { call, client } from './client';
+import { apiKey, useApiGet } from './use-api-get';
 
-export const CURRENT_USER_KEY = '/api/users/current';
+export const CURRENT_USER_KEY = apiKey('/api/users/current');
 
 /** The signed-in user's account; pass enabled=false to skip (signed out). */
 export function useCurrentUser(enabled = true) {
-  return useSWR<User, ApiError>(enabled ? CURRENT_USER_KEY : null, fetcher);
+  return useApiGet('/api/users/current', enabled ? {} : null);
 }
 
 export type UserPatch = v.InferInput<typeof UpdateUserRequest>;

@@ -1,5 +1,5 @@
 // Calls of the batches feature (server/domains/batches): create, read (polled while it runs), cancel, retry, ZIP.
-import type { Batch, CreateBatchRequest } from '../../../../contract/schemas/batch';
+import type { CreateBatchRequest } from '../../../../contract/schemas/batch';
 import { call, client, spaceQuery } from '../../../lib/api/client';
 import { apiKey, useApiGet } from '../../../lib/api/use-api-get';
 import { TIMEOUT_HEADER } from '../../../lib/http';
