@@ -28,9 +28,6 @@ export function customerQuery(f: CustomerFilter): URLSearchParams {
   return q;
 }
 
-export function customersKey(f: CustomerFilter): string {
-  return apiKey('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } });
-}
 
 export function useCustomers(f: CustomerFilter) {
   return useApiGetUndeclared<AdminUser[]>('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } }, { keepPreviousData: true });

@@ -7,10 +7,9 @@ import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse } from '
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
 
 const project = (id: string) => ({ params: { path: { id } } });
+const voicePoolKey = (projectId: string) => apiKey('/api/project/{id}/voice_pool', project(projectId));
 const segment = (id: string, segmentId: string) => ({ params: { path: { id, segmentId } } });
 
-export const transcriptKey = (projectId: string) => apiKey('/api/project/{id}/transcript', project(projectId));
-export const voicePoolKey = (projectId: string) => apiKey('/api/project/{id}/voice_pool', project(projectId));
 
 export function useTranscript(projectId: string | null, pollMs = 0) {
   return useApiGet('/api/project/{id}/transcript', projectId ? project(projectId) : null, {
@@ -138,7 +137,6 @@ export function setProjectDictionary(projectId: string, glossaryId: string | nul
   return call(client.PATCH('/api/project/{id}/glossary', { params: { path: { id: projectId }, query: { glossary_id: glossaryId ?? 'null' } } }));
 }
 
-export const qualityKey = (projectId: string) => apiKey('/api/project/{id}/quality', project(projectId));
 
 /** The quality report of the last dub (null key: none expected yet). */
 export function useQuality(projectId: string | null) {
@@ -177,7 +175,6 @@ export function keepOriginal(projectId: string, segmentId: string, keep: boolean
   return call(client.POST('/api/project/{id}/transcript/{segmentId}/keep_original', { ...segment(projectId, segmentId), body: { keep } }));
 }
 
-export const asrWordsKey = (projectId: string) => apiKey('/api/project/{id}/asr_words', project(projectId));
 
 /** The project's word list for speech recognition (GET {id}/asr_words). */
 export function useAsrWords(projectId: string | null) {

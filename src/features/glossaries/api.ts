@@ -6,8 +6,7 @@ import { apiKey, useApiGetUndeclared } from '../../lib/api/use-api-get';
 
 const listParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
 const oneParams = (id: string) => ({ params: { path: { id } } });
-export const glossaryListKey = (spaceId: string) => apiKey('/api/glossary', listParams(spaceId));
-export const glossaryKey = (id: string) => apiKey('/api/glossary/{id}', oneParams(id));
+const glossaryKey = (id: string) => apiKey('/api/glossary/{id}', oneParams(id));
 
 export function useGlossaryList(spaceId: string | null, enabled: boolean) {
   return useApiGetUndeclared<Glossary[]>('/api/glossary', spaceId && enabled ? listParams(spaceId) : null);

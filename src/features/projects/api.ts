@@ -129,7 +129,6 @@ export interface Folder {
   count: number;
 }
 const foldersParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
-export const foldersKey = (spaceId: string) => apiKey('/api/project/folders', foldersParams(spaceId));
 export function useFolders(spaceId: string | null) {
   return useApiGetUndeclared<{ data: Folder[] }>('/api/project/folders', spaceId ? foldersParams(spaceId) : null, { shouldRetryOnError: false });
 }

@@ -1,7 +1,7 @@
 // The typed reads of the browser: an SWR hook over the typed client (src/lib/api/client.ts). The answer type comes
 // from the OpenAPI document; the SWR key is the API path as the browser sees it ('/api/project/p1/transcript',
 // '/api/glossary?space_id=s1'), built by `apiKey` from the same path and parameters, so that code invalidating by
-// key (`mutate(transcriptKey(id))`, the session gate clearing '/api/...' keys) keeps working.
+// key (`mutate(CURRENT_USER_KEY)`, prefix matches such as '/api/project/paginated', the session gate clearing '/api/...' keys) keeps working.
 //
 //   const { data } = useApiGet('/api/project/{id}/transcript', { params: { path: { id } } }, { refreshInterval: 0 });
 //   export const transcriptKey = (id: string) => apiKey('/api/project/{id}/transcript', { params: { path: { id } } });

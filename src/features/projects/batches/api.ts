@@ -1,12 +1,11 @@
 // Calls of the batches feature (server/domains/batches): create, read (polled while it runs), cancel, retry, ZIP.
 import type { CreateBatchRequest } from '../../../../contract/schemas/batch';
 import { call, client, spaceQuery } from '../../../lib/api/client';
-import { apiKey, useApiGet } from '../../../lib/api/use-api-get';
+import { useApiGet } from '../../../lib/api/use-api-get';
 import { TIMEOUT_HEADER } from '../../../lib/http';
 
 export const BATCH_POLL_MS = 3000;
 const batch = (id: string) => ({ params: { path: { id } } });
-export const batchKey = (id: string) => apiKey('/api/batch/{id}', batch(id));
 
 export function useBatch(id: string) {
   return useApiGet('/api/batch/{id}', batch(id), { refreshInterval: (b) => (b && b.status === 'running' ? BATCH_POLL_MS : 0) });
