@@ -18,7 +18,7 @@ import {
   createPocketsphinxAligner, distributeText, proportionalWords, sentences, tokenize, type AlignWindow,
 } from '../server/engines/builtin/align';
 import { CUE_SLACK_SEC } from '../server/domains/projects/stages/given-text';
-import { segmentRegions } from '../server/domains/projects/stages/analysis';
+import { segmentRegions } from '../server/domains/projects/stages/transcribe-segments';
 import type { SpeechRegion, Word } from '../server/engines/types';
 
 const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';

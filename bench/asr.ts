@@ -22,7 +22,7 @@ import { which } from '../server/engines/builtin/util';
 import { createDspSeparation } from '../server/engines/builtin/dsp-separation';
 import { createSileroVad } from '../server/engines/builtin/silero-vad';
 import { chooseByConfidence, hasConfidences } from '../server/engines/builtin/asr-input';
-import { segmentRegions } from '../server/domains/projects/stages/analysis';
+import { segmentRegions } from '../server/domains/projects/stages/transcribe-segments';
 import type { AsrEngine, AsrSegment, SpeechRegion } from '../server/engines/types';
 
 const LIBRIVOX_DIR = '/usr/share/pocketsphinx/test/data/librivox';

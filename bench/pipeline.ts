@@ -24,7 +24,7 @@ import { probe } from '../server/media/probe';
 import { startToolSpawner } from '../server/media/spawner';
 import { wavDurationSec } from '../server/media/wav';
 import { findProject } from '../server/domains/projects/repository';
-import type { VoiceoverStats } from '../server/domains/projects/stages/generation';
+import type { VoiceoverStats } from '../server/domains/projects/stages/voiceover';
 import { projectKey } from '../server/storage/index';
 
 // The LibriVox clips and their transcripts (pocketsphinx-testdata). tests/fixtures/media.ts has the same

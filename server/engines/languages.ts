@@ -7,7 +7,7 @@
 //                   language.
 // Speech metrics: speech_rate is a typical conversational rate in syllables per second (read-speech
 // rates of Pellegrino et al. 2011 scaled to dubbing pace); mean_char_per_syllable counts letters
-// (no spaces or punctuation) per syllable. server/pipeline/fit.ts uses both to estimate durations.
+// (no spaces or punctuation) per syllable. server/domains/projects/stages/fit.ts uses both to estimate durations.
 import { TEXT } from '../../contract/errors';
 import type { Language } from '../../contract/schemas/settings';
 

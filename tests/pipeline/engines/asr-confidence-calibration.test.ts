@@ -7,7 +7,7 @@ import { DOUBTFUL_WORD_CONFIDENCE, doubtfulWords, manyDoubtful, scoreTextWords }
 import { createPocketsphinxAsr } from '../../../server/engines/builtin/pocketsphinx';
 import { alignWords, calibratePosterior, POSTERIOR_CALIBRATION, whisperSegmentConfidence, wordsConfidence } from '../../../server/engines/builtin/word-confidence';
 import { verboseToSegments } from '../../../server/engines/adapters/openai-asr';
-import { scored } from '../../../server/domains/projects/stages/analysis';
+import { scored } from '../../../server/domains/projects/stages/transcription';
 import { LIBRIVOX_IDS, librivoxTranscript, librivoxWav } from '../../fixtures/media';
 
 describe('calibration of the word posteriors', () => {

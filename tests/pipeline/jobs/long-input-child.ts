@@ -4,7 +4,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { createDspDiarization } from '../../../server/engines/builtin/dsp-diarization';
 import { createSileroVad } from '../../../server/engines/builtin/silero-vad';
-import { segmentRegions } from '../../../server/domains/projects/stages/analysis';
+import { segmentRegions } from '../../../server/domains/projects/stages/transcribe-segments';
 
 const wav = process.argv[2]!;
 let peakHeap = 0;

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEspeakTts } from '../../../server/engines/builtin/espeak';
 import type { TtsEngine } from '../../../server/engines/types';
 import { readWav, wavDurationSec } from '../../../server/media/wav';
-import { buildVoiceTrack, DEFAULT_FIT_SETTINGS, fitSegments, planFit, type FitSegmentInput, type FittedSegment } from '../../../server/pipeline/fit';
+import { buildVoiceTrack, DEFAULT_FIT_SETTINGS, fitSegments, planFit, type FitSegmentInput, type FittedSegment } from '../../../server/domains/projects/stages/fit';
 import { tempDir } from '../../fixtures/media';
 
 const espeak = createEspeakTts();

@@ -7,7 +7,7 @@ import {
   fitCacheKey,
   planFit,
   type FitSegmentInput,
-} from '../../../server/pipeline/fit';
+} from '../../../server/domains/projects/stages/fit';
 
 const seg = (start: number, end: number, text: string, extra: Partial<FitSegmentInput> = {}): FitSegmentInput => ({
   start,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractMonoWav } from '../../../server/media/ffmpeg';
 import { readWav } from '../../../server/media/wav';
-import type { VoiceoverStats } from '../../../server/domains/projects/stages/generation';
+import type { VoiceoverStats } from '../../../server/domains/projects/stages/voiceover';
 import { projectKey } from '../../../server/storage/index';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';

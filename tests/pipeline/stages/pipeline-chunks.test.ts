@@ -1,7 +1,7 @@
 // Chunked transcription planning and the scalable speaker clustering, as pure logic.
 import { describe, expect, it } from 'vitest';
 import { clusterByBic, statsOf } from '../../../server/engines/builtin/dsp-diarization';
-import { planAsrChunks } from '../../../server/domains/projects/stages/analysis';
+import { planAsrChunks } from '../../../server/domains/projects/stages/transcription';
 
 describe('transcription chunks', () => {
   const regions = (n: number, len = 4, gap = 1) => Array.from({ length: n }, (_, i) => ({ start: i * (len + gap), end: i * (len + gap) + len }));

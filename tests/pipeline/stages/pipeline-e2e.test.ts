@@ -9,7 +9,7 @@ import { extractMonoWav } from '../../../server/media/ffmpeg';
 import { probe, type ProbeResult } from '../../../server/media/probe';
 import { readWav } from '../../../server/media/wav';
 import { parseSrt } from '../../../server/media/subtitles';
-import type { VoiceoverStats } from '../../../server/domains/projects/stages/generation';
+import type { VoiceoverStats } from '../../../server/domains/projects/stages/voiceover';
 import { projectKey } from '../../../server/storage/index';
 import { librivoxTranscript, makeSpeechVideo, tempDir, wordErrorRate } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';

@@ -2,8 +2,8 @@
 // subtitles to segments, the subtitle cues of a translation, the state machine tables.
 import { describe, expect, it } from 'vitest';
 import { PROJECT_STATUSES } from '../../../contract/statuses';
-import { segmentRegions } from '../../../server/domains/projects/stages/analysis';
-import { translationCues } from '../../../server/domains/projects/stages/generation';
+import { segmentRegions } from '../../../server/domains/projects/stages/transcribe-segments';
+import { translationCues } from '../../../server/domains/projects/stages/burn-subtitles';
 import { mapCuesToSegments } from '../../../server/domains/projects/stages/translation';
 import { chooseVoices } from '../../../server/domains/projects/stages/voices';
 import { charsPerSecond } from '../../../server/domains/projects/stages/rates';

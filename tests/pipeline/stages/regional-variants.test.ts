@@ -4,7 +4,7 @@
 // one vocabulary per language) says so on the language option. Unknown variants are refused with a message
 // naming the known ones; a dictionary for "es" applies to an es-419 project.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { voiceSuggest } from '../../../server/domains/projects/stages/analysis';
+import { voiceSuggest } from '../../../server/domains/projects/stages/voice-suggest';
 import { translation } from '../../../server/domains/projects/stages/translation';
 import { findProject, replaceSpeakers } from '../../../server/domains/projects/repository';
 import { insertSegments } from '../../../server/domains/projects/transcript/repository';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureRefusalText } from '../../../contract/features';
 import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
-import { voiceSuggest } from '../../../server/domains/projects/stages/analysis';
+import { voiceSuggest } from '../../../server/domains/projects/stages/voice-suggest';
 import { findProject } from '../../../server/domains/projects/repository';
 import { setStatus } from '../../../server/pipeline/stages';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';

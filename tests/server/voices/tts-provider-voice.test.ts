@@ -2,7 +2,7 @@
 // changes the project's tts_provider to that engine, wherever the voice is set: PATCH /api/project/{id} speakers,
 // and the voice suggestion (which keeps a clone a person chose).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { voiceSuggest } from '../../../server/domains/projects/stages/analysis';
+import { voiceSuggest } from '../../../server/domains/projects/stages/voice-suggest';
 import { findProject } from '../../../server/domains/projects/repository';
 import { setStatus } from '../../../server/pipeline/stages';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';

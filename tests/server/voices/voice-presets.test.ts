@@ -12,7 +12,7 @@ import { synthAudio } from '../../../server/media/ffmpeg';
 import { projectKey } from '../../../server/storage/index';
 import { settleVoiceTasks } from '../../../server/domains/voices/service';
 import { findProject } from '../../../server/domains/projects/repository';
-import { voiceover } from '../../../server/domains/projects/stages/generation';
+import { voiceover } from '../../../server/domains/projects/stages/voiceover';
 import { readWav, toMono } from '../../../server/media/wav';
 import { pitchProfile, semitones } from '../../../server/engines/builtin/pitch';
 import { createHarness, type Harness } from '../harness';

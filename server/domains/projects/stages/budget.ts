@@ -7,7 +7,7 @@
 //           voice matching applies from the speaker's measured speaking rate (the voice profile), 1 when unmeasured.
 import type { VoiceProfile } from '../../../../contract/schemas/voice-preset';
 import type { Db } from '../../../db/index';
-import { DEFAULT_FIT_SETTINGS } from '../../../pipeline/fit';
+import { DEFAULT_FIT_SETTINGS } from './fit';
 import { matchingPlan } from '../../voices/engines';
 import { speakersOf } from '../repository';
 import { charsPerSecond } from './rates';

@@ -12,7 +12,7 @@ import { mediaUrl } from '../../../storage/index';
 import { S3Storage } from '../../../storage/s3';
 import type { ProjectStageContext } from './common';
 import * as jobsRepo from '../../../pipeline/repository';
-import type { VoiceoverStats } from './generation';
+import type { VoiceoverStats } from './voiceover';
 import { A, checkAborted, input, loadJson, save, scratch, timed } from './common';
 import { ready } from '../../../engines/registry';
 

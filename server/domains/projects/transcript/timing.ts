@@ -7,7 +7,7 @@ import type { AppDeps } from '../../../deps';
 import type { UserRow } from '../../../caller';
 import { conflict, notFound } from '../../../errors';
 import { loadProject } from '../service';
-import { estimateNaturalDuration } from '../../../pipeline/fit';
+import { estimateNaturalDuration } from '../stages/fit';
 import * as repo from './repository';
 import { editable, markEdited, shapeSegments } from './service';
 
@@ -66,7 +66,7 @@ export function borrowTarget(
   };
 }
 
-/** The fit's bounds (server/pipeline/fit.ts: rate 0.9 to 1.6, tempo up to 1.25). */
+/** The fit's bounds (stages/fit.ts: rate 0.9 to 1.6, tempo up to 1.25). */
 const MIN_SPEED = 0.9;
 const MAX_SPEED = 1.6 * 1.25;
 

@@ -13,11 +13,11 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sequenceClips, timeStretch, trimWithFade } from '../media/ffmpeg';
-import { wavDurationSec } from '../media/wav';
-import { languageMeta } from '../engines/languages';
-import { mapLimit } from '../engines/builtin/util';
-import type { TtsEngine } from '../engines/types';
+import { sequenceClips, timeStretch, trimWithFade } from '../../../media/ffmpeg';
+import { wavDurationSec } from '../../../media/wav';
+import { languageMeta } from '../../../engines/languages';
+import { mapLimit } from '../../../engines/builtin/util';
+import type { TtsEngine } from '../../../engines/types';
 
 /** Bump when the algorithm changes in a way that changes outputs (invalidates caches). */
 export const FIT_VERSION = 1;
