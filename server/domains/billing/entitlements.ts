@@ -10,7 +10,7 @@ import {
 } from '../../../contract/features';
 import type { Db } from '../../db/index';
 import { DomainError } from '../../errors';
-import { findSubscriptionByUser, type SubscriptionRow } from './repository';
+import { findSubscriptionByUser, spaceOwnerId, type SubscriptionRow } from './repository';
 import { enterpriseProductIds, isEnterpriseTier } from './catalogue';
 import { isFreeSubscription, isSubscriptionActive, isSubscriptionExpired, isSubscriptionPaused, planTierOf } from './plan';
 
@@ -133,11 +133,6 @@ export function featureRefused(r: FeatureRefusal): DomainError {
 
 // ------------------------------------------------------------------------------------------------ loaders
 
-async function ownerOf(db: Db, spaceId: string): Promise<string | null> {
-  const r = await db.maybeOne<{ owner_id: string }>(`SELECT owner_id FROM spaces WHERE id = $1`, [spaceId]);
-  return r?.owner_id ?? null;
-}
-
 /**
  * The entitlements of a subscription with the product catalogue's enterprise plans (spec: an enterprise
  * subscription applies when exactly one plan of category enterprise matches it); loaded only when it matters.
@@ -154,7 +149,7 @@ export async function userEntitlements(db: Db, userId: string, o: EntitlementOpt
 
 /** The entitlements that apply in a space: its owner's plan, for every member. */
 export async function spaceEntitlements(db: Db, spaceId: string, o: EntitlementOptions = {}): Promise<Entitlements> {
-  const owner = await ownerOf(db, spaceId);
+  const owner = await spaceOwnerId(db, spaceId);
   if (!owner) throw new DomainError('not_found', 'Teamspace not found');
   return userEntitlements(db, owner, o);
 }

@@ -4,14 +4,10 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { userEntitlements } from './entitlements';
+import { planOwner } from './repository';
 
 export async function jobsAtOnce(db: Db, scope: { kind: 'space' | 'user'; id: string }, config: Pick<Config, 'api'> | null): Promise<number | null> {
-  const owner = await db.maybeOne<{ id: string; is_superuser: boolean }>(
-    scope.kind === 'space'
-      ? `SELECT u.id, u.is_superuser FROM spaces s JOIN users u ON u.id = s.owner_id WHERE s.id = $1`
-      : `SELECT id, is_superuser FROM users WHERE id = $1`,
-    [scope.id],
-  );
+  const owner = await planOwner(db, scope);
   if (!owner || owner.is_superuser) return null;
   const e = await userEntitlements(db, owner.id);
   const configured = config?.api.concurrentJobs[e.effectiveTier];

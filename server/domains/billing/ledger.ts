@@ -4,6 +4,7 @@
 // debits at once are serialised and cannot overdraw.
 import type { Credits } from '../../../contract/schemas/space';
 import type { Db } from '../../db/index';
+import { all, first, one, q, sql } from '../../db/sql';
 import { namespace } from '../../cache/index';
 import { DomainError } from '../../errors';
 
@@ -21,7 +22,7 @@ export interface LedgerEntry {
   project_id: string | null;
   user_id: string | null;
   note: string | null;
-  created_at: string;
+  created_at: Date | string;
 }
 
 export interface EntryInput {
@@ -43,11 +44,16 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export async function post(db: Db, e: EntryInput): Promise<boolean> {
   if (!Number.isFinite(e.minutes) || e.minutes < 0) throw new Error(`ledger: bad minutes ${e.minutes}`);
   const signed = NEGATIVE.has(e.kind) ? -round3(e.minutes) : round3(e.minutes);
-  const rows = await db.query(
-    `INSERT INTO minutes_ledger (space_id, bucket, kind, minutes, ref, project_id, user_id, note)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (space_id, bucket, kind, ref) DO NOTHING RETURNING id`,
-    [e.spaceId, e.bucket ?? 'minutes', e.kind, signed, e.ref, e.projectId ?? null, e.userId ?? null, e.note ?? null],
+  const rows = await all(
+    db,
+    q
+      .insertInto('minutes_ledger')
+      .values({
+        space_id: e.spaceId, bucket: e.bucket ?? 'minutes', kind: e.kind, minutes: signed, ref: e.ref, project_id: e.projectId ?? null,
+        user_id: e.userId ?? null, note: e.note ?? null,
+      })
+      .onConflict((c) => c.columns(['space_id', 'bucket', 'kind', 'ref']).doNothing())
+      .returning('id'),
   );
   return rows.length > 0;
 }
@@ -58,7 +64,7 @@ export interface Balances {
   lipsync_free_minutes: number;
 }
 
-type SumRow = { space_id: string; bucket: Bucket; credited: number; used: number };
+type SumRow = { space_id: string; bucket: string; credited: number; used: number };
 
 function toBalances(rows: SumRow[]): Balances {
   const b: Balances = { minutes: { total: 0, used: 0, available: 0 }, lipsync_free_minutes: 0 };
@@ -71,23 +77,30 @@ function toBalances(rows: SumRow[]): Balances {
   return b;
 }
 
-const SUMS = `SELECT space_id, bucket,
-    COALESCE(SUM(minutes) FILTER (WHERE kind IN ('grant', 'purchase', 'refill')), 0)::float8 AS credited,
-    COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund', 'expire')), 0)::float8 AS used
-  FROM minutes_ledger`;
+const sums = () =>
+  q
+    .selectFrom('minutes_ledger')
+    .select([
+      'space_id',
+      'bucket',
+      sql<number>`COALESCE(SUM(minutes) FILTER (WHERE kind IN ('grant', 'purchase', 'refill')), 0)::float8`.as('credited'),
+      sql<number>`COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund', 'expire')), 0)::float8`.as('used'),
+    ]);
 
 /** The balances of one space. */
 export async function balances(db: Db, spaceId: string): Promise<Balances> {
-  return toBalances(await db.query<SumRow>(`${SUMS} WHERE space_id = $1 GROUP BY space_id, bucket`, [spaceId]));
+  return toBalances(await all(db, sums().where('space_id', '=', spaceId).groupBy(['space_id', 'bucket'])));
 }
 
 /** The balances of several spaces at once (space lists). */
 export async function balancesOf(db: Db, spaceIds: string[]): Promise<Map<string, Balances>> {
   const out = new Map<string, Balances>();
   if (spaceIds.length === 0) return out;
-  const rows = await db.query<SumRow>(
-    `${SUMS} WHERE space_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) GROUP BY space_id, bucket`,
-    [JSON.stringify(spaceIds)],
+  const rows = await all(
+    db,
+    sums()
+      .where(sql<boolean>`space_id::text IN (SELECT jsonb_array_elements_text(${JSON.stringify(spaceIds)}::jsonb))`)
+      .groupBy(['space_id', 'bucket']),
   );
   for (const id of spaceIds) out.set(id, toBalances(rows.filter((r) => r.space_id === id)));
   return out;
@@ -125,7 +138,7 @@ export function notEnoughFreeLipsyncText(needed: number, available: number, b: B
 
 /** Locks the space row until the end of the transaction: serialises the debits of one space. */
 async function lockSpace(db: Db, spaceId: string): Promise<void> {
-  const r = await db.maybeOne(`SELECT id FROM spaces WHERE id = $1 FOR UPDATE`, [spaceId]);
+  const r = await first(db, q.selectFrom('spaces').select('id').where('id', '=', spaceId).forUpdate());
   if (!r) throw new DomainError('not_found', 'Teamspace not found');
 }
 
@@ -165,10 +178,7 @@ export async function debit(db: Db, d: DebitInput): Promise<DebitResult> {
   const need = round3(d.minutes);
   const from = d.from ?? ['minutes'];
   await lockSpace(db, d.spaceId);
-  const existing = await db.query<{ bucket: Bucket; minutes: number }>(
-    `SELECT bucket, (-minutes)::float8 AS minutes FROM minutes_ledger WHERE space_id = $1 AND kind = 'debit' AND ref = $2`,
-    [d.spaceId, d.ref],
-  );
+  const existing = await debitsOf(db, d.spaceId, d.ref);
   if (existing.length > 0) return { taken: existing.map((e) => ({ bucket: e.bucket, minutes: Number(e.minutes) })), fresh: false };
   if (need <= 0) return { taken: [], fresh: true };
   const b = await balances(db, d.spaceId);
@@ -191,16 +201,26 @@ export async function debit(db: Db, d: DebitInput): Promise<DebitResult> {
   return { taken, fresh: true };
 }
 
+/** The debits written with `ref` (each bucket), as positive minutes. */
+function debitsOf(db: Db, spaceId: string, ref: string) {
+  return all(
+    db,
+    q
+      .selectFrom('minutes_ledger')
+      .select(['bucket', sql<number>`(-minutes)::float8`.as('minutes'), 'project_id', 'user_id'])
+      .where('space_id', '=', spaceId)
+      .where('kind', '=', 'debit')
+      .where('ref', '=', ref)
+      .$narrowType<{ bucket: Bucket }>(),
+  );
+}
+
 /**
  * Gives back every debit written with `ref` (each bucket), once: a second refund of the same ref writes
  * nothing. Returns the minutes given back by this call.
  */
 export async function refund(db: Db, spaceId: string, ref: string, note?: string): Promise<number> {
-  const debits = await db.query<{ bucket: Bucket; minutes: number; project_id: string | null; user_id: string | null }>(
-    `SELECT bucket, (-minutes)::float8 AS minutes, project_id, user_id FROM minutes_ledger
-     WHERE space_id = $1 AND kind = 'debit' AND ref = $2`,
-    [spaceId, ref],
-  );
+  const debits = await debitsOf(db, spaceId, ref);
   let back = 0;
   for (const d of debits) {
     const wrote = await post(db, {
@@ -214,26 +234,80 @@ export async function refund(db: Db, spaceId: string, ref: string, note?: string
 
 /** The rows of a space, newest first (usage views, admin). @public */
 export function entries(db: Db, spaceId: string, o: { limit?: number; offset?: number } = {}): Promise<LedgerEntry[]> {
-  return db.query<LedgerEntry>(
-    `SELECT id::text, space_id, bucket, kind, minutes::float8 AS minutes, ref, project_id, user_id, note, created_at
-     FROM minutes_ledger WHERE space_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [spaceId, o.limit ?? 50, o.offset ?? 0],
+  return all(
+    db,
+    q
+      .selectFrom('minutes_ledger')
+      .select([
+        sql<string>`id::text`.as('id'), 'space_id', 'bucket', 'kind', sql<number>`minutes::float8`.as('minutes'), 'ref', 'project_id',
+        'user_id', 'note', 'created_at',
+      ])
+      .where('space_id', '=', spaceId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(o.limit ?? 50)
+      .offset(o.offset ?? 0)
+      .$narrowType<{ bucket: Bucket; kind: EntryKind }>(),
   );
 }
 
 /** One page of a space's minute history for its owner: newest first, with the project's name, and the row count. */
 export async function history(db: Db, spaceId: string, o: { limit: number; offset: number }): Promise<{ total: number; rows: (LedgerEntry & { project_name: string | null })[] }> {
   const [count, rows] = await Promise.all([
-    db.one<{ n: number }>(`SELECT count(*)::int AS n FROM minutes_ledger WHERE space_id = $1 AND bucket = 'minutes'`, [spaceId]),
-    db.query<LedgerEntry & { project_name: string | null }>(
-      `SELECT l.id::text, l.space_id, l.bucket, l.kind, l.minutes::float8 AS minutes, l.ref, l.project_id, l.user_id, l.note, l.created_at,
-              p.name AS project_name
-       FROM minutes_ledger l LEFT JOIN projects p ON p.id = l.project_id
-       WHERE l.space_id = $1 AND l.bucket = 'minutes' ORDER BY l.created_at DESC, l.id DESC LIMIT $2 OFFSET $3`,
-      [spaceId, o.limit, o.offset],
+    one(
+      db,
+      q.selectFrom('minutes_ledger').select(sql<number>`count(*)::int`.as('n')).where('space_id', '=', spaceId).where('bucket', '=', 'minutes'),
+    ),
+    all(
+      db,
+      q
+        .selectFrom('minutes_ledger as l')
+        .leftJoin('projects as p', 'p.id', 'l.project_id')
+        .select([
+          sql<string>`l.id::text`.as('id'), 'l.space_id', 'l.bucket', 'l.kind', sql<number>`l.minutes::float8`.as('minutes'), 'l.ref',
+          'l.project_id', 'l.user_id', 'l.note', 'l.created_at', 'p.name as project_name',
+        ])
+        .where('l.space_id', '=', spaceId)
+        .where('l.bucket', '=', 'minutes')
+        .orderBy('l.created_at', 'desc')
+        .orderBy('l.id', 'desc')
+        .limit(o.limit)
+        .offset(o.offset)
+        .$narrowType<{ bucket: Bucket; kind: EntryKind }>(),
     ),
   ]);
   return { total: count.n, rows };
+}
+
+/** The plan minutes already refilled in a space's bucket for the month `base` (ref `base` or `base:<tier>`). */
+export async function refilled(db: Db, spaceId: string, bucket: Bucket, base: string): Promise<number> {
+  const r = await one(
+    db,
+    q
+      .selectFrom('minutes_ledger')
+      .select(sql<number>`COALESCE(SUM(minutes), 0)::float8`.as('m'))
+      .where('space_id', '=', spaceId)
+      .where('bucket', '=', bucket)
+      .where('kind', '=', 'refill')
+      .where((e) => e.or([e('ref', '=', base), e('ref', 'like', `${base}:%`)])),
+  );
+  return Number(r.m);
+}
+
+/** Of a space's bucket: the plan minutes refilled, those that expired and those used (debits less refunds). */
+export async function planSums(db: Db, spaceId: string, bucket: Bucket): Promise<{ refills: number; expired: number; used: number }> {
+  return one(
+    db,
+    q
+      .selectFrom('minutes_ledger')
+      .select([
+        sql<number>`COALESCE(SUM(minutes) FILTER (WHERE kind = 'refill'), 0)::float8`.as('refills'),
+        sql<number>`COALESCE(-SUM(minutes) FILTER (WHERE kind = 'expire'), 0)::float8`.as('expired'),
+        sql<number>`COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund')), 0)::float8`.as('used'),
+      ])
+      .where('space_id', '=', spaceId)
+      .where('bucket', '=', bucket),
+  );
 }
 
 /** The ledger reference of one generation of a project's dub (its debit and its refund). */

@@ -4,18 +4,16 @@
 import type { SideTaskFailure, StatusChange } from '../../pipeline/stages';
 import type { Db } from '../../db/index';
 import * as ledger from './ledger';
+import { markGenerationDubbed, projectBilling } from './repository';
 
 const GENERATION_FAILED = new Set(['voiceover_failed', 'merging_failed']);
 
 export async function billingOnStatus(db: Db, ch: StatusChange): Promise<void> {
   if (!GENERATION_FAILED.has(ch.status) && ch.status !== 'merging_done') return;
-  const p = await db.maybeOne<{ space_id: string; generation: number }>(
-    `SELECT space_id, generation FROM projects WHERE id = $1`,
-    [ch.projectId],
-  );
+  const p = await projectBilling(db, ch.projectId);
   if (!p) return;
   if (ch.status === 'merging_done') {
-    await db.query(`UPDATE projects SET dubbed_generation = generation WHERE id = $1`, [ch.projectId]);
+    await markGenerationDubbed(db, ch.projectId);
     return;
   }
   await ledger.refund(db, p.space_id, ledger.generationRef(ch.projectId, p.generation), 'generation failed: minutes given back');
@@ -24,7 +22,7 @@ export async function billingOnStatus(db: Db, ch: StatusChange): Promise<void> {
 /** A lip-sync run that failed or was cancelled gets its minutes back (free lip-sync minutes to their bucket). */
 export async function billingOnSideTaskFailure(db: Db, f: SideTaskFailure): Promise<void> {
   if (f.stage !== 'lipsync') return;
-  const p = await db.maybeOne<{ space_id: string; lipsync_runs: number }>(`SELECT space_id, lipsync_runs FROM projects WHERE id = $1`, [f.projectId]);
+  const p = await projectBilling(db, f.projectId);
   if (!p || !p.lipsync_runs) return;
   await ledger.refund(db, p.space_id, ledger.lipsyncRef(f.projectId, Number(p.lipsync_runs)), 'lip-sync failed: minutes given back');
 }

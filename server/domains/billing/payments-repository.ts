@@ -1,6 +1,8 @@
 // All SQL of payments: the catalogue (payment_products, payment_prices), processed webhook events, checkout
 // sessions, completed payments, the billing customer of a user and the payment issue of a subscription.
 import type { Db } from '../../db/index';
+import { all, first, json, one, q, run, sql } from '../../db/sql';
+import type { JsonObject } from '../../db/schema';
 import { invalidateAccount, invalidateSubscription } from '../users/cache';
 
 export interface ProductRow {
@@ -12,7 +14,7 @@ export interface ProductRow {
   name: string;
   is_archived: boolean;
   position: number;
-  metadata: Record<string, unknown>;
+  metadata: JsonObject;
 }
 export interface PriceRow {
   provider: string;
@@ -44,58 +46,91 @@ export interface PriceInput {
   isCurrent: boolean;
 }
 
-const PRODUCT_COLS = 'provider, id, kind, tier, category, name, is_archived, position, metadata';
-const PRICE_COLS = 'provider, id, product_id, unit_amount, currency, interval, is_archived, is_current';
+const PRODUCT_COLS = ['provider', 'id', 'kind', 'tier', 'category', 'name', 'is_archived', 'position', 'metadata'] as const;
+const PRICE_COLS = ['provider', 'id', 'product_id', 'unit_amount', 'currency', 'interval', 'is_archived', 'is_current'] as const;
+type ProductNarrow = { kind: 'plan' | 'credits'; metadata: JsonObject };
 
 export async function upsertProduct(db: Db, provider: string, p: ProductInput): Promise<void> {
-  await db.query(
-    `INSERT INTO payment_products (provider, id, kind, tier, category, name, is_archived, position, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
-     ON CONFLICT (provider, id) DO UPDATE SET kind = EXCLUDED.kind, tier = EXCLUDED.tier, category = EXCLUDED.category,
-       name = EXCLUDED.name, is_archived = EXCLUDED.is_archived, position = EXCLUDED.position, metadata = EXCLUDED.metadata,
-       updated_at = now()`,
-    [provider, p.id, p.kind, p.tier, p.category, p.name, p.isArchived, p.position, JSON.stringify(p.metadata)],
+  await run(
+    db,
+    q
+      .insertInto('payment_products')
+      .values({
+        provider, id: p.id, kind: p.kind, tier: p.tier, category: p.category, name: p.name, is_archived: p.isArchived, position: p.position,
+        metadata: json(p.metadata),
+      })
+      .onConflict((c) =>
+        c.columns(['provider', 'id']).doUpdateSet((e) => ({
+          kind: e.ref('excluded.kind'), tier: e.ref('excluded.tier'), category: e.ref('excluded.category'), name: e.ref('excluded.name'),
+          is_archived: e.ref('excluded.is_archived'), position: e.ref('excluded.position'), metadata: e.ref('excluded.metadata'),
+          updated_at: sql`now()`,
+        })),
+      ),
   );
 }
 
 export async function upsertPrice(db: Db, provider: string, p: PriceInput): Promise<void> {
-  await db.query(
-    `INSERT INTO payment_prices (provider, id, product_id, unit_amount, currency, interval, is_archived, is_current)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (provider, id) DO UPDATE SET product_id = EXCLUDED.product_id, unit_amount = EXCLUDED.unit_amount,
-       currency = EXCLUDED.currency, interval = EXCLUDED.interval, is_archived = EXCLUDED.is_archived,
-       is_current = EXCLUDED.is_current, updated_at = now()`,
-    [provider, p.id, p.productId, p.unitAmount, p.currency, p.interval, p.isArchived, p.isCurrent],
+  await run(
+    db,
+    q
+      .insertInto('payment_prices')
+      .values({
+        provider, id: p.id, product_id: p.productId, unit_amount: p.unitAmount, currency: p.currency, interval: p.interval,
+        is_archived: p.isArchived, is_current: p.isCurrent,
+      })
+      .onConflict((c) =>
+        c.columns(['provider', 'id']).doUpdateSet((e) => ({
+          product_id: e.ref('excluded.product_id'), unit_amount: e.ref('excluded.unit_amount'), currency: e.ref('excluded.currency'),
+          interval: e.ref('excluded.interval'), is_archived: e.ref('excluded.is_archived'), is_current: e.ref('excluded.is_current'),
+          updated_at: sql`now()`,
+        })),
+      ),
   );
 }
 
 /** Prices of the provider no longer configured stop being offered (they stay known as archived prices). */
 export async function retirePricesExcept(db: Db, provider: string, keep: string[]): Promise<void> {
-  await db.query(
-    `UPDATE payment_prices SET is_current = false, updated_at = now()
-     WHERE provider = $1 AND is_current AND id NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-    [provider, JSON.stringify(keep)],
+  await run(
+    db,
+    q
+      .updateTable('payment_prices')
+      .set({ is_current: false, updated_at: sql`now()` })
+      .where('provider', '=', provider)
+      .where('is_current', '=', true)
+      .where(sql<boolean>`id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(keep)}::jsonb))`),
   );
 }
 
 export function listProducts(db: Db, provider: string): Promise<ProductRow[]> {
-  return db.query<ProductRow>(`SELECT ${PRODUCT_COLS} FROM payment_products WHERE provider = $1 ORDER BY position, id`, [provider]);
+  return all(
+    db,
+    q.selectFrom('payment_products').select(PRODUCT_COLS).where('provider', '=', provider).orderBy('position').orderBy('id').$narrowType<ProductNarrow>(),
+  );
 }
 export function listPrices(db: Db, provider: string): Promise<PriceRow[]> {
-  return db.query<PriceRow>(`SELECT ${PRICE_COLS} FROM payment_prices WHERE provider = $1 ORDER BY interval NULLS FIRST, id`, [provider]);
+  return all(
+    db,
+    q.selectFrom('payment_prices').select(PRICE_COLS).where('provider', '=', provider).orderBy(sql`interval NULLS FIRST`).orderBy('id'),
+  );
 }
 export function findPrice(db: Db, provider: string, id: string): Promise<PriceRow | null> {
-  return db.maybeOne<PriceRow>(`SELECT ${PRICE_COLS} FROM payment_prices WHERE provider = $1 AND id = $2`, [provider, id]);
+  return first(db, q.selectFrom('payment_prices').select(PRICE_COLS).where('provider', '=', provider).where('id', '=', id));
 }
 export function findProduct(db: Db, provider: string, id: string): Promise<ProductRow | null> {
-  return db.maybeOne<ProductRow>(`SELECT ${PRODUCT_COLS} FROM payment_products WHERE provider = $1 AND id = $2`, [provider, id]);
+  return first(
+    db,
+    q.selectFrom('payment_products').select(PRODUCT_COLS).where('provider', '=', provider).where('id', '=', id).$narrowType<ProductNarrow>(),
+  );
 }
 export async function enterpriseProductIds(db: Db): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(`SELECT id FROM payment_products WHERE kind = 'plan' AND category = 'enterprise'`);
+  const rows = await all(db, q.selectFrom('payment_products').select('id').where('kind', '=', 'plan').where('category', '=', 'enterprise'));
   return rows.map((r) => r.id);
 }
 export async function catalogueUpdatedAt(db: Db, provider: string): Promise<Date | null> {
-  const r = await db.one<{ at: Date | string | null }>(`SELECT max(updated_at) AS at FROM payment_prices WHERE provider = $1 AND is_current`, [provider]);
+  const r = await one(
+    db,
+    q.selectFrom('payment_prices').select((e) => e.fn.max('updated_at').as('at')).where('provider', '=', provider).where('is_current', '=', true),
+  );
   return r.at ? new Date(r.at) : null;
 }
 
@@ -103,18 +138,21 @@ export async function catalogueUpdatedAt(db: Db, provider: string): Promise<Date
 
 /** Records an event id; false when it was already recorded (a replay). Run in the transaction that applies it. */
 export async function recordEvent(db: Db, e: { provider: string; id: string; type: string; created: Date | null; outcome: string }): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO payment_events (provider, id, type, created_at, outcome) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (provider, id) DO NOTHING RETURNING id`,
-    [e.provider, e.id, e.type, e.created, e.outcome],
+  const rows = await all(
+    db,
+    q
+      .insertInto('payment_events')
+      .values({ provider: e.provider, id: e.id, type: e.type, created_at: e.created, outcome: e.outcome })
+      .onConflict((c) => c.columns(['provider', 'id']).doNothing())
+      .returning('id'),
   );
   return rows.length > 0;
 }
 export async function setEventOutcome(db: Db, provider: string, id: string, outcome: string): Promise<void> {
-  await db.query(`UPDATE payment_events SET outcome = $3 WHERE provider = $1 AND id = $2`, [provider, id, outcome]);
+  await run(db, q.updateTable('payment_events').set({ outcome }).where('provider', '=', provider).where('id', '=', id));
 }
 export async function eventSeen(db: Db, provider: string, id: string): Promise<boolean> {
-  return (await db.maybeOne(`SELECT 1 AS x FROM payment_events WHERE provider = $1 AND id = $2`, [provider, id])) !== null;
+  return (await first(db, q.selectFrom('payment_events').select(sql<number>`1`.as('x')).where('provider', '=', provider).where('id', '=', id))) !== null;
 }
 
 // ------------------------------------------------------------------------------------------------ checkouts
@@ -133,42 +171,68 @@ export interface CheckoutRow {
   status: 'open' | 'complete' | 'expired';
   created_at: Date | string;
 }
-const CHECKOUT_COLS = 'provider, id, user_id, space_id, mode, price_id, quantity, url, success_url, cancel_url, status, created_at';
+const CHECKOUT_COLS = [
+  'provider', 'id', 'user_id', 'space_id', 'mode', 'price_id', 'quantity', 'url', 'success_url', 'cancel_url', 'status', 'created_at',
+] as const;
+type CheckoutNarrow = { mode: 'subscription' | 'payment'; status: 'open' | 'complete' | 'expired' };
 
 /** A session of the same request opened in the last `withinMs` with one of `statuses` (a second click gets it back). */
 export function findRecentCheckout(
   db: Db,
-  q: { provider: string; userId: string; spaceId: string | null; mode: string; priceId: string; quantity: number; successUrl: string; cancelUrl: string; withinMs: number; statuses: string[] },
+  c: { provider: string; userId: string; spaceId: string | null; mode: string; priceId: string; quantity: number; successUrl: string; cancelUrl: string; withinMs: number; statuses: string[] },
 ): Promise<CheckoutRow | null> {
-  return db.maybeOne<CheckoutRow>(
-    `SELECT ${CHECKOUT_COLS} FROM checkout_sessions
-     WHERE provider = $1 AND user_id = $2 AND space_id IS NOT DISTINCT FROM $3::uuid AND mode = $4 AND price_id = $5
-       AND quantity = $6 AND success_url = $7 AND cancel_url = $8
-       AND status IN (SELECT jsonb_array_elements_text($10::jsonb))
-       AND created_at > clock_timestamp() - ($9::text || ' milliseconds')::interval
-     ORDER BY created_at DESC LIMIT 1`,
-    [q.provider, q.userId, q.spaceId, q.mode, q.priceId, q.quantity, q.successUrl, q.cancelUrl, String(q.withinMs), JSON.stringify(q.statuses)],
+  return first(
+    db,
+    q
+      .selectFrom('checkout_sessions')
+      .select(CHECKOUT_COLS)
+      .where('provider', '=', c.provider)
+      .where('user_id', '=', c.userId)
+      .where(sql<boolean>`space_id IS NOT DISTINCT FROM ${c.spaceId}::uuid`)
+      .where('mode', '=', c.mode)
+      .where('price_id', '=', c.priceId)
+      .where('quantity', '=', c.quantity)
+      .where('success_url', '=', c.successUrl)
+      .where('cancel_url', '=', c.cancelUrl)
+      .where(sql<boolean>`status IN (SELECT jsonb_array_elements_text(${JSON.stringify(c.statuses)}::jsonb))`)
+      .where(sql<boolean>`created_at > clock_timestamp() - (${String(c.withinMs)}::text || ' milliseconds')::interval`)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .$narrowType<CheckoutNarrow>(),
   );
 }
 export async function insertCheckout(
   db: Db,
   s: { provider: string; id: string; userId: string; spaceId: string | null; mode: string; priceId: string; quantity: number; url: string; successUrl: string; cancelUrl: string; status?: string },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO checkout_sessions (provider, id, user_id, space_id, mode, price_id, quantity, url, success_url, cancel_url, status, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $11 = 'complete' THEN clock_timestamp() END)
-     ON CONFLICT (provider, id) DO NOTHING`,
-    [s.provider, s.id, s.userId, s.spaceId, s.mode, s.priceId, s.quantity, s.url, s.successUrl, s.cancelUrl, s.status ?? 'open'],
+  const status = s.status ?? 'open';
+  await run(
+    db,
+    q
+      .insertInto('checkout_sessions')
+      .values({
+        provider: s.provider, id: s.id, user_id: s.userId, space_id: s.spaceId, mode: s.mode, price_id: s.priceId, quantity: s.quantity,
+        url: s.url, success_url: s.successUrl, cancel_url: s.cancelUrl, status,
+        completed_at: status === 'complete' ? sql<Date>`clock_timestamp()` : null,
+      })
+      .onConflict((c) => c.columns(['provider', 'id']).doNothing()),
   );
 }
 export function findCheckout(db: Db, provider: string, id: string): Promise<CheckoutRow | null> {
-  return db.maybeOne<CheckoutRow>(`SELECT ${CHECKOUT_COLS} FROM checkout_sessions WHERE provider = $1 AND id = $2`, [provider, id]);
+  return first(
+    db,
+    q.selectFrom('checkout_sessions').select(CHECKOUT_COLS).where('provider', '=', provider).where('id', '=', id).$narrowType<CheckoutNarrow>(),
+  );
 }
 export async function setCheckoutStatus(db: Db, provider: string, id: string, status: 'complete' | 'expired'): Promise<void> {
-  await db.query(
-    `UPDATE checkout_sessions SET status = $3, completed_at = CASE WHEN $3 = 'complete' THEN clock_timestamp() ELSE completed_at END
-     WHERE provider = $1 AND id = $2 AND status = 'open'`,
-    [provider, id, status],
+  await run(
+    db,
+    q
+      .updateTable('checkout_sessions')
+      .set({ status, ...(status === 'complete' ? { completed_at: sql<Date>`clock_timestamp()` } : {}) })
+      .where('provider', '=', provider)
+      .where('id', '=', id)
+      .where('status', '=', 'open'),
   );
 }
 
@@ -188,18 +252,27 @@ export async function recordPayment(
   db: Db,
   p: { provider: string; ref: string; userId: string; kind: 'subscription' | 'credits'; amount: number | null; currency: string | null; items: { item_name: string; quantity: number }[] },
 ): Promise<boolean> {
-  const rows = await db.query(
-    `INSERT INTO payments (provider, ref, user_id, kind, amount, currency, items) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
-     ON CONFLICT (provider, ref) DO NOTHING RETURNING id`,
-    [p.provider, p.ref, p.userId, p.kind, p.amount, p.currency, JSON.stringify(p.items)],
+  const rows = await all(
+    db,
+    q
+      .insertInto('payments')
+      .values({ provider: p.provider, ref: p.ref, user_id: p.userId, kind: p.kind, amount: p.amount, currency: p.currency, items: json(p.items) })
+      .onConflict((c) => c.columns(['provider', 'ref']).doNothing())
+      .returning('id'),
   );
   return rows.length > 0;
 }
 export function latestPayment(db: Db, userId: string): Promise<PaymentRow | null> {
-  return db.maybeOne<PaymentRow>(
-    `SELECT provider, ref, user_id, kind, amount, currency, items, created_at FROM payments WHERE user_id = $1
-     ORDER BY created_at DESC, id DESC LIMIT 1`,
-    [userId],
+  return first(
+    db,
+    q
+      .selectFrom('payments')
+      .select(['provider', 'ref', 'user_id', 'kind', 'amount', 'currency', 'items', 'created_at'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .$narrowType<{ kind: 'subscription' | 'credits'; items: { item_name: string; quantity: number }[] }>(),
   );
 }
 
@@ -212,13 +285,13 @@ export interface BillingUser {
   identity_id: string;
 }
 export function userByCustomer(db: Db, customerId: string): Promise<BillingUser | null> {
-  return db.maybeOne<BillingUser>(`SELECT id, email, customer_id, identity_id FROM users WHERE customer_id = $1`, [customerId]);
+  return first(db, q.selectFrom('users').select(['id', 'email', 'customer_id', 'identity_id']).where('customer_id', '=', customerId));
 }
 export function userById(db: Db, userId: string): Promise<BillingUser | null> {
-  return db.maybeOne<BillingUser>(`SELECT id, email, customer_id, identity_id FROM users WHERE id = $1::uuid`, [userId]);
+  return first(db, q.selectFrom('users').select(['id', 'email', 'customer_id', 'identity_id']).where('id', '=', sql<string>`${userId}::uuid`));
 }
 export async function setCustomerId(db: Db, user: BillingUser, customerId: string | null): Promise<void> {
-  await db.query(`UPDATE users SET customer_id = $2 WHERE id = $1`, [user.id, customerId]);
+  await run(db, q.updateTable('users').set({ customer_id: customerId }).where('id', '=', user.id));
   invalidateAccount(db, user.identity_id);
 }
 export async function clearCustomer(db: Db, customerId: string): Promise<void> {
@@ -228,16 +301,16 @@ export async function clearCustomer(db: Db, customerId: string): Promise<void> {
 
 /** The payment problem of a user's subscription (null clears it). */
 export async function setPaymentIssue(db: Db, userId: string, issue: string | null): Promise<void> {
-  await db.query(`UPDATE subscriptions SET payment_issue = $2, updated_at = now() WHERE user_id = $1`, [userId, issue]);
+  await run(db, q.updateTable('subscriptions').set({ payment_issue: issue, updated_at: sql`now()` }).where('user_id', '=', userId));
   invalidateSubscription(db, userId);
 }
 
 /** The default space of a user (where plan minutes and minute packs land when no space is named). */
 export async function defaultSpaceId(db: Db, userId: string): Promise<string | null> {
-  const r = await db.maybeOne<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [userId]);
+  const r = await first(db, q.selectFrom('spaces').select('id').where('owner_id', '=', userId).where('is_default', '=', true));
   return r?.id ?? null;
 }
 export async function spaceOwner(db: Db, spaceId: string): Promise<string | null> {
-  const r = await db.maybeOne<{ owner_id: string }>(`SELECT owner_id FROM spaces WHERE id = $1::uuid`, [spaceId]);
+  const r = await first(db, q.selectFrom('spaces').select('owner_id').where('id', '=', sql<string>`${spaceId}::uuid`));
   return r?.owner_id ?? null;
 }

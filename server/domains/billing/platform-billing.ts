@@ -14,10 +14,12 @@ import { DomainError } from '../../errors';
 import { shopAdminGraphql } from '../shop/admin';
 import * as shopRepo from '../shop/repository';
 import { invalidateSubscription } from '../users/cache';
+import * as repo from './repository';
+import type { ShopSubRow } from './repository';
 import type { UserRow } from '../../caller';
 import * as ledger from './ledger';
 import { recordPayment } from './payments-repository';
-import { applyPlan, expirePlanMinutes, findLifecycle, type LifecycleRow } from './subscriptions';
+import { applyPlan, expirePlanMinutes, findLifecycle } from './subscriptions';
 
 export const PLATFORM_BILLING_TEXTS = {
   notConfigured: 'Billing through the platform is not configured on this server',
@@ -39,23 +41,6 @@ export function capReachedText(o: { amount: number; balanceUsed: number; cappedA
 
 const ENDING: ReadonlySet<string> = new Set(['CANCELLED', 'DECLINED', 'EXPIRED', 'FROZEN']);
 
-interface ShopSubRow {
-  id: string;
-  domain: string;
-  space_id: string;
-  user_id: string;
-  tier: string;
-  status: string;
-  amount: string | number;
-  currency: string;
-  recurring_line_id: string | null;
-  usage_line_id: string | null;
-  capped_amount: string | number | null;
-  minute_price: string | number;
-  activated_at: Date | string | null;
-}
-const COLS = `id, domain, space_id, user_id, tier, status, amount, currency, recurring_line_id, usage_line_id, capped_amount,
-  minute_price, activated_at`;
 
 interface UserError {
   field: string[] | null;
@@ -83,9 +68,9 @@ async function shopOf(deps: AppDeps, spaceId: string): Promise<shopRepo.ShopRow>
 }
 
 async function spaceOwner(db: Db, spaceId: string): Promise<string> {
-  const r = await db.maybeOne<{ owner_id: string }>(`SELECT owner_id FROM spaces WHERE id = $1`, [spaceId]);
-  if (!r) throw new DomainError('not_found', 'Teamspace not found');
-  return r.owner_id;
+  const owner = await repo.spaceOwnerId(db, spaceId);
+  if (!owner) throw new DomainError('not_found', 'Teamspace not found');
+  return owner;
 }
 
 function userErrorsFailure(errors: UserError[]): DomainError {
@@ -146,14 +131,11 @@ export async function subscribePlan(deps: AppDeps, user: UserRow, spaceId: strin
   if (r.userErrors.length > 0) throw userErrorsFailure(r.userErrors);
   if (!r.appSubscription || !r.confirmationUrl) throw new DomainError('upstream_failed', PLATFORM_BILLING_TEXTS.platformFailed);
   const lineOf = (type: string) => r.appSubscription!.lineItems.find((l) => l.plan.pricingDetails.__typename === type)?.id ?? null;
-  await deps.db.query(
-    `INSERT INTO shop_subscriptions (id, domain, space_id, user_id, created_by, tier, status, amount, currency, recurring_line_id,
-       usage_line_id, capped_amount, minute_price)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT (id) DO NOTHING`,
-    [r.appSubscription.id, shop.domain, spaceId, owner, user.id, tier, r.appSubscription.status, amount, cfg.currency,
-      lineOf('AppRecurringPricing'), lineOf('AppUsagePricing'), cfg.cappedAmount, cfg.minutePrice],
-  );
+  await repo.insertShopSubscription(deps.db, {
+    id: r.appSubscription.id, domain: shop.domain, spaceId, userId: owner, createdBy: user.id, tier, status: r.appSubscription.status,
+    amount, currency: cfg.currency, recurringLineId: lineOf('AppRecurringPricing'), usageLineId: lineOf('AppUsagePricing'),
+    cappedAmount: cfg.cappedAmount, minutePrice: cfg.minutePrice,
+  });
   return { confirmation_url: r.confirmationUrl, subscription_id: r.appSubscription.id };
 }
 
@@ -164,13 +146,13 @@ export async function subscribePlan(deps: AppDeps, user: UserRow, spaceId: strin
  */
 export async function applyPlatformStatus(deps: AppDeps, id: string, status: string, now: Date = new Date()): Promise<boolean> {
   return deps.db.tx(async (t) => {
-    const row = await t.maybeOne<ShopSubRow>(`SELECT ${COLS} FROM shop_subscriptions WHERE id = $1 FOR UPDATE`, [id]);
+    const row = await repo.lockShopSubscription(t, id);
     if (!row) return false;
     if (row.status === status) return true;
     if (status === 'ACTIVE') {
       // An ended subscription does not come back; a frozen one does when the store pays again.
       if (ENDING.has(row.status) && row.status !== 'FROZEN') return true;
-      await t.query(`UPDATE shop_subscriptions SET status = 'ACTIVE', activated_at = $2, updated_at = now() WHERE id = $1`, [id, now]);
+      await repo.activateShopSubscription(t, id, now);
       await applyPlan(t, {
         userId: row.user_id, tier: row.tier as PlanTier, interval: 'month', provider: 'shop', id: row.id, priceId: null, productId: null,
         spaceId: row.space_id, periodStart: now, now,
@@ -184,10 +166,7 @@ export async function applyPlatformStatus(deps: AppDeps, id: string, status: str
     }
     // A late PENDING or ACCEPTED (deliveries come in any order) does not move a started or ended subscription back.
     if (!ENDING.has(status) && row.status !== 'PENDING' && row.status !== 'ACCEPTED') return true;
-    await t.query(
-      `UPDATE shop_subscriptions SET status = $2, ended_at = CASE WHEN $3 THEN $4::timestamptz ELSE ended_at END, updated_at = now() WHERE id = $1`,
-      [id, status, ENDING.has(status), now],
-    );
+    await repo.setShopSubscriptionStatus(t, id, status, ENDING.has(status) ? now : null);
     if (ENDING.has(status)) await endPlan(t, row.user_id, row.id, now);
     return true;
   });
@@ -197,12 +176,7 @@ export async function applyPlatformStatus(deps: AppDeps, id: string, status: str
 async function endPlan(t: Db, userId: string, subscriptionId: string, now: Date): Promise<void> {
   const cur = await findLifecycle(t, userId);
   if (!cur || cur.id !== subscriptionId || cur.status === 'canceled') return;
-  const ended = await t.one<LifecycleRow>(
-    `UPDATE subscriptions SET status = 'canceled', canceled_at = $2, ended_at = $2,
-       current_period_end = LEAST(COALESCE(current_period_end, $2), $2), updated_at = now()
-     WHERE user_id = $1 RETURNING *`,
-    [userId, now],
-  );
+  const ended = await repo.endSubscription(t, userId, now);
   invalidateSubscription(t, userId);
   await expirePlanMinutes(t, ended);
 }
@@ -218,8 +192,8 @@ export async function handleAppSubscriptionsUpdate(deps: AppDeps, domain: string
   const id = body.app_subscription?.admin_graphql_api_id;
   const status = body.app_subscription?.status;
   if (typeof id !== 'string' || typeof status !== 'string') throw new DomainError('bad_request', 'Malformed app_subscriptions/update webhook');
-  const row = await deps.db.maybeOne<{ domain: string }>(`SELECT domain FROM shop_subscriptions WHERE id = $1`, [id]);
-  if (!row || row.domain !== domain) {
+  const known = await repo.shopSubscriptionDomain(deps.db, id);
+  if (known !== domain) {
     deps.logger.info({ shop: domain, subscription: id }, 'app_subscriptions/update for a subscription this server did not create');
     return;
   }
@@ -263,8 +237,8 @@ export async function syncFromPlatform(deps: AppDeps, spaceId: string): Promise<
   let started = 0;
   for (const s of await activeSubscriptions(deps, spaceId)) {
     if (s.status !== 'ACTIVE') continue;
-    const known = await deps.db.maybeOne<{ status: string }>(`SELECT status FROM shop_subscriptions WHERE id = $1 AND space_id = $2`, [s.id, spaceId]);
-    if (known && known.status !== 'ACTIVE' && (await applyPlatformStatus(deps, s.id, 'ACTIVE'))) started++;
+    const known = await repo.shopSubscriptionStatus(deps.db, s.id, spaceId);
+    if (known !== null && known !== 'ACTIVE' && (await applyPlatformStatus(deps, s.id, 'ACTIVE'))) started++;
   }
   return started;
 }
@@ -300,21 +274,11 @@ export async function returnFromConfirmation(deps: AppDeps, domain: string): Pro
 
 // ------------------------------------------------------------------------------------------------ status
 
-async function currentShopSubscription(db: Db, spaceId: string): Promise<ShopSubRow | null> {
-  return db.maybeOne<ShopSubRow>(
-    `SELECT ${COLS} FROM shop_subscriptions s
-      WHERE s.space_id = $1 AND s.status = 'ACTIVE'
-        AND EXISTS (SELECT 1 FROM subscriptions u WHERE u.id = s.id AND u.user_id = s.user_id AND u.status = 'active')
-      ORDER BY s.activated_at DESC LIMIT 1`,
-    [spaceId],
-  );
-}
-
 /** GET /api/shop/billing/status: how this Teamspace's plan is bought, the prices, and its platform subscription. */
 export async function billingStatus(deps: AppDeps, spaceId: string): Promise<ShopBillingStatus> {
   const cfg = configOf(deps);
   const shop = await shopRepo.findShopBySpace(deps.db, spaceId);
-  const sub = shop ? await currentShopSubscription(deps.db, spaceId) : null;
+  const sub = shop ? await repo.currentShopSubscription(deps.db, spaceId) : null;
   return {
     shop: !!shop,
     currency: cfg.currency,
@@ -366,12 +330,9 @@ export async function buyMinutes(
   const owner = await spaceOwner(deps.db, spaceId);
   if (owner !== user.id) throw new DomainError('forbidden', PLATFORM_BILLING_TEXTS.ownerOnly);
   const key = `minutes-${spaceId}-${r.request_id.toLowerCase()}`;
-  const done = await deps.db.maybeOne<{ minutes: number; amount: string; currency: string; usage_record_id: string }>(
-    `SELECT minutes, amount, currency, usage_record_id FROM shop_usage_charges WHERE idempotency_key = $1`,
-    [key],
-  );
+  const done = await repo.findUsageCharge(deps.db, key);
   if (done) return { minutes: done.minutes, amount: Number(done.amount), currency: done.currency, usage_record_id: done.usage_record_id, fresh: false };
-  const sub = await currentShopSubscription(deps.db, spaceId);
+  const sub = await repo.currentShopSubscription(deps.db, spaceId);
   if (!sub) throw new DomainError('payment_required', PLATFORM_BILLING_TEXTS.needsPlan);
   if (!sub.usage_line_id) throw new DomainError('conflict', PLATFORM_BILLING_TEXTS.noUsageLine);
   const amount = money(r.quantity * Number(sub.minute_price));
@@ -388,12 +349,10 @@ export async function buyMinutes(
   }
   const record = u.appUsageRecord;
   const fresh = await deps.db.tx(async (t) => {
-    const ins = await t.query(
-      `INSERT INTO shop_usage_charges (idempotency_key, subscription_id, space_id, user_id, minutes, amount, currency, usage_record_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key`,
-      [key, sub.id, spaceId, user.id, r.quantity, amount, sub.currency, record.id],
-    );
-    if (ins.length === 0) return false;
+    const inserted = await repo.insertUsageCharge(t, {
+      key, subscriptionId: sub.id, spaceId, userId: user.id, minutes: r.quantity, amount, currency: sub.currency, usageRecordId: record.id,
+    });
+    if (!inserted) return false;
     await ledger.post(t, { spaceId, kind: 'purchase', minutes: r.quantity, ref: `shop-usage:${key}`, userId: user.id, note: 'extra minutes (platform usage charge)' });
     await recordPayment(t, {
       provider: 'shop', ref: record.id, userId: user.id, kind: 'credits', amount: cents(amount), currency: sub.currency.toLowerCase(),

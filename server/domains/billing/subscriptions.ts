@@ -4,12 +4,16 @@
 // clock (runBillingClock) is idempotent, so running it twice or on two servers at once credits nothing twice.
 import { randomUUID } from 'node:crypto';
 import { PLAN_MONTHLY_LIPSYNC_FREE_MINUTES, PLAN_MONTHLY_MINUTES, type PlanTier } from '../../../contract/features';
-import type { Db, SqlParam } from '../../db/index';
+import type { Db } from '../../db/index';
 import * as ledger from './ledger';
 import { isFreeSubscription, isSubscriptionActive, isSubscriptionPaused } from './plan';
 import { invalidateSubscription } from '../users/cache';
-import type { SubscriptionRow } from './repository';
+import * as repo from './repository';
+import type { LifecycleRow, SubscriptionChange } from './repository';
+import { defaultSpaceId } from './payments-repository';
 import { localPriceId, localProductId } from './catalogue';
+
+export type { LifecycleRow };
 
 export type Interval = 'month' | 'year';
 
@@ -26,42 +30,22 @@ export function addMonths(from: Date, n: number): Date {
 
 export const periodEndFrom = (start: Date, interval: Interval) => addMonths(start, interval === 'year' ? 12 : 1);
 
-const SUB_COLS = `id, user_id, tier, status, interval, price_id, product_id, current_period_end, current_period_start,
-  payments_collection_paused, cancel_at_period_end, provider, customer_id, paused_at, canceled_at, ended_at, created_at, updated_at,
-  payment_issue, space_id`;
-
-export interface LifecycleRow extends SubscriptionRow {
-  current_period_start: Date | string | null;
-  provider: string;
-  customer_id: string | null;
-  paused_at: Date | string | null;
-  canceled_at: Date | string | null;
-  ended_at: Date | string | null;
-  /** The space that gets the plan's minutes (a shop Teamspace's plan); null: the owner's default space. */
-  space_id: string | null;
-}
-
 const t = (d: Date | string | null | undefined) => (d == null ? null : new Date(d));
 
 export function findLifecycle(db: Db, userId: string): Promise<LifecycleRow | null> {
-  return db.maybeOne<LifecycleRow>(`SELECT ${SUB_COLS} FROM subscriptions WHERE user_id = $1`, [userId]);
-}
-
-async function defaultSpaceOf(db: Db, userId: string): Promise<string | null> {
-  const r = await db.maybeOne<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [userId]);
-  return r?.id ?? null;
+  return repo.findLifecycle(db, userId);
 }
 
 /** Where the plan's minutes go: the subscription's own space (a shop Teamspace) or the owner's default space. */
 async function minutesSpaceOf(db: Db, row: Pick<LifecycleRow, 'user_id' | 'space_id' | 'provider'>): Promise<string | null> {
   if (row.provider === 'shop') return row.space_id; // the shop's Teamspace, or nothing once it was deleted
-  return row.space_id ?? defaultSpaceOf(db, row.user_id);
+  return row.space_id ?? defaultSpaceId(db, row.user_id);
 }
 
 /** A platform-billed plan renews while the shop still has the app installed (an uninstall cancels its charges). */
 async function platformStillBills(db: Db, row: Pick<LifecycleRow, 'space_id'>): Promise<boolean> {
   if (!row.space_id) return false;
-  return !!(await db.maybeOne(`SELECT 1 FROM shops WHERE space_id = $1 AND installed`, [row.space_id]));
+  return repo.shopInstalledIn(db, row.space_id);
 }
 
 export interface PlanChange {
@@ -102,20 +86,10 @@ export async function applyPlan(db: Db, p: PlanChange): Promise<LifecycleRow> {
   const end = p.periodEnd ?? (samePeriod && cur!.current_period_end ? new Date(cur!.current_period_end) : periodEndFrom(start, interval));
   const productId = p.productId ?? (provider === 'local' ? localProductId(p.tier) : null);
   const priceId = p.priceId ?? (provider === 'local' ? localPriceId(p.tier, interval) : null);
-  const row = await db.one<LifecycleRow>(
-    `INSERT INTO subscriptions (id, user_id, tier, status, interval, price_id, product_id, current_period_start,
-       current_period_end, payments_collection_paused, cancel_at_period_end, provider, customer_id, space_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, false, $10, $11, $12)
-     ON CONFLICT (user_id) DO UPDATE SET id = EXCLUDED.id, tier = EXCLUDED.tier, status = EXCLUDED.status,
-       interval = EXCLUDED.interval, price_id = EXCLUDED.price_id, product_id = EXCLUDED.product_id,
-       current_period_start = EXCLUDED.current_period_start, current_period_end = EXCLUDED.current_period_end,
-       payments_collection_paused = false, cancel_at_period_end = false, provider = EXCLUDED.provider,
-       customer_id = COALESCE(EXCLUDED.customer_id, subscriptions.customer_id), paused_at = NULL, canceled_at = NULL,
-       ended_at = NULL, space_id = EXCLUDED.space_id, updated_at = now()
-     RETURNING ${SUB_COLS}`,
-    [id, p.userId, p.tier, p.status ?? 'active', interval, priceId, productId, start, end,
-      provider, p.customerId ?? null, p.spaceId ?? null],
-  );
+  const row = await repo.upsertPlan(db, {
+    id, userId: p.userId, tier: p.tier, status: p.status ?? 'active', interval, priceId, productId, periodStart: start, periodEnd: end,
+    provider, customerId: p.customerId ?? null, spaceId: p.spaceId ?? null,
+  });
   invalidateSubscription(db, p.userId);
   await creditMonths(db, row, now);
   return row;
@@ -154,14 +128,10 @@ export async function creditMonths(db: Db, row: LifecycleRow, now: Date = new Da
   for (const c of cycleStarts(row, now)) {
     const base = `refill:${row.user_id}:${c.toISOString().slice(0, 10)}`;
     for (const g of grants) {
-      const prior = await db.one<{ m: number }>(
-        `SELECT COALESCE(SUM(minutes), 0)::float8 AS m FROM minutes_ledger
-         WHERE space_id = $1 AND bucket = $4 AND kind = 'refill' AND (ref = $2 OR ref LIKE $3)`,
-        [spaceId, base, `${base}:%`, g.bucket],
-      );
-      const missing = g.monthly - Number(prior.m);
+      const prior = await ledger.refilled(db, spaceId, g.bucket, base);
+      const missing = g.monthly - prior;
       if (missing <= 0) continue;
-      const ref = Number(prior.m) === 0 ? base : `${base}:${row.tier}`;
+      const ref = prior === 0 ? base : `${base}:${row.tier}`;
       const wrote = await ledger.post(db, { spaceId, bucket: g.bucket, kind: 'refill', minutes: missing, ref, userId: row.user_id, note: g.note });
       if (wrote && g.bucket === 'minutes') credited += missing;
     }
@@ -181,13 +151,7 @@ export async function expirePlanMinutes(db: Db, row: LifecycleRow): Promise<numb
   const end = t(row.current_period_end)?.toISOString().slice(0, 10) ?? 'now';
   let lapsed = 0;
   for (const bucket of ['minutes', 'lipsync_free'] as const) {
-    const s = await db.one<{ refills: number; expired: number; used: number }>(
-      `SELECT COALESCE(SUM(minutes) FILTER (WHERE kind = 'refill'), 0)::float8 AS refills,
-              COALESCE(-SUM(minutes) FILTER (WHERE kind = 'expire'), 0)::float8 AS expired,
-              COALESCE(-SUM(minutes) FILTER (WHERE kind IN ('debit', 'refund')), 0)::float8 AS used
-       FROM minutes_ledger WHERE space_id = $1 AND bucket = $2`,
-      [spaceId, bucket],
-    );
+    const s = await ledger.planSums(db, spaceId, bucket);
     const planLeft = Math.max(0, Number(s.refills) - Number(s.expired) - Number(s.used));
     const available = bucket === 'minutes' ? b.minutes.available : b.lipsync_free_minutes;
     const amount = Math.min(planLeft, Math.max(0, available));
@@ -201,26 +165,23 @@ export async function expirePlanMinutes(db: Db, row: LifecycleRow): Promise<numb
   return lapsed;
 }
 
-async function update(db: Db, userId: string, set: string, params: SqlParam[]): Promise<LifecycleRow | null> {
-  const row = await db.maybeOne<LifecycleRow>(
-    `UPDATE subscriptions SET ${set}, updated_at = now() WHERE user_id = $1 RETURNING ${SUB_COLS}`,
-    [userId, ...params],
-  );
+async function update(db: Db, userId: string, set: SubscriptionChange): Promise<LifecycleRow | null> {
+  const row = await repo.updateLifecycle(db, userId, set);
   invalidateSubscription(db, userId);
   return row;
 }
 
 /** Cancel at period end: the plan stays until then. */
 export const cancelAtPeriodEnd = (db: Db, userId: string, now = new Date()) =>
-  update(db, userId, 'cancel_at_period_end = true, canceled_at = $2', [now]);
+  update(db, userId, { cancel_at_period_end: true, canceled_at: now });
 /** Undo of the above (cancel_subscription_cancellation). */
-export const undoCancellation = (db: Db, userId: string) => update(db, userId, 'cancel_at_period_end = false, canceled_at = NULL', []);
+export const undoCancellation = (db: Db, userId: string) => update(db, userId, { cancel_at_period_end: false, canceled_at: null });
 /** Pause: features stop, minutes remain (spec section 9). */
 export const pause = (db: Db, userId: string, now = new Date()) =>
-  update(db, userId, 'payments_collection_paused = true, paused_at = $2', [now]);
-export const resume = (db: Db, userId: string) => update(db, userId, "payments_collection_paused = false, paused_at = NULL, status = CASE WHEN status = 'paused' THEN 'active' ELSE status END", []);
+  update(db, userId, { payments_collection_paused: true, paused_at: now });
+export const resume = (db: Db, userId: string) => update(db, userId, { payments_collection_paused: false, paused_at: null, status: repo.RESUMED_STATUS });
 /** Sets the provider status (past_due, unpaid, canceled, active...). @public */
-export const setStatus = (db: Db, userId: string, status: string) => update(db, userId, 'status = $2', [status]);
+export const setStatus = (db: Db, userId: string, status: string) => update(db, userId, { status });
 
 /**
  * The clock, run at start-up and every minute: ends subscriptions cancelled at their period end, renews local
@@ -230,15 +191,14 @@ export const setStatus = (db: Db, userId: string, status: string) => update(db, 
  */
 export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{ renewed: number; ended: number; credited: number; expired: number }> {
   const out = { renewed: 0, ended: 0, credited: 0, expired: 0 };
-  const rows = await db.query<{ user_id: string }>(`SELECT user_id FROM subscriptions ORDER BY user_id`);
-  for (const { user_id } of rows) {
+  for (const user_id of await repo.subscriptionUserIds(db)) {
     await db.tx(async (tx) => {
-      let row = await tx.maybeOne<LifecycleRow>(`SELECT ${SUB_COLS} FROM subscriptions WHERE user_id = $1 FOR UPDATE`, [user_id]);
+      let row = await repo.findLifecycle(tx, user_id, { forUpdate: true });
       if (!row || isFreeSubscription(row)) return;
       const end = t(row.current_period_end);
       const ended = end !== null && end.getTime() <= now.getTime();
       if (ended && row.cancel_at_period_end && row.status !== 'canceled') {
-        row = (await update(tx, user_id, "status = 'canceled', ended_at = $2", [end]))!;
+        row = (await update(tx, user_id, { status: 'canceled', ended_at: end }))!;
         out.ended++;
       } else if (ended && (row.provider === 'local' || (row.provider === 'shop' && (await platformStillBills(tx, row)))) && !isSubscriptionPaused(row) && ['active', 'trialing'].includes(row.status)) {
         // Local renewal, one period after another until the current one contains `now`; every month of the
@@ -247,7 +207,7 @@ export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{
         let start = end!;
         for (;;) {
           const next = periodEndFrom(start, row.interval as Interval);
-          row = (await update(tx, user_id, 'current_period_start = $2, current_period_end = $3', [start, next]))!;
+          row = (await update(tx, user_id, { current_period_start: start, current_period_end: next }))!;
           if (next.getTime() > now.getTime()) break;
           out.credited += await creditMonths(tx, row, new Date(next.getTime() - 1));
           start = next;
@@ -267,6 +227,6 @@ export async function runBillingClock(db: Db, now: Date = new Date()): Promise<{
 export async function removeSubscription(db: Db, userId: string): Promise<void> {
   const row = await findLifecycle(db, userId);
   if (row) await expirePlanMinutes(db, { ...row, status: 'canceled' });
-  await db.query('DELETE FROM subscriptions WHERE user_id = $1', [userId]);
+  await repo.deleteSubscription(db, userId);
   invalidateSubscription(db, userId);
 }
