@@ -9,7 +9,7 @@
 //    The refused job goes back to its queue for a moment (DeferJob: BullMQ moves it to delayed).
 import type { Config } from '../config';
 import type { Db } from '../db/index';
-import { claimJob, type JobRow } from './repository';
+import { claimJob, lockGroup, projectScope, runningInGroup, touchQueuedJob, type JobRow } from './repository';
 
 /** What the queue needs to know to schedule a job fairly. */
 export interface Ticket {
@@ -58,14 +58,7 @@ export class FairScheduler {
   }
 
   private async scopeOf(db: Db, projectId: string): Promise<(Scope & { live: number }) | null> {
-    const r = await db.maybeOne<{ space_id: string | null; user_id: string | null; live: number }>(
-      `SELECT p.space_id, p.user_id,
-         (SELECT count(*)::int FROM pipeline_jobs j JOIN projects q ON q.id = j.project_id
-          WHERE j.state IN ('queued', 'running') AND NOT j.cancel_requested
-            AND (CASE WHEN p.space_id IS NOT NULL THEN q.space_id = p.space_id ELSE q.space_id IS NULL AND q.user_id = p.user_id END)) AS live
-       FROM projects p WHERE p.id = $1`,
-      [projectId],
-    );
+    const r = await projectScope(db, projectId);
     if (!r) return null;
     if (r.space_id) return { kind: 'space', id: r.space_id, live: Number(r.live) };
     if (r.user_id) return { kind: 'user', id: r.user_id, live: Number(r.live) };
@@ -100,16 +93,11 @@ export class FairScheduler {
     if (!s || limit === null) return claimJob(this.db, id, owner, staleSec, run);
     const group = `${s.kind}:${s.id}`;
     return this.db.tx(async (t) => {
-      await t.query(s.kind === 'space' ? `SELECT 1 FROM spaces WHERE id = $1 FOR NO KEY UPDATE` : `SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, [s.id]);
-      const r = await t.one<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pipeline_jobs j JOIN projects q ON q.id = j.project_id
-         WHERE j.state = 'running' AND j.id <> $2 AND j.heartbeat_at >= now() - make_interval(secs => $3)
-           AND ${s.kind === 'space' ? 'q.space_id = $1' : 'q.space_id IS NULL AND q.user_id = $1'}`,
-        [s.id, id, staleSec],
-      );
-      if (Number(r.n) >= limit) {
+      await lockGroup(t, s.kind, s.id);
+      const running = await runningInGroup(t, s.kind, s.id, id, staleSec);
+      if (running >= limit) {
         // Still wanted: a job that keeps being deferred is not taken for lost by a sweep (stale heartbeat).
-        await t.query(`UPDATE pipeline_jobs SET heartbeat_at = now() WHERE id = $1 AND state = 'queued'`, [id]);
+        await touchQueuedJob(t, id);
         return new DeferJob(Math.round(this.deferMs * (1 + Math.random() / 2)), group);
       }
       return claimJob(t, id, owner, staleSec, run);

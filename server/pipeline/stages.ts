@@ -4,6 +4,7 @@ import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/s
 import { namespace } from '../cache/index';
 import type { Db } from '../db/index';
 import { projectEventsOf } from './events';
+import { raiseProgress, writeStatus } from './repository';
 import { storableText } from '../db/text';
 
 export const STAGES = [
@@ -110,24 +111,18 @@ export async function setStatus(db: Db, projectId: string, status: ProjectStatus
   const failure = isFailureStatus(status);
   // One transaction (joining the caller's): the status and what its listeners write commit together.
   return db.tx(async (t) => {
-    const rows = await t.query<{ previous: ProjectStatus; space_id: string }>(
-      `UPDATE projects p SET status = $2, progress = $3, error_code = $4, error_message = $5, updated_at = now()
-       FROM (SELECT id, status AS previous FROM projects WHERE id = $1 FOR UPDATE) o
-       WHERE p.id = o.id RETURNING o.previous, p.space_id`,
-      [
-        projectId,
-        status,
-        PROGRESS[status],
-        // A status that is not a failure keeps an error only when one is given: voice_suggest_failed (non-fatal) must
-        // say whether it was cancelled (the pipeline then stops there) or failed (the pipeline goes on).
-        failure ? (err.error_code ?? status) : (err.error_code ?? null),
-        failure ? storableText(err.message ?? defaultMessage(status)) : err.message !== undefined ? storableText(err.message) : null,
-      ],
-    );
-    if (rows.length === 0) return false;
-    await pipelineListenersOf(t).statusChanged(t, { projectId, status, previous: rows[0].previous });
+    const row = await writeStatus(t, projectId, {
+      status,
+      progress: PROGRESS[status],
+      // A status that is not a failure keeps an error only when one is given: voice_suggest_failed (non-fatal) must
+      // say whether it was cancelled (the pipeline then stops there) or failed (the pipeline goes on).
+      error_code: failure ? (err.error_code ?? status) : (err.error_code ?? null),
+      error_message: failure ? storableText(err.message ?? defaultMessage(status)) : err.message !== undefined ? storableText(err.message) : null,
+    });
+    if (!row) return false;
+    await pipelineListenersOf(t).statusChanged(t, { projectId, status, previous: row.previous });
     // Told once committed: a listener that reads the project on the event finds the new status.
-    const event = { id: projectId, space_id: rows[0].space_id, status, progress: PROGRESS[status] };
+    const event = { id: projectId, space_id: row.space_id, status, progress: PROGRESS[status] };
     t.afterCommit(() => projectEventsOf(t).publish(event));
     return true;
   });
@@ -153,12 +148,9 @@ export async function setProgress(db: Db, projectId: string, statuses: StageStat
   const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
   // the done percentage is written by setStatus when the stage ends
   const value = Math.min(to - 1, Math.floor(from + (to - from) * f));
-  const rows = await db.query<{ space_id: string }>(
-    `UPDATE projects SET progress = $3 WHERE id = $1 AND status = $2 AND progress < $3 RETURNING space_id`,
-    [projectId, statuses.started, value],
-  );
-  if (!rows[0]) return null;
-  const event = { id: projectId, space_id: rows[0].space_id, status: statuses.started, progress: value };
+  const row = await raiseProgress(db, projectId, statuses.started, value);
+  if (!row) return null;
+  const event = { id: projectId, space_id: row.space_id, status: statuses.started, progress: value };
   db.afterCommit(() => projectEventsOf(db).publish(event));
   return value;
 }
