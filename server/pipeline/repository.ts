@@ -200,7 +200,7 @@ export async function stoppingJobs(db: Db, projectId: string): Promise<string[]>
   return rows.map((r) => r.stage);
 }
 
-export interface QueuedJob {
+interface QueuedJob {
   id: string;
   project_id: string;
   stage: StageName;
@@ -344,7 +344,7 @@ export async function touchQueuedJob(db: Db, id: string): Promise<void> {
 
 // ------------------------------------------------------------------ project status and progress (stages.ts)
 
-export interface StatusFields {
+interface StatusFields {
   status: ProjectStatus;
   progress: number;
   error_code: string | null;
