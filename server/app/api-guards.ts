@@ -9,7 +9,6 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { claimJobSlot } from '../domains/apikeys/service';
 import * as keys from '../domains/apikeys/repository';
 import { conflict, unprocessable } from '../errors';
-import { requireUser } from '../http/auth';
 import type { AppEnv } from '../http/env';
 import { DECLARED_ROUTES } from './routes';
 
@@ -81,7 +80,7 @@ export function creatingCallMiddleware(call: CreatingCall): MiddlewareHandler<Ap
   };
 }
 
-/** Registers the middleware of every creating call on the /api router (after the plan gates). */
+/** Registers the middleware of every creating call on the /api router (after authentication and the plan gates). */
 export function mountCreatingCalls(api: { on(method: string, path: string, ...h: MiddlewareHandler<AppEnv>[]): unknown }): void {
-  for (const call of CREATING_CALLS) api.on(call.method, call.path, requireUser, creatingCallMiddleware(call));
+  for (const call of CREATING_CALLS) api.on(call.method, call.path, creatingCallMiddleware(call));
 }

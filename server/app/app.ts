@@ -16,6 +16,7 @@ import { embedContentSecurityPolicy, injectEmbedSettings } from './embed-page';
 import { errorResponse } from '../http/errors';
 import { loggableRequestUrl } from './log-url';
 import { isDbUnavailable } from '../db/index';
+import { authenticate } from './authenticate';
 import { mountGates } from './gates';
 import { mountCreatingCalls } from './api-guards';
 import { MOUNTS } from './routes';
@@ -103,11 +104,14 @@ export const MAX_JSON_BODY = 2 * 1024 * 1024;
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /**
- * The /api router: plan gates first (server/app/gates.ts), the creating calls' Idempotency-Key and job limits
- * (server/app/api-guards.ts), the domain routers, the OpenAPI document and reference page of all of them.
+ * The /api router, in the order a request meets it: authentication (server/app/authenticate.ts: one middleware,
+ * the public routes say so in their facts), the plan gates (server/app/gates.ts), the creating calls'
+ * Idempotency-Key and job limits (server/app/api-guards.ts), the domain routers (which validate the request), the
+ * OpenAPI document and reference page of all of them.
  */
 export function createApiRouter(): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
+  api.use('*', authenticate);
   mountGates(api);
   mountCreatingCalls(api);
   for (const m of MOUNTS) api.route(m.path, m.router);

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { AppEnv } from '../http/env';
+import { routeFacts } from '../http/route-facts';
 import { buildOpenApi, type RegisteredRoute } from './openapi';
 
 const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/openapi.json');
@@ -32,9 +33,9 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
 
 /** The routes of the document and the reference page; `routes` are those of the /api router (paths under /api). */
 export const createDocsRoutes = (routes: () => RegisteredRoute[]) => new Hono<AppEnv>()
-  .get('/openapi.json', (c) => c.body(documentText(c.get('deps').config.production, routes), 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' }))
-  .get('/docs', (c) => c.html(PAGE))
-  .get('/docs/:file', (c) => {
+  .get('/openapi.json', routeFacts({ public: true }), (c) => c.body(documentText(c.get('deps').config.production, routes), 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' }))
+  .get('/docs', routeFacts({ public: true }), (c) => c.html(PAGE))
+  .get('/docs/:file', routeFacts({ public: true }), (c) => {
     const file = c.req.param('file');
     if (file === 'init.js') return c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' });
     const type = ASSETS[file];

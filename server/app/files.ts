@@ -2,6 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { Readable } from 'node:stream';
 import type { AppEnv } from '../http/env';
+import { routeFacts } from '../http/route-facts';
 import { ApiError } from '../http/errors';
 import { makeVoiceSample, VOICE_SAMPLE_KIND } from '../domains/projects/samples';
 import { materialize, type FileGenerator } from '../storage/generators';
@@ -92,5 +93,6 @@ async function serve(c: Context<AppEnv>, head: boolean): Promise<Response> {
 
 export const filesRoutes = new Hono<AppEnv>();
 // Hono answers HEAD through the GET route (body dropped); serve() skips opening the stream for it.
-filesRoutes.get('/:token', (c) => serve(c, c.req.method === 'HEAD'));
-filesRoutes.get('/:token/:name', (c) => serve(c, c.req.method === 'HEAD'));
+// Public: the HMAC-signed, expiring token in the path is the authorization.
+filesRoutes.get('/:token', routeFacts({ public: true }), (c) => serve(c, c.req.method === 'HEAD'));
+filesRoutes.get('/:token/:name', routeFacts({ public: true }), (c) => serve(c, c.req.method === 'HEAD'));

@@ -10,7 +10,6 @@ import { glossarySpaceId } from '../domains/glossaries/repository';
 import { isUuid } from '../domains/spaces/guard';
 import { optionalSpaceIdFromQuery } from '../http/access';
 import { requireSpaceAccess } from '../domains/spaces/access';
-import { requireUser } from '../http/auth';
 import type { AppEnv } from '../http/env';
 import type { GateFact, GateRequest } from '../http/route-facts';
 import { DECLARED_ROUTES } from './routes';
@@ -82,7 +81,10 @@ export function gateMiddleware(g: Gate): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Registers every gate on the /api router (before the domain routers, so it runs first). */
+/**
+ * Registers every gate on the /api router (after authentication, server/app/authenticate.ts, which set `user`;
+ * before the domain routers, so a plan refusal comes before the route validates the request).
+ */
 export function mountGates(api: { on(method: string, path: string, ...h: MiddlewareHandler<AppEnv>[]): unknown }): void {
-  for (const g of GATES) api.on(g.method, g.path, requireUser, gateMiddleware(g));
+  for (const g of GATES) api.on(g.method, g.path, gateMiddleware(g));
 }

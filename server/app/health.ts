@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { statfs } from 'node:fs/promises';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/env';
+import { routeFacts } from '../http/route-facts';
 
 type Check = { ok: boolean; ms: number; error?: string; free_mb?: number };
 
@@ -80,8 +81,8 @@ export async function readiness(deps: AppDeps): Promise<{ ready: boolean; checks
 }
 
 export const healthRoutes = new Hono<AppEnv>()
-  .get('/', (c) => c.json({ status: 'ok', database: c.get('deps').db.kind }))
-  .get('/ready', async (c) => {
+  .get('/', routeFacts({ public: true }), (c) => c.json({ status: 'ok', database: c.get('deps').db.kind }))
+  .get('/ready', routeFacts({ public: true }), async (c) => {
     const r = await readiness(c.get('deps'));
     return c.json({ status: r.ready ? 'ready' : 'unavailable', checks: r.checks }, r.ready ? 200 : 503);
   });

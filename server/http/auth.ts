@@ -11,9 +11,8 @@ export function bearerOf(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** Requires a valid token; sets `identity`. */
+/** Requires a valid token; sets `identity`. Run once per request, by server/app/authenticate.ts. */
 export const requireIdentity: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get('identity')) return next(); // resolved earlier in this request (gates): an API key counts once
   const token = bearerOf(c.req.header('authorization'));
   if (!token) throw unauthorized();
   c.set('identity', await c.get('callers').resolveIdentity(token, c.get('deps')));
@@ -26,9 +25,11 @@ function activeOrThrow(user: UserRow | null): UserRow {
   return user;
 }
 
-/** Requires a valid token AND a product account that is active; sets `user`. */
+/**
+ * Requires a valid token AND a product account that is active; sets `identity` and `user`. Run once per request,
+ * by server/app/authenticate.ts on every /api route that is not public: routes do not apply it themselves.
+ */
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get('identity') && c.get('user')) return next(); // resolved earlier in this request (gates)
   const token = bearerOf(c.req.header('authorization'));
   if (!token) throw unauthorized();
   const deps = c.get('deps');

@@ -52,8 +52,16 @@ export interface RouteFacts {
   status?: number;
   query?: QueryFact[];
   example?: unknown;
-  /** The request needs no bearer token. */
+  /**
+   * The request needs no bearer token: the one authentication middleware of /api (server/app/authenticate.ts)
+   * lets it through (a route that reads an optional caller calls `optionalUser` itself). Every other route
+   * needs a valid token of an active account.
+   */
   public?: boolean;
+  /**
+   * A valid token is enough: the identity may have no product account yet (sets `identity`, not `user`).
+   */
+  identity?: true;
   /** The success body is bytes of this media type (not JSON). */
   binary?: string;
   /** Plan gates, in the order they are checked. */
@@ -79,7 +87,8 @@ export function routeFacts(facts: RouteFacts): MiddlewareHandler<AppEnv> {
 
 /** Hono wraps the handlers of a router that has its own error handler, keeping the original here. */
 const COMPOSED_HANDLER = '__COMPOSED_HANDLER';
-const factsOf = (handler: unknown): RouteFacts | undefined => {
+/** The facts a handler carries (a routeFacts() carrier, or a handler Hono wrapped around one). */
+export const factsOf = (handler: unknown): RouteFacts | undefined => {
   if (typeof handler !== 'function') return undefined;
   return FACTS.get(handler) ?? factsOf((handler as unknown as Record<string, unknown>)[COMPOSED_HANDLER]);
 };

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { AdminSettingsUpdate } from '../../../contract/schemas/settings';
 import { AdminUpdateUserRequest, AdminUsersQuery } from '../../../contract/schemas/user';
-import { requireSuperuser, requireUser } from '../../http/auth';
+import { requireSuperuser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { writeAppFlags } from '../settings/service';
@@ -13,7 +13,7 @@ import { grantMinutes, paymentsSettings, setLocalCheckout } from '../billing/pay
 import { routeFacts } from '../../http/route-facts';
 
 export const adminRoutes = new Hono<AppEnv>()
-  .use('*', requireUser, requireSuperuser)
+  .use('*', requireSuperuser)
   .get('/users', async (c) => {
     const q = queryWith(c, AdminUsersQuery);
     return c.json(await listUsers(c.get('deps').db, q));

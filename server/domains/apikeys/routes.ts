@@ -3,14 +3,12 @@
 // a user whose plan lapsed can still see and revoke their keys.
 import { Hono } from 'hono';
 import { CreateApiCredentialRequest } from '../../../contract/schemas/api';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import { createKey, listKeys, revokeKey } from './service';
 import { routeFacts } from '../../http/route-facts';
 
 export const apiKeyRoutes = new Hono<AppEnv>()
-  .use('*', requireUser)
   .post('/credentials', routeFacts({
     summary: 'Create an API key (the key is answered only here)',
     body: 'CreateApiCredentialRequest',

@@ -83,7 +83,7 @@ export const authRoutes = new Hono<AppEnv>()
       : { enabled: false, providers: [] };
     return c.json(out);
   })
-  .get('/oidc/start', async (c) => {
+  .get('/oidc/start', routeFacts({ public: true }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);
     const origin = safeOrigin(c.req.query('origin'));
@@ -106,7 +106,7 @@ export const authRoutes = new Hono<AppEnv>()
     c.header('cache-control', 'no-store');
     return c.redirect(started.url, 302);
   })
-  .get('/oidc/callback', async (c) => {
+  .get('/oidc/callback', routeFacts({ public: true }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);
     const { fragment } = await completeFlow(deps, {

@@ -4,14 +4,12 @@ import { ZipArchive } from 'archiver';
 import { Hono } from 'hono';
 import { CreateBatchRequest } from '../../../contract/schemas/batch';
 import { spaceIdFromQuery } from '../../http/access';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
 import * as svc from './service';
 import { routeFacts, SPACE_Q } from '../../http/route-facts';
 
 export const batchRoutes = new Hono<AppEnv>();
-batchRoutes.use('*', requireUser);
 
 batchRoutes.post('/', routeFacts({
   summary: 'Create a batch: many videos (uploads, links or a CSV) into several languages; each video is one multi-language project. 402 when the whole batch needs more minutes than the Teamspace has',

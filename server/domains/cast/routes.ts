@@ -4,7 +4,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { AddCastMemberRequest, CastUndoRequest, MergeCastMemberRequest, UpdateCastMemberRequest } from '../../../contract/schemas/cast';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import * as svc from './service';
@@ -12,9 +11,7 @@ import { routeFacts } from '../../http/route-facts';
 
 const ProjectQuery = v.object({ project_id: v.pipe(v.string('project_id must be a string'), v.uuid('project_id must be an id')) });
 
-export const castRoutes = new Hono<AppEnv>()
-  .use('/:id/cast', requireUser)
-  .use('/:id/cast/*', requireUser);
+export const castRoutes = new Hono<AppEnv>();
 
 castRoutes.get('/:id/cast', routeFacts({
   summary: 'The cast of a Teamspace: people kept with their measured voice and their voice per language (plan: voice_presets)',

@@ -3,7 +3,6 @@
 // behind the signed link the first call answers (players fetch them without the user's token).
 import { Hono } from 'hono';
 import { Readable } from 'node:stream';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { verifyFileToken } from '../../storage/signed';
@@ -15,7 +14,7 @@ export const deliverablesRoutes = new Hono<AppEnv>();
 deliverablesRoutes.get('/:id/deliverables', routeFacts({
   summary: 'The languages an all-languages deliverable of the video holds now: { languages: [{ lang, code, name, project_id, original, default }] } (the original first, then each finished dub; empty when none is finished)',
   response: 'DeliverableLanguages',
-}), requireUser, async (c) => {
+}), async (c) => {
   return c.json(await deliverableLanguages(c.get('deps'), c.get('user'), c.req.param('id')));
 });
 
@@ -26,7 +25,7 @@ deliverablesRoutes.post('/:id/deliverables', routeFacts({
       { name: 'format', description: 'mp4 (default), mkv or hls' },
       { name: 'default', description: 'The language whose audio plays by default (its code, e.g. es); the original by default' },
     ],
-}), requireUser, async (c) => {
+}), async (c) => {
   const format = c.req.query('format') ?? 'mp4';
   if (!(DELIVERABLE_FORMATS as readonly string[]).includes(format)) {
     throw unprocessable([{ loc: ['query', 'format'], msg: `format must be one of ${DELIVERABLE_FORMATS.join(', ')}`, type: 'enum' }]);

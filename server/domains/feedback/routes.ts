@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import { AdminRecordsQuery, SurveyActiveRequest, SurveyAddRequest, SurveyRejectRequest } from '../../../contract/schemas/onboarding';
-import { requireSuperuser, requireUser } from '../../http/auth';
+import { requireSuperuser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../../csv';
@@ -18,7 +18,6 @@ const ADMIN_RECORDS_Q: QueryFact[] = [
 ];
 
 export const surveyRoutes = new Hono<AppEnv>()
-  .use('*', requireUser)
   .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', status: 201 }), async (c) => {
     const body = await jsonBody(c, SurveyAddRequest);
     return c.json(await answerSurvey(c.get('deps').db, c.get('user').id, body), 201);
@@ -29,7 +28,7 @@ export const surveyRoutes = new Hono<AppEnv>()
   });
 
 export const feedbackAdminRoutes = new Hono<AppEnv>()
-  .use('*', requireUser, requireSuperuser)
+  .use('*', requireSuperuser)
   .get('/', async (c) => c.json(await listFeedback(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
   .get('/csv', routeFacts({
     summary: 'Project feedback as a CSV file (superuser)',
@@ -42,7 +41,7 @@ export const feedbackAdminRoutes = new Hono<AppEnv>()
   });
 
 export const surveyAdminRoutes = new Hono<AppEnv>()
-  .use('*', requireUser, requireSuperuser)
+  .use('*', requireSuperuser)
   .get('/', async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
   .get('/surveys', async (c) => c.json(await listSurveys(c.get('deps').db)))
   .patch('/surveys/:id', routeFacts({ summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest' }), async (c) => {

@@ -5,7 +5,6 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { CreateGlossaryRequest, GLOSSARY_CSV_MAX_BYTES, UpdateGlossaryRequest } from '../../../contract/schemas/glossary';
 import { spaceIdFromQuery } from '../../http/access';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { jsonBody, queryWith } from '../../http/validate';
@@ -13,7 +12,6 @@ import * as svc from './service';
 import { routeFacts } from '../../http/route-facts';
 
 export const glossaryRoutes = new Hono<AppEnv>();
-glossaryRoutes.use('*', requireUser);
 
 
 const LangFilter = v.optional(

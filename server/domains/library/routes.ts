@@ -5,7 +5,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEXT } from '../../../contract/errors';
 import { isValidVideoLink } from '../../../contract/links';
-import { requireUser } from '../../http/auth';
 import { ApiError, badRequest, notFound, unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { isDiskFull, MediaError } from '../../media/errors';
@@ -24,7 +23,6 @@ import { findMembership } from '../spaces/repository';
 import { routeFacts } from '../../http/route-facts';
 
 export const libraryRoutes = new Hono<AppEnv>();
-libraryRoutes.use('*', requireUser);
 
 function storageOf(c: Context<AppEnv>): Storage {
   const s = c.get('deps').storage as Storage | undefined;

@@ -7,7 +7,7 @@ import {
   BURN_VIDEO_TYPES, CopyProjectRequest, CreateTranscriptRequest, FeedbackRequest, MediaDownloadRequest, PromptRequest,
   RunLipsyncRequest, UpdateProjectRequest,
 } from '../../../contract/schemas/project';
-import { requireUser } from '../../http/auth';
+
 import { unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
@@ -27,7 +27,6 @@ import { safeFileName } from '../../storage/signed';
 import { routeFacts, SPACE_Q, has, targetLanguageCount } from '../../http/route-facts';
 
 export const projectsRoutes = new Hono<AppEnv>();
-projectsRoutes.use('*', requireUser);
 
 const PageQuery = v.object({
   name: v.optional(v.pipe(v.string(), v.maxLength(255))),

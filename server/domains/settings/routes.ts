@@ -16,6 +16,7 @@ export const settingsRoutes = new Hono<AppEnv>().get('/', routeFacts({
   summary: 'Settings of the app, the user or a space (features, languages, limits)',
   response: 'Settings',
   query: [{ name: 'space_id', description: 'The Teamspace' }],
+  public: true,
 }), async (c) => {
   const deps = c.get('deps');
   const user = await optionalUser(c);

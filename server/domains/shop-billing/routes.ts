@@ -3,7 +3,6 @@
 // (the platform redirects the top window): it only re-reads the shop's subscriptions from the platform.
 import { Hono } from 'hono';
 import { ShopMinutesRequest, ShopSubscribeRequest } from '../../../contract/schemas/shop-billing';
-import { requireUser } from '../../http/auth';
 import { spaceIdFromQuery } from '../../http/access';
 import { requireSpaceAccess } from '../spaces/access';
 import type { AppEnv } from '../../http/env';
@@ -23,7 +22,6 @@ export const shopBillingRoutes = new Hono<AppEnv>()
     if (!DOMAIN_RE.test(shop)) throw new ApiError(400, 'Unknown shop');
     return c.redirect(await returnFromConfirmation(c.get('deps'), shop.toLowerCase()), 302);
   })
-  .use('*', requireUser)
   .get('/status', routeFacts({
     summary: 'The platform billing of a shop Teamspace',
     response: 'ShopBillingStatus',

@@ -2,7 +2,6 @@
 import { Hono, type Context } from 'hono';
 import { TEXT } from '../../../contract/errors';
 import { CreateSpaceRequest, InviteRequest, UpdateSpaceRequest } from '../../../contract/schemas/space';
-import { requireUser } from '../../http/auth';
 import { unprocessable } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
@@ -14,7 +13,6 @@ import { spaceSettings } from './settings';
 import { routeFacts } from '../../http/route-facts';
 
 export const spacesRoutes = new Hono<AppEnv>();
-spacesRoutes.use('*', requireUser);
 
 /** An id given as a query parameter or in a JSON body (DELETE with a body), e.g. invite_id, member_id. */
 async function idParam(c: Context<AppEnv>, name: string): Promise<string> {

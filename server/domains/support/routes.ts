@@ -3,14 +3,13 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import { SupportMessageRequest, SupportReplyRequest } from '../../../contract/schemas/onboarding';
-import { requireSuperuser, requireUser } from '../../http/auth';
+import { requireSuperuser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { jsonBody, queryWith } from '../../http/validate';
 import { answer, inbox, ownConversation, staffConversation, writeToSupport } from './service';
 import { routeFacts } from '../../http/route-facts';
 
 export const supportRoutes = new Hono<AppEnv>()
-  .use('*', requireUser)
   .get('/thread', async (c) => c.json(await ownConversation(c.get('deps'), c.get('user'), c.req.query('read') === '1')))
   .post('/messages', routeFacts({
     summary: 'Write to support (the install\'s staff)',
@@ -29,7 +28,7 @@ const InboxQuery = v.object({
 });
 
 export const supportAdminRoutes = new Hono<AppEnv>()
-  .use('*', requireUser, requireSuperuser)
+  .use('*', requireSuperuser)
   .get('/threads', async (c) => {
     const q = queryWith(c, InboxQuery);
     return c.json(await inbox(c.get('deps'), { status: q.status, email: q.email || undefined, limit: q.limit ?? ADMIN_LIST_LIMIT }));

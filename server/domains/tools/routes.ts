@@ -4,7 +4,6 @@
 // stated on the route).
 import { Hono } from 'hono';
 import { SummarizeRequest } from '../../../contract/schemas/tools';
-import { requireUser } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
@@ -18,7 +17,7 @@ export const toolsRoutes = new Hono<AppEnv>().post('/summarize', routeFacts({
   gates: [
     { feature: 'ai_rewrite', scope: 'space', note: 'the AI rewrite tool' },
   ],
-}), requireUser, async (c) => {
+}), async (c) => {
   const deps = c.get('deps');
   if (!isAiRewriteConfigured(deps)) throw new ApiError(503, AI_REWRITE_NOT_CONFIGURED);
   const body = await jsonBody(c, SummarizeRequest);

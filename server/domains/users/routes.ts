@@ -1,7 +1,6 @@
 // /api/users: create the product account, read/update/delete the current one.
 import { Hono } from 'hono';
 import { CreateUserRequest, UpdateUserRequest } from '../../../contract/schemas/user';
-import { requireIdentity, requireUser } from '../../http/auth';
 import { unauthorized } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { jsonBody } from '../../http/validate';
@@ -18,7 +17,8 @@ export const usersRoutes = new Hono<AppEnv>()
     body: 'CreateUserRequest',
     response: 'User',
     status: 201,
-  }), requireIdentity, async (c) => {
+    identity: true,
+  }), async (c) => {
     const body = await jsonBody(c, CreateUserRequest);
     const identity = c.get('identity');
     if (!identity) throw unauthorized();
@@ -26,25 +26,25 @@ export const usersRoutes = new Hono<AppEnv>()
     const user = await createAccount(deps.db, identity.identityId, body, { demoGroup: deps.config.demoForNewUsers });
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret), 201);
   })
-  .get('/current', routeFacts({ summary: 'The current user', response: 'User' }), requireUser, async (c) => {
+  .get('/current', routeFacts({ summary: 'The current user', response: 'User' }), async (c) => {
     const deps = c.get('deps');
     return c.json(await currentUserView(deps.db, c.get('user'), deps.config.jwtSecret));
   })
-  .patch('/current', routeFacts({ summary: 'Update the current user', body: 'UpdateUserRequest', response: 'User' }), requireUser, async (c) => {
+  .patch('/current', routeFacts({ summary: 'Update the current user', body: 'UpdateUserRequest', response: 'User' }), async (c) => {
     const body = await jsonBody(c, UpdateUserRequest);
     const deps = c.get('deps');
     const user = await updateProfile(deps.db, c.get('user'), body);
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
   })
   // Changing the sign-in e-mail: the link goes to the new address; following it changes the e-mail.
-  .get('/current/email', routeFacts({ summary: 'The e-mail change waiting for its confirmation', response: 'EmailChange' }), requireUser, async (c) => c.json(await currentEmailChange(c.get('deps').db, c.get('user'))))
+  .get('/current/email', routeFacts({ summary: 'The e-mail change waiting for its confirmation', response: 'EmailChange' }), async (c) => c.json(await currentEmailChange(c.get('deps').db, c.get('user'))))
   .post('/current/email', routeFacts({
     summary: 'Change the sign-in e-mail: a confirmation link is e-mailed to the new address; the e-mail changes when it is followed',
     body: 'EmailChangeRequest',
     response: 'EmailChange',
     status: 202,
     example: { email: 'new@example.com', confirm_email: 'New@Example.com' },
-  }), requireUser, async (c) => {
+  }), async (c) => {
     const body = await jsonBody(c, EmailChangeRequest);
     return c.json(await requestEmailChange(c.get('deps'), c.get('user'), body.email, new URL(c.req.url).origin), 202);
   })
@@ -52,22 +52,22 @@ export const usersRoutes = new Hono<AppEnv>()
     summary: 'Confirm an e-mail change with the token of its link',
     body: 'EmailChangeConfirmRequest',
     response: 'User',
-  }), requireUser, async (c) => {
+  }), async (c) => {
     const body = await jsonBody(c, EmailChangeConfirmRequest);
     const deps = c.get('deps');
     const user = await confirmEmailChange(deps.db, c.get('user'), body.token);
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
   })
-  .post('/feature_group', requireUser, async (c) => {
+  .post('/feature_group', async (c) => {
     const body = await jsonBody(c, FeatureGroupRequest);
     return c.json(await joinFeatureGroup(c.get('deps').db, c.get('user'), body));
   })
-  .post('/sister_sso', routeFacts({ summary: 'Sign in to the sister product: the address to open', response: 'SisterSsoAnswer' }), requireUser, async (c) => {
+  .post('/sister_sso', routeFacts({ summary: 'Sign in to the sister product: the address to open', response: 'SisterSsoAnswer' }), async (c) => {
     const deps = c.get('deps');
     return c.json(await sisterSsoRedirect(deps.db, deps.config, c.get('user')));
   })
-  .get('/feature_groups', requireUser, (c) => c.json(c.get('user').feature_groups ?? []))
-  .delete('/current', requireUser, async (c) => {
+  .get('/feature_groups', (c) => c.json(c.get('user').feature_groups ?? []))
+  .delete('/current', async (c) => {
     await deleteAccount(c.get('deps').db, c.get('user'));
     // Its spaces, projects and uploads went with it: their stored files go now.
     await afterDeletion(c.get('deps'));

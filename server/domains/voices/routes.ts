@@ -13,7 +13,6 @@ import {
   CreateVoicePresetRequest, UpdateVoicePresetRequest, VoicePresetFromProjectRequest, VoicePresetSettingsRequest,
 } from '../../../contract/schemas/voice-preset';
 import { spaceIdFromQuery } from '../../http/access';
-import { requireUser } from '../../http/auth';
 import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { jsonBody, queryWith } from '../../http/validate';
@@ -23,7 +22,6 @@ import * as svc from './service';
 import { routeFacts, SPACE_Q } from '../../http/route-facts';
 
 export const voicePresetRoutes = new Hono<AppEnv>();
-voicePresetRoutes.use('*', requireUser);
 
 // The Voice Clone Library: listing and cloning from a sample carry plan gates here; every other /voice_preset call
 // asks the entitlements function in ./service.ts for the space of the voice or project it names (and the clone
@@ -130,7 +128,6 @@ voicePresetRoutes.post('/:id/update_settings_from_project', routeFacts({
 
 /** Mounted at /api/library: POST media/extract-audio (multipart field `file`: a video or audio file). */
 export const extractAudioRoutes = new Hono<AppEnv>();
-extractAudioRoutes.use('/media/extract-audio', requireUser);
 extractAudioRoutes.post('/media/extract-audio', routeFacts({
   summary: 'Upload a video (multipart field file); its sound is kept as an audio upload (16 kHz mono WAV)',
   query: [SPACE_Q],
@@ -160,9 +157,6 @@ extractAudioRoutes.post('/media/extract-audio', routeFacts({
 
 /** Mounted at /api/users: the voice tutorial flags (spec section 7, user calls). */
 export const voiceTutorialRoutes = new Hono<AppEnv>();
-voiceTutorialRoutes.use('/set_voice_preset_tutorial_displayed', requireUser);
-voiceTutorialRoutes.use('/set_instant_voice_clone_tooltip_displayed', requireUser);
-voiceTutorialRoutes.use('/voice_tutorials', requireUser);
 voiceTutorialRoutes.post('/set_voice_preset_tutorial_displayed', routeFacts({ summary: 'The voice clone tutorial was shown', response: 'VoiceTutorialFlags' }), async (c) =>
   c.json(await svc.setTutorialFlag(c.get('deps'), c.get('user'), 'voice_preset_tutorial_displayed')),
 );

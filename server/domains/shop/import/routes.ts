@@ -6,7 +6,6 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ShopImportRequest } from '../../../../contract/schemas/shop';
 import { spaceIdFromQuery } from '../../../http/access';
-import { requireUser } from '../../../http/auth';
 import type { AppEnv } from '../../../http/env';
 import { jsonBody } from '../../../http/validate';
 import { unprocessable } from '../../../errors';
@@ -23,7 +22,7 @@ shopProductsRoutes.get('/products', routeFacts({
   summary: "The shop Teamspace's products with videos (the platform's Admin API), searched by title, a page at a time, with the shop's primary and published locales as our language ids. 404 when the Teamspace is not a shop",
   response: 'ShopProductsAnswer',
   query: [SPACE_Q, { name: 'q', description: 'Words of the product title' }, { name: 'after', description: 'The `next` cursor of the previous page' }],
-}), requireUser, async (c) => {
+}), async (c) => {
   const q = v.safeParse(Query, { q: c.req.query('q') || undefined, after: c.req.query('after') || undefined });
   if (!q.success) throw unprocessable(q.issues.map((i) => ({ loc: ['query', String(i.path?.[0]?.key ?? '')], msg: i.message, type: 'value_error' })));
   return c.json(await listProducts(c.get('deps'), c.get('user'), spaceIdFromQuery(c), q.output));
@@ -38,7 +37,7 @@ shopProductsRoutes.post('/import', routeFacts({
   gates: [
     { feature: 'multilanguage', scope: 'space', when: (r) => targetLanguageCount(r.body) > 1 || (Array.isArray(r.body.items) && r.body.items.length > 1), note: 'importing store videos into several target languages, or several videos at once (a batch)' },
   ],
-}), requireUser, async (c) => {
+}), async (c) => {
   const body = await jsonBody(c, ShopImportRequest);
   return c.json(await importProducts(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body), 201);
 });
