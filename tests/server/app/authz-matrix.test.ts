@@ -3,6 +3,7 @@
 // 404, never the resource). A route added later is covered automatically; a route whose id this file does not
 // know how to fill fails with a message saying what to add.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicRoutes } from '../../../server/app/authenticate';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { makeSilentVideo } from '../../fixtures/media';
@@ -44,7 +45,7 @@ const BODIES: Record<string, () => unknown> = {
 };
 const bodyOf = (c: Case) => (c.method === 'GET' || c.method === 'HEAD' ? undefined : (BODIES[`${c.method} ${c.path}`]?.() ?? {}));
 
-/** Routes with an id that are public on purpose, and why. */
+/** Routes with an id that are public on purpose (their routeFacts say `public`), and why. */
 const PUBLIC: Array<{ pattern: RegExp; why: string }> = [
   { pattern: /^\/api\/docs\/:file/, why: 'the API reference page\'s own static files (Swagger UI), no user data' },
   { pattern: /^\/api\/files\/:token/, why: 'the HMAC-signed, expiring token in the path is the authorization (tests/server/projects/projects-storage.test.ts)' },
@@ -130,6 +131,12 @@ describe('authorization matrix (generated from the registered routes)', () => {
       'These routes take an id but the matrix cannot fill it: add their family to RESOURCES (or PUBLIC, with the reason) in tests/server/app/authz-matrix.test.ts',
     ).toEqual([]);
     expect(all.length).toBeGreaterThan(25);
+  });
+
+  it('lists with its reason every public route that takes an id (the routes say which are public)', () => {
+    const open = publicRoutes(h.app.routes).filter((r) => r.path.includes('/:'));
+    expect(open.filter((r) => !PUBLIC.some((p) => p.pattern.test(r.path))), 'a public route with an id needs its reason in PUBLIC').toEqual([]);
+    expect(PUBLIC.filter((p) => !open.some((r) => p.pattern.test(r.path))).map((p) => String(p.pattern)), 'PUBLIC lists a route that is not public').toEqual([]);
   });
 
   it('refuses an anonymous caller on every such route', async () => {

@@ -10,6 +10,7 @@ import { assertAllDeclared, declaredRoutes, routeFacts } from '../../../server/h
 import { DECLARED_ROUTES } from '../../../server/app/routes';
 import { createHarness, type Harness } from '../harness';
 import { newUser, type TestUser } from '../projects/projects-fixtures';
+import { grantPlan } from '../spaces/spaces-fixtures';
 
 describe('route facts', () => {
   it('derives the gates and the creating calls from the routes, with full paths under /api', () => {
@@ -37,19 +38,35 @@ describe('route facts', () => {
   });
 });
 
-// The order of plan refusal and validation (ARCHITECTURE.md): the gates run before the route's body parser.
+// The order of a request (ARCHITECTURE.md): authentication (server/app/authenticate.ts), then plan refusal (the
+// gates run before the route's body parser), then validation.
 describe('a locked feature with a malformed body', () => {
   let h: Harness;
   let trial: TestUser;
+  let business: TestUser;
   beforeAll(async () => {
     h = await createHarness();
     trial = await newUser(h, 'trial');
+    business = await newUser(h, 'business');
+    await grantPlan(h, business.id, 'business');
   }, 60_000);
   afterAll(async () => {
     await h?.close();
   });
   const send = (path: string, raw: string) =>
     h.request('POST', path, { token: trial.token, raw, headers: { 'content-type': 'application/json' } });
+
+  it('authentication comes first: 401 without a token or with a bad one, before the plan and the body', async () => {
+    for (const token of [null, 'not-a-token']) {
+      const r = await h.request('POST', `/api/glossary?space_id=${trial.defaultSpaceId}`, { token, raw: '{not json', headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(401);
+    }
+  });
+
+  it('with the feature in the plan, the same malformed body is a validation error (422)', async () => {
+    const r = await h.request('POST', `/api/glossary?space_id=${business.defaultSpaceId}`, { token: business.token, raw: '{not json', headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(422);
+  });
 
   it('an unconditional gate refuses (403) whatever the body', async () => {
     const r = await send(`/api/glossary?space_id=${trial.defaultSpaceId}`, '{not json');
