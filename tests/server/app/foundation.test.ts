@@ -17,10 +17,10 @@ describe('http foundation', () => {
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ status: 'ok', database: process.env.TEST_DB === 'pg' ? 'pg' : 'pglite' });
   });
-  it('answers unknown /api routes with 404 JSON', async () => {
+  it('answers unknown /api routes with JSON: 401 without credentials (404 with them: tests/server/app/authenticate.test.ts)', async () => {
     const r = await h.request('GET', '/api/nope/never');
-    expect(r.status).toBe(404);
-    expect(await r.json()).toEqual({ detail: 'Not found' });
+    expect(r.status).toBe(401);
+    expect(await r.json()).toEqual({ detail: 'Not authenticated' });
   });
   it('applies every migration once', async () => {
     // Every file of the migrations folder is recorded, in order, exactly once...
