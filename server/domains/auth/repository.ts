@@ -1,6 +1,7 @@
 // All SQL of the auth domain: identities, refresh tokens, sign-in failures.
-// Array parameters are passed as JSON (the Db layer serialises arrays) and unpacked with jsonb_array_elements_text.
+// Array parameters are passed as JSON text and unpacked with jsonb_array_elements_text.
 import type { Db } from '../../db/index';
+import { first, one, q, run, sql } from '../../db/sql';
 
 export interface IdentityRow {
   id: string;
@@ -11,14 +12,14 @@ export interface IdentityRow {
   created_at: Date | string;
 }
 
-const ID_COLS = 'id, provider, subject, email, password_hash, created_at';
+const ID_COLS = ['id', 'provider', 'subject', 'email', 'password_hash', 'created_at'] as const;
 
 export function findIdentity(db: Db, id: string): Promise<IdentityRow | null> {
-  return db.maybeOne<IdentityRow>(`SELECT ${ID_COLS} FROM identities WHERE id = $1`, [id]);
+  return first(db, q.selectFrom('identities').select(ID_COLS).where('id', '=', id));
 }
 
 export function findIdentityBySubject(db: Db, provider: string, subject: string): Promise<IdentityRow | null> {
-  return db.maybeOne<IdentityRow>(`SELECT ${ID_COLS} FROM identities WHERE provider = $1 AND subject = $2`, [provider, subject]);
+  return first(db, q.selectFrom('identities').select(ID_COLS).where('provider', '=', provider).where('subject', '=', subject));
 }
 
 /** Inserts a new identity; null when (provider, subject) already exists. */
@@ -26,25 +27,30 @@ export function insertIdentity(
   db: Db,
   i: { provider: string; subject: string; email: string; passwordHash: string | null },
 ): Promise<IdentityRow | null> {
-  return db.maybeOne<IdentityRow>(
-    `INSERT INTO identities (provider, subject, email, password_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (provider, subject) DO NOTHING RETURNING ${ID_COLS}`,
-    [i.provider, i.subject, i.email, i.passwordHash],
+  return first(
+    db,
+    q
+      .insertInto('identities')
+      .values({ provider: i.provider, subject: i.subject, email: i.email, password_hash: i.passwordHash })
+      .onConflict((c) => c.columns(['provider', 'subject']).doNothing())
+      .returning(ID_COLS),
   );
 }
 
 /** Inserts or returns the identity of (provider, subject), refreshing its e-mail. Safe under concurrency. */
 export function upsertIdentity(db: Db, i: { provider: string; subject: string; email: string }): Promise<IdentityRow> {
-  return db.one<IdentityRow>(
-    `INSERT INTO identities (provider, subject, email) VALUES ($1, $2, $3)
-     ON CONFLICT (provider, subject) DO UPDATE SET email = EXCLUDED.email
-     RETURNING ${ID_COLS}`,
-    [i.provider, i.subject, i.email],
+  return one(
+    db,
+    q
+      .insertInto('identities')
+      .values({ provider: i.provider, subject: i.subject, email: i.email })
+      .onConflict((c) => c.columns(['provider', 'subject']).doUpdateSet({ email: (e) => e.ref('excluded.email') }))
+      .returning(ID_COLS),
   );
 }
 
 export async function deleteIdentity(db: Db, id: string): Promise<void> {
-  await db.query('DELETE FROM identities WHERE id = $1', [id]);
+  await run(db, q.deleteFrom('identities').where('id', '=', id));
 }
 
 // ---- refresh tokens -------------------------------------------------------------------------------------
@@ -63,49 +69,57 @@ export function insertRefreshToken(
   db: Db,
   r: { identityId: string; familyId: string | null; tokenHash: string; ttlSec: number },
 ): Promise<{ id: string; family_id: string }> {
-  return db.one(
-    `INSERT INTO refresh_tokens (identity_id, family_id, token_hash, expires_at)
-     VALUES ($1, COALESCE($2::uuid, gen_random_uuid()), $3, now() + make_interval(secs => $4))
-     RETURNING id, family_id`,
-    [r.identityId, r.familyId, r.tokenHash, r.ttlSec],
+  return one(
+    db,
+    q
+      .insertInto('refresh_tokens')
+      .values({
+        identity_id: r.identityId,
+        family_id: sql`COALESCE(${r.familyId}::uuid, gen_random_uuid())`,
+        token_hash: r.tokenHash,
+        expires_at: sql`now() + make_interval(secs => ${r.ttlSec})`,
+      })
+      .returning(['id', 'family_id']),
   );
 }
+
+const refreshTokens = () =>
+  q
+    .selectFrom('refresh_tokens')
+    .select(['id', 'identity_id', 'family_id', 'expires_at', 'revoked_at', 'replaced_by', sql<boolean>`(expires_at <= now())`.as('expired')]);
 
 /** The token row, locked for the rest of the transaction. */
 export function lockRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | null> {
-  return db.maybeOne<RefreshRow>(
-    `SELECT id, identity_id, family_id, expires_at, revoked_at, replaced_by, (expires_at <= now()) AS expired
-     FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE`,
-    [tokenHash],
-  );
+  return first(db, refreshTokens().where('token_hash', '=', tokenHash).forUpdate());
 }
 
 export function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | null> {
-  return db.maybeOne<RefreshRow>(
-    `SELECT id, identity_id, family_id, expires_at, revoked_at, replaced_by, (expires_at <= now()) AS expired
-     FROM refresh_tokens WHERE token_hash = $1`,
-    [tokenHash],
-  );
+  return first(db, refreshTokens().where('token_hash', '=', tokenHash));
 }
 
 export async function markRefreshReplaced(db: Db, id: string, replacedBy: string): Promise<void> {
-  await db.query('UPDATE refresh_tokens SET revoked_at = now(), replaced_by = $2 WHERE id = $1', [id, replacedBy]);
+  await run(db, q.updateTable('refresh_tokens').set({ revoked_at: sql`now()`, replaced_by: replacedBy }).where('id', '=', id));
 }
 
 export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+  await run(db, q.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('family_id', '=', familyId).where('revoked_at', 'is', null));
 }
 
 export async function revokeAllOfIdentity(db: Db, identityId: string): Promise<void> {
-  await db.query('UPDATE refresh_tokens SET revoked_at = now() WHERE identity_id = $1 AND revoked_at IS NULL', [identityId]);
+  await run(db, q.updateTable('refresh_tokens').set({ revoked_at: sql`now()` }).where('identity_id', '=', identityId).where('revoked_at', 'is', null));
 }
 
 /** Drops rows that can never be used again (expired for a day). */
 export async function purgeOldRefreshTokens(db: Db): Promise<void> {
-  await db.query(`DELETE FROM refresh_tokens WHERE expires_at < now() - interval '1 day'`);
+  await run(db, q.deleteFrom('refresh_tokens').where('expires_at', '<', sql<Date>`now() - interval '1 day'`));
 }
 
 // ---- sign-in failures ------------------------------------------------------------------------------------
+
+/** The start of a window of `windowSec` seconds ending now. */
+const windowStart = (windowSec: number) => sql<Date>`now() - make_interval(secs => ${windowSec})`;
+/** The keys of a JSON array parameter, one row each. */
+const keysIn = (keys: string[]) => sql<boolean>`key IN (SELECT jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`;
 
 /**
  * Seconds until `key` drops below `limit` failures within the window (0 = not blocked): the limit-th most
@@ -113,30 +127,37 @@ export async function purgeOldRefreshTokens(db: Db): Promise<void> {
  */
 export async function blockedForSeconds(db: Db, key: string, limit: number, windowSec: number): Promise<number> {
   if (limit <= 0) return 0;
-  const row = await db.maybeOne<{ wait: number }>(
-    `SELECT CEIL(EXTRACT(EPOCH FROM (at + make_interval(secs => $2)) - now()))::int AS wait
-     FROM auth_failures WHERE key = $1 AND at > now() - make_interval(secs => $2)
-     ORDER BY at DESC OFFSET $3 LIMIT 1`,
-    [key, windowSec, limit - 1],
+  const row = await first(
+    db,
+    q
+      .selectFrom('auth_failures')
+      .select(sql<number>`CEIL(EXTRACT(EPOCH FROM (at + make_interval(secs => ${windowSec})) - now()))::int`.as('wait'))
+      .where('key', '=', key)
+      .where('at', '>', windowStart(windowSec))
+      .orderBy('at', 'desc')
+      .limit(1)
+      .offset(limit - 1),
   );
   return row ? Math.max(1, Number(row.wait)) : 0;
 }
 
 export async function recordFailures(db: Db, keys: string[], windowSec: number): Promise<void> {
   if (keys.length === 0) return;
-  await db.query('INSERT INTO auth_failures (key) SELECT jsonb_array_elements_text($1::jsonb)', [keys]);
-  // Keep the table small: rows of these keys that fell out of the window.
-  await db.query(
-    `DELETE FROM auth_failures WHERE key IN (SELECT jsonb_array_elements_text($1::jsonb))
-       AND at < now() - make_interval(secs => $2)`,
-    [keys, windowSec],
+  await run(
+    db,
+    q
+      .insertInto('auth_failures')
+      .columns(['key'])
+      .expression(q.selectNoFrom(sql<string>`jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)`.as('key'))),
   );
+  // Keep the table small: rows of these keys that fell out of the window.
+  await run(db, q.deleteFrom('auth_failures').where(keysIn(keys)).where('at', '<', windowStart(windowSec)));
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.query('DELETE FROM auth_failures WHERE key = $1', [key]);
+  await run(db, q.deleteFrom('auth_failures').where('key', '=', key));
 }
 
 export async function purgeOldFailures(db: Db, windowSec: number): Promise<void> {
-  await db.query('DELETE FROM auth_failures WHERE at < now() - make_interval(secs => $1)', [windowSec]);
+  await run(db, q.deleteFrom('auth_failures').where('at', '<', windowStart(windowSec)));
 }
