@@ -1,5 +1,6 @@
 // All SQL of the support chat: one thread per user, its messages, read marks.
 import type { Db } from '../../db/index';
+import { all, first, one, q, run, sql } from '../../db/sql';
 
 export interface ThreadRow {
   id: string;
@@ -25,28 +26,69 @@ export interface MessageRow {
   created_at: Date | string;
 }
 
-const THREAD_COLS = `t.id, t.user_id, u.email AS user_email, t.status, t.last_message_at, t.user_read_at, t.staff_read_at,
-  (SELECT count(*) FROM support_messages m WHERE m.thread_id = t.id AND m.from_staff
-     AND (t.user_read_at IS NULL OR m.created_at > t.user_read_at))::int AS unread_user,
-  (SELECT count(*) FROM support_messages m WHERE m.thread_id = t.id AND NOT m.from_staff
-     AND (t.staff_read_at IS NULL OR m.created_at > t.staff_read_at))::int AS unread_staff,
-  (SELECT m.body FROM support_messages m WHERE m.thread_id = t.id ORDER BY m.created_at DESC, m.id DESC LIMIT 1) AS last_message`;
+/** Threads with their user's e-mail, unread counts on each side and last message. */
+const threads = () =>
+  q
+    .selectFrom('support_threads as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select((e) => [
+      't.id',
+      't.user_id',
+      'u.email as user_email',
+      't.status',
+      't.last_message_at',
+      't.user_read_at',
+      't.staff_read_at',
+      e
+        .cast<number>(
+          e
+            .selectFrom('support_messages as m')
+            .select((c) => c.fn.countAll().as('n'))
+            .whereRef('m.thread_id', '=', 't.id')
+            .where(sql<boolean>`m.from_staff`)
+            .where((w) => w.or([w('t.user_read_at', 'is', null), w('m.created_at', '>', w.ref('t.user_read_at'))])),
+          'integer',
+        )
+        .as('unread_user'),
+      e
+        .cast<number>(
+          e
+            .selectFrom('support_messages as m')
+            .select((c) => c.fn.countAll().as('n'))
+            .whereRef('m.thread_id', '=', 't.id')
+            .where(sql<boolean>`NOT m.from_staff`)
+            .where((w) => w.or([w('t.staff_read_at', 'is', null), w('m.created_at', '>', w.ref('t.staff_read_at'))])),
+          'integer',
+        )
+        .as('unread_staff'),
+      e
+        .selectFrom('support_messages as m')
+        .select('m.body')
+        .whereRef('m.thread_id', '=', 't.id')
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(1)
+        .as('last_message'),
+    ])
+    .$narrowType<{ status: 'open' | 'answered' }>();
 
 export function threadOfUser(db: Db, userId: string): Promise<ThreadRow | null> {
-  return db.maybeOne<ThreadRow>(`SELECT ${THREAD_COLS} FROM support_threads t JOIN users u ON u.id = t.user_id WHERE t.user_id = $1`, [userId]);
+  return first(db, threads().where('t.user_id', '=', userId));
 }
 
 export function threadById(db: Db, id: string): Promise<ThreadRow | null> {
-  return db.maybeOne<ThreadRow>(`SELECT ${THREAD_COLS} FROM support_threads t JOIN users u ON u.id = t.user_id WHERE t.id = $1`, [id]);
+  return first(db, threads().where('t.id', '=', id));
 }
 
 /** The user's thread, created on the first message. */
 export async function ensureThread(db: Db, userId: string): Promise<string> {
-  const r = await db.one<{ id: string }>(
-    `INSERT INTO support_threads (user_id) VALUES ($1)
-     ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-     RETURNING id`,
-    [userId],
+  const r = await one(
+    db,
+    q
+      .insertInto('support_threads')
+      .values({ user_id: userId })
+      .onConflict((c) => c.column('user_id').doUpdateSet({ user_id: (e) => e.ref('excluded.user_id') }))
+      .returning('id'),
   );
   return r.id;
 }
@@ -55,54 +97,53 @@ export async function insertMessage(
   db: Db,
   m: { threadId: string; authorId: string; fromStaff: boolean; body: string; page: string | null; projectId: string | null },
 ): Promise<{ id: string; created_at: Date | string }> {
-  const row = await db.one<{ id: string; created_at: Date | string }>(
-    `INSERT INTO support_messages (thread_id, author_id, from_staff, body, page, project_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, created_at`,
-    [m.threadId, m.authorId, m.fromStaff, m.body, m.page, m.projectId],
+  const row = await one(
+    db,
+    q
+      .insertInto('support_messages')
+      .values({ thread_id: m.threadId, author_id: m.authorId, from_staff: m.fromStaff, body: m.body, page: m.page, project_id: m.projectId })
+      .returning(['id', 'created_at']),
   );
   // The writer has read everything up to their own message.
-  await db.query(
-    `UPDATE support_threads SET last_message_at = $2, status = $3,
-       ${m.fromStaff ? 'staff_read_at' : 'user_read_at'} = $2
-     WHERE id = $1`,
-    [m.threadId, row.created_at, m.fromStaff ? 'answered' : 'open'],
+  await run(
+    db,
+    q
+      .updateTable('support_threads')
+      .set({
+        last_message_at: row.created_at,
+        status: m.fromStaff ? 'answered' : 'open',
+        ...(m.fromStaff ? { staff_read_at: row.created_at } : { user_read_at: row.created_at }),
+      })
+      .where('id', '=', m.threadId),
   );
   return row;
 }
 
 export function messagesOf(db: Db, threadId: string): Promise<MessageRow[]> {
-  return db.query<MessageRow>(
-    `SELECT m.id, m.body, m.from_staff, a.email AS author_email, m.page, m.project_id, p.name AS project_name, m.created_at
-     FROM support_messages m
-     LEFT JOIN users a ON a.id = m.author_id
-     LEFT JOIN projects p ON p.id = m.project_id
-     WHERE m.thread_id = $1
-     ORDER BY m.created_at, m.id`,
-    [threadId],
+  return all(
+    db,
+    q
+      .selectFrom('support_messages as m')
+      .leftJoin('users as a', 'a.id', 'm.author_id')
+      .leftJoin('projects as p', 'p.id', 'm.project_id')
+      .select(['m.id', 'm.body', 'm.from_staff', 'a.email as author_email', 'm.page', 'm.project_id', 'p.name as project_name', 'm.created_at'])
+      .where('m.thread_id', '=', threadId)
+      .orderBy('m.created_at')
+      .orderBy('m.id'),
   );
 }
 
 export async function markRead(db: Db, threadId: string, side: 'user' | 'staff'): Promise<void> {
-  await db.query(`UPDATE support_threads SET ${side === 'user' ? 'user_read_at' : 'staff_read_at'} = clock_timestamp() WHERE id = $1`, [threadId]);
+  const at = sql<Date>`clock_timestamp()`;
+  await run(db, q.updateTable('support_threads').set(side === 'user' ? { user_read_at: at } : { staff_read_at: at }).where('id', '=', threadId));
 }
 
 export function listThreads(db: Db, f: { status?: 'open' | 'answered'; email?: string; limit: number }): Promise<ThreadRow[]> {
-  const params: unknown[] = [];
-  const where: string[] = [];
-  if (f.status) {
-    params.push(f.status);
-    where.push(`t.status = $${params.length}`);
-  }
+  let query = threads();
+  if (f.status) query = query.where('t.status', '=', f.status);
   if (f.email) {
-    params.push(`%${f.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    where.push(`u.email ILIKE $${params.length} ESCAPE '\\'`);
+    const pattern = `%${f.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<boolean>`u.email ILIKE ${pattern} ESCAPE '\\'`);
   }
-  params.push(f.limit);
-  return db.query<ThreadRow>(
-    `SELECT ${THREAD_COLS} FROM support_threads t JOIN users u ON u.id = t.user_id
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY t.last_message_at DESC, t.id
-     LIMIT $${params.length}`,
-    params as never[],
-  );
+  return all(db, query.orderBy('t.last_message_at', 'desc').orderBy('t.id').limit(f.limit));
 }
