@@ -20,6 +20,7 @@ import {
   HLS_MASTER, iso639_2, languageTitle, muxAllLanguages, writeHlsPackage, type DeliverableInput, type DeliverableTrack,
 } from '../../media/deliverables';
 import * as repo from '../projects/repository';
+import { copiesOf } from './repository';
 import { loadProject } from '../projects/service';
 
 export const DELIVERABLE_FORMATS = ['mp4', 'mkv', 'hls'] as const;
@@ -57,10 +58,7 @@ async function originalOf(deps: AppDeps, p: repo.ProjectRow): Promise<repo.Proje
 
 /** The finished languages of the video: the original project's, then its copies', one project per language. */
 async function finishedLanguages(deps: AppDeps, root: repo.ProjectRow): Promise<Member[]> {
-  const rows = await deps.db.query<{ id: string }>(
-    'SELECT id FROM projects WHERE copied_from = $1 AND space_id = $2 ORDER BY created_date, id',
-    [root.id, root.space_id],
-  );
+  const rows = await copiesOf(deps.db, root);
   const all = [root];
   for (const r of rows) {
     const p = await repo.findProject(deps.db, r.id);
