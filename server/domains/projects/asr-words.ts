@@ -6,6 +6,7 @@ import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../caller';
 import { loadProject } from './service';
+import { glossarySourceTerms } from './repository';
 import { asrWordsOf, cleanWords, saveAsrWords } from './asr-words-store';
 
 /** Terms of the dictionary given to recognition at most (a dictionary may hold thousands). */
@@ -26,9 +27,6 @@ export async function setAsrWords(deps: AppDeps, user: UserRow, id: string, read
 export async function recognitionTerms(db: Db, project: { id: string; glossary_id: string | null }): Promise<string[]> {
   const words = await asrWordsOf(db, project.id);
   if (!project.glossary_id) return words;
-  const rows = await db.query<{ term: string | null }>(
-    `SELECT e->>'source' AS term FROM glossaries g, jsonb_array_elements(g.terms) AS e WHERE g.id = $1 LIMIT ${GLOSSARY_TERMS_FOR_ASR}`,
-    [project.glossary_id],
-  );
-  return cleanWords([...words, ...rows.map((r) => r.term ?? '')]);
+  const terms = await glossarySourceTerms(db, project.glossary_id, GLOSSARY_TERMS_FOR_ASR);
+  return cleanWords([...words, ...terms.map((t) => t ?? '')]);
 }

@@ -4,7 +4,7 @@ import type { TermEntry } from '../glossaries/check';
 import type { ProjectStatus } from '../../../contract/statuses';
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import type { DB, Projects } from '../../db/schema';
+import type { DB, JsonValue, Projects, Speakers } from '../../db/schema';
 import { all, first, json, one, q, run, sql } from '../../db/sql';
 import { spaceFactColumns, spaceFactsOf, type SpaceFacts } from '../spaces/repository';
 
@@ -151,7 +151,6 @@ function projectOf(r: Selected): ProjectRow {
 const projectOrNull = (r: Selected | null) => (r ? projectOf(r) : null);
 const projects = () => q.selectFrom('projects').select(COLS);
 
-
 export function findProject(db: Db, id: string): Promise<ProjectRow | null> {
   return first(db, projects().where('id', '=', id)).then(projectOrNull);
 }
@@ -279,11 +278,18 @@ export async function listProjects(db: Db, spaceId: string, o: ListQuery): Promi
 
 /** Folders of a space: the distinct folder names its projects are filed under, with their project counts. */
 export function listFolders(db: Db, spaceId: string): Promise<{ id: string; count: number }[]> {
-  return db.query<{ id: string; count: number }>(
-    `SELECT folder_id AS id, count(*)::int AS count FROM projects
-     WHERE space_id = $1 AND folder_id IS NOT NULL AND folder_id <> ''
-     GROUP BY folder_id ORDER BY lower(folder_id), folder_id`,
-    [spaceId],
+  return all(
+    db,
+    q
+      .selectFrom('projects')
+      .select(['folder_id as id', (eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count')])
+      .where('space_id', '=', spaceId)
+      .where('folder_id', 'is not', null)
+      .where('folder_id', '<>', '')
+      .groupBy('folder_id')
+      .orderBy(sql`lower(folder_id)`)
+      .orderBy('folder_id')
+      .$narrowType<{ id: string }>(),
   );
 }
 
@@ -298,11 +304,9 @@ export async function updateProjectFields(
 ): Promise<ProjectRow | null> {
   const keys = Object.keys(patch) as Array<keyof typeof patch>;
   if (keys.length === 0) return findProject(db, id);
-  const sets = keys.map((k, i) => `${k} = $${i + 2}`);
-  return db.maybeOne<ProjectRow>(
-    `UPDATE projects SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 RETURNING ${COLS}`,
-    [id, ...keys.map((k) => patch[k] as never)],
-  );
+  // a key given as undefined is written as null, as ever (the builder would leave it out); media_info is jsonb
+  const set = Object.fromEntries(keys.map((k) => [k, k === 'media_info' && patch.media_info ? json(patch.media_info) : (patch[k] ?? null)])) as Omit<typeof patch, 'media_info'>;
+  return first(db, q.updateTable('projects').set({ ...set, updated_at: sql`now()` }).where('id', '=', id).returning(COLS)).then(projectOrNull);
 }
 
 export async function setPendingLanguages(db: Db, id: string, pending: Array<{ dst_lang: string; glossary_id: string | null }>): Promise<void> {
@@ -311,21 +315,38 @@ export async function setPendingLanguages(db: Db, id: string, pending: Array<{ d
 
 /** Marks the face check as running (the job fills in the result). */
 export async function startFaceCheck(db: Db, id: string): Promise<void> {
-  await db.query(
-    `UPDATE projects SET face_check = jsonb_build_object('status', 'processing', 'faces_found', 0, 'face_share', 0,
-       'multiple_faces', false, 'error', NULL), updated_at = now() WHERE id = $1`,
-    [id],
+  await run(
+    db,
+    q
+      .updateTable('projects')
+      .set({
+        face_check: sql`jsonb_build_object('status', 'processing', 'faces_found', 0, 'face_share', 0, 'multiple_faces', false, 'error', NULL)`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', id),
   );
 }
 
 /** Records a new lip-sync run (its number is the billing reference of the run). Returns that number. */
 export async function startLipsync(db: Db, id: string, o: { engine: string; multipleSpeakers: boolean }): Promise<number> {
-  const r = await db.one<{ lipsync_runs: number }>(
-    `UPDATE projects SET lipsync_state = 'processing', lipsync_progress = 1, lipsync_error = NULL, lipsync_error_code = NULL,
-       lipsync_engine = $2, lipsync_multiple_speakers = $3, lipsync_runs = lipsync_runs + 1, lipsync_started_at = now(),
-       lipsync_finished_at = NULL, updated_at = now()
-     WHERE id = $1 RETURNING lipsync_runs`,
-    [id, o.engine, o.multipleSpeakers],
+  const r = await one(
+    db,
+    q
+      .updateTable('projects')
+      .set((eb) => ({
+        lipsync_state: 'processing',
+        lipsync_progress: 1,
+        lipsync_error: null,
+        lipsync_error_code: null,
+        lipsync_engine: o.engine,
+        lipsync_multiple_speakers: o.multipleSpeakers,
+        lipsync_runs: eb('lipsync_runs', '+', 1),
+        lipsync_started_at: sql`now()`,
+        lipsync_finished_at: null,
+        updated_at: sql`now()`,
+      }))
+      .where('id', '=', id)
+      .returning('lipsync_runs'),
   );
   return Number(r.lipsync_runs);
 }
@@ -338,18 +359,23 @@ export async function bumpGeneration(db: Db, id: string): Promise<number> {
 
 /** Seconds of speech in segments changed since the last dub (not 'done': edited, failed or left over). */
 export async function changedSeconds(db: Db, id: string): Promise<number> {
-  const r = await db.one<{ s: number }>(
-    `SELECT COALESCE(SUM(end_sec - start_sec), 0)::float8 AS s FROM segments WHERE project_id = $1 AND status <> 'done'`,
-    [id],
+  const r = await one(
+    db,
+    q.selectFrom('segments').select(sql<number>`COALESCE(SUM(end_sec - start_sec), 0)::float8`.as('s')).where('project_id', '=', id).where('status', '<>', 'done'),
   );
   return Number(r.s);
 }
 
 export async function addBannerDisplayed(db: Db, id: string, videoType: string): Promise<void> {
-  await db.query(
-    `UPDATE projects SET subtitles_banner_displayed = CASE WHEN subtitles_banner_displayed ? $2
-       THEN subtitles_banner_displayed ELSE subtitles_banner_displayed || to_jsonb($2::text) END WHERE id = $1`,
-    [id, videoType],
+  await run(
+    db,
+    q
+      .updateTable('projects')
+      .set({
+        subtitles_banner_displayed: sql`CASE WHEN subtitles_banner_displayed ? ${videoType}::text
+          THEN subtitles_banner_displayed ELSE subtitles_banner_displayed || to_jsonb(${videoType}::text) END`,
+      })
+      .where('id', '=', id),
   );
 }
 
@@ -373,20 +399,24 @@ export interface SpeakerRow {
   profile: VoiceProfile | null;
 }
 
-export function speakersOf(db: Db, projectId: string): Promise<SpeakerRow[]> {
-  return db.query<SpeakerRow>(
-    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position, profile FROM speakers
-     WHERE project_id = $1 ORDER BY position, id`,
-    [projectId],
-  );
+const SPEAKER_COLS = ['project_id', 'id', 'name', 'gender', 'pitch_hz', 'voice_id', 'voice_locked', 'position', 'profile'] as const;
+/** A speaker as read: its gender as its union, its profile (jsonb) in its domain shape. */
+function speakerOf(r: Pick<Selectable<Speakers>, (typeof SPEAKER_COLS)[number]>): SpeakerRow {
+  return { ...r, gender: r.gender as SpeakerRow['gender'], profile: r.profile as VoiceProfile | null };
 }
-export function speakersOfMany(db: Db, ids: string[]): Promise<SpeakerRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.query<SpeakerRow>(
-    `SELECT project_id, id, name, gender, pitch_hz, voice_id, voice_locked, position, profile FROM speakers
-     WHERE project_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY project_id, position, id`,
-    [ids],
-  );
+/** `column::text` is one of `values` (given as one jsonb array parameter, however many there are). */
+function textIn(column: 'id' | 'project_id', values: readonly string[]) {
+  return sql<boolean>`${sql.ref(column)}::text IN (SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
+
+export async function speakersOf(db: Db, projectId: string): Promise<SpeakerRow[]> {
+  const rows = await all(db, q.selectFrom('speakers').select(SPEAKER_COLS).where('project_id', '=', projectId).orderBy('position').orderBy('id'));
+  return rows.map(speakerOf);
+}
+export async function speakersOfMany(db: Db, ids: string[]): Promise<SpeakerRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await all(db, q.selectFrom('speakers').select(SPEAKER_COLS).where(textIn('project_id', ids)).orderBy('project_id').orderBy('position').orderBy('id'));
+  return rows.map(speakerOf);
 }
 
 /** Replaces the project's speakers, keeping the voice of speakers whose voice a person chose. */
@@ -395,18 +425,29 @@ export async function replaceSpeakers(
   projectId: string,
   speakers: Array<{ id: string; name: string; gender: string | null; pitch_hz: number | null; profile?: VoiceProfile | null }>,
 ): Promise<void> {
-  await db.query(
-    `DELETE FROM speakers WHERE project_id = $1 AND NOT voice_locked
-       AND id NOT IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-    [projectId, speakers.map((s) => s.id)],
+  await run(
+    db,
+    q
+      .deleteFrom('speakers')
+      .where('project_id', '=', projectId)
+      .where('voice_locked', '=', false)
+      .where(sql<boolean>`id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(speakers.map((s) => s.id))}::jsonb))`),
   );
   let pos = 0;
   for (const s of speakers) {
-    await db.query(
-      `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position, profile) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (project_id, id) DO UPDATE SET gender = EXCLUDED.gender, pitch_hz = EXCLUDED.pitch_hz,
-         position = EXCLUDED.position, profile = EXCLUDED.profile`,
-      [projectId, s.id, s.name, s.gender, s.pitch_hz, pos++, s.profile ? JSON.stringify(s.profile) : null],
+    await run(
+      db,
+      q
+        .insertInto('speakers')
+        .values({ project_id: projectId, id: s.id, name: s.name, gender: s.gender, pitch_hz: s.pitch_hz, position: pos++, profile: s.profile ? json(s.profile) : null })
+        .onConflict((c) =>
+          c.columns(['project_id', 'id']).doUpdateSet((eb) => ({
+            gender: eb.ref('excluded.gender'),
+            pitch_hz: eb.ref('excluded.pitch_hz'),
+            position: eb.ref('excluded.position'),
+            profile: eb.ref('excluded.profile'),
+          })),
+        ),
     );
   }
 }
@@ -423,18 +464,31 @@ export async function setSpeakerName(db: Db, projectId: string, speakerId: strin
   return rows.length > 0;
 }
 export async function ensureSpeaker(db: Db, projectId: string, speakerId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO speakers (project_id, id, name, position)
-     VALUES ($1, $2, $2, (SELECT COALESCE(max(position) + 1, 0) FROM speakers WHERE project_id = $1))
-     ON CONFLICT (project_id, id) DO NOTHING`,
-    [projectId, speakerId],
+  await run(
+    db,
+    q
+      .insertInto('speakers')
+      .values({
+        project_id: projectId,
+        id: speakerId,
+        name: speakerId,
+        position: q.selectFrom('speakers').select(sql<number>`COALESCE(max(position) + 1, 0)`.as('p')).where('project_id', '=', projectId),
+      })
+      .onConflict((c) => c.columns(['project_id', 'id']).doNothing()),
   );
 }
 export async function copySpeakers(db: Db, fromId: string, toId: string): Promise<void> {
-  await db.query(
-    `INSERT INTO speakers (project_id, id, name, gender, pitch_hz, position, profile)
-     SELECT $2, id, name, gender, pitch_hz, position, profile FROM speakers WHERE project_id = $1`,
-    [fromId, toId],
+  await run(
+    db,
+    q
+      .insertInto('speakers')
+      .columns(['project_id', 'id', 'name', 'gender', 'pitch_hz', 'position', 'profile'])
+      .expression(
+        q
+          .selectFrom('speakers')
+          .select([sql<string>`${toId}::uuid`.as('project_id'), 'id', 'name', 'gender', 'pitch_hz', 'position', 'profile'])
+          .where('project_id', '=', fromId),
+      ),
   );
 }
 
@@ -448,8 +502,39 @@ export interface GlossaryRow {
   /** Dictionary entries ({source, target, do_not_translate, case_sensitive, pronunciation}; older rows: source/target only). */
   terms: TermEntry[];
 }
-export function findGlossary(db: Db, id: string): Promise<GlossaryRow | null> {
-  return db.maybeOne<GlossaryRow>(`SELECT id, space_id, src_lang, dst_lang, terms FROM glossaries WHERE id = $1`, [id]);
+export async function findGlossary(db: Db, id: string): Promise<GlossaryRow | null> {
+  const r = await first(db, q.selectFrom('glossaries').select(['id', 'space_id', 'src_lang', 'dst_lang', 'terms']).where('id', '=', id));
+  return r ? { ...r, terms: r.terms as unknown as TermEntry[] } : null;
+}
+/** The source terms of a dictionary, in stored order, at most `limit` (an entry without one answers null). */
+export async function glossarySourceTerms(db: Db, id: string, limit: number): Promise<Array<string | null>> {
+  const rows = await all(
+    db,
+    q
+      .selectFrom(['glossaries as g', sql<{ e: JsonValue }>`jsonb_array_elements(g.terms)`.as('e')])
+      .select(sql<string | null>`e->>'source'`.as('term'))
+      .where('g.id', '=', id)
+      .limit(limit),
+  );
+  return rows.map((r) => r.term);
+}
+
+// ------------------------------------------------------------------ word list for recognition (issue 33)
+
+/** The stored word list of a project (any JSON as stored), null when it has none. */
+export async function findAsrWords(db: Db, projectId: string): Promise<JsonValue | null> {
+  const r = await first(db, q.selectFrom('project_asr_words').select('words').where('project_id', '=', projectId));
+  return r ? r.words : null;
+}
+/** Stores the project's word list in place of the one it had. */
+export async function upsertAsrWords(db: Db, projectId: string, words: readonly string[]): Promise<void> {
+  await run(
+    db,
+    q
+      .insertInto('project_asr_words')
+      .values({ project_id: projectId, words: json(words), updated_at: sql`now()` })
+      .onConflict((c) => c.column('project_id').doUpdateSet((eb) => ({ words: eb.ref('excluded.words'), updated_at: sql`now()` }))),
+  );
 }
 
 // ------------------------------------------------------------------ feedback

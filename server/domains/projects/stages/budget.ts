@@ -10,6 +10,7 @@ import type { Db } from '../../../db/index';
 import { DEFAULT_FIT_SETTINGS } from './fit';
 import { matchingPlan } from '../../voices/engines';
 import { speakersOf } from '../repository';
+import { nextSegmentStart } from '../transcript/repository';
 import { charsPerSecond } from './rates';
 
 /** Seconds of the following pause a line may use. */
@@ -79,11 +80,7 @@ export async function savedSegmentBudget(
   lang: string,
   seg: { id: string; start_sec: number; end_sec: number; speaker: string },
 ): Promise<SegmentBudget> {
-  const next = await db.maybeOne<{ start_sec: number }>(
-    `SELECT start_sec FROM segments WHERE project_id = $1 AND id <> $2 AND (start_sec > $3 OR (start_sec = $3 AND end_sec > $4))
-     ORDER BY start_sec, end_sec LIMIT 1`,
-    [projectId, seg.id, seg.start_sec, seg.end_sec],
-  );
+  const next = await nextSegmentStart(db, projectId, seg);
   const profile = (await speakersOf(db, projectId)).find((s) => s.id === seg.speaker)?.profile ?? null;
-  return segmentBudget(seg, next ? Number(next.start_sec) : null, lang, voiceRateFactor(profile));
+  return segmentBudget(seg, next, lang, voiceRateFactor(profile));
 }

@@ -1,5 +1,8 @@
 // All SQL of the transcript: a project's segments.
 import type { Db } from '../../../db/index';
+import type { JsonValue, Segments } from '../../../db/schema';
+import type { Selectable } from 'kysely';
+import { all, first, json, q, run, sql } from '../../../db/sql';
 import type { TermRuleHit } from '../../glossaries/check';
 
 export type SegmentStatus = 'done' | 'error' | 'processing' | 'updated';
@@ -25,20 +28,41 @@ export interface SegmentRow {
   asr_confidence: number | null;
 }
 
-const COLS = `id, project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, speed_factor, overflow_sec, audio_hash, keep_original, term_hits, asr_confidence`;
+const COLS = [
+  'id',
+  'project_id',
+  'start_sec',
+  'end_sec',
+  'speaker',
+  'src_text',
+  'dst_text',
+  'status',
+  'words',
+  'speed_factor',
+  'overflow_sec',
+  'audio_hash',
+  'keep_original',
+  'term_hits',
+  'asr_confidence',
+] as const;
+type Selected = Pick<Selectable<Segments>, (typeof COLS)[number]>;
 
-export function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
-  if (ids && ids.length > 0) {
-    return db.query<SegmentRow>(
-      `SELECT ${COLS} FROM segments WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb))
-       ORDER BY start_sec, end_sec, created_at, id`,
-      [projectId, ids],
-    );
-  }
-  return db.query<SegmentRow>(
-    `SELECT ${COLS} FROM segments WHERE project_id = $1 ORDER BY start_sec, end_sec, created_at, id`,
-    [projectId],
-  );
+/** A segment as read: its jsonb columns in their domain shape (the database knows them as any JSON), its status as its union. */
+function segmentOf(r: Selected): SegmentRow {
+  return { ...r, status: r.status as SegmentStatus, words: r.words as SegmentRow['words'], term_hits: r.term_hits as SegmentRow['term_hits'] };
+}
+const segmentOrNull = (r: Selected | null) => (r ? segmentOf(r) : null);
+
+/** `column::text` is one of `values` (given as one jsonb array parameter, however many there are). */
+function textIn(column: 'id' | 'project_id' | 'status', values: readonly string[]) {
+  return sql<boolean>`${sql.ref(column)}::text IN (SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
+
+export async function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
+  let query = q.selectFrom('segments').select(COLS).where('project_id', '=', projectId);
+  if (ids && ids.length > 0) query = query.where(textIn('id', ids));
+  const rows = await all(db, query.orderBy('start_sec').orderBy('end_sec').orderBy('created_at').orderBy('id'));
+  return rows.map(segmentOf);
 }
 
 export interface NewSegment {
@@ -57,32 +81,36 @@ export async function insertSegments(db: Db, projectId: string, segs: NewSegment
   // Chunks of rows per statement keep parameter counts small.
   for (let i = 0; i < segs.length; i += 200) {
     const chunk = segs.slice(i, i + 200);
-    const params: unknown[] = [projectId];
-    const values = chunk.map((s) => {
-      const conf = typeof s.asr_confidence === 'number' && Number.isFinite(s.asr_confidence) ? s.asr_confidence : null;
-      params.push(s.start, s.end, s.speaker, s.src, s.dst, s.status, s.words ? JSON.stringify(s.words) : null, conf);
-      const b = params.length - 8;
-      return `($1, $${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}::jsonb, $${b + 8}::float8)`;
-    });
-    const rows = await db.query<SegmentRow>(
-      `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, asr_confidence)
-       VALUES ${values.join(', ')} RETURNING ${COLS}`,
-      params as never[],
+    const rows = await all(
+      db,
+      q
+        .insertInto('segments')
+        .values(
+          chunk.map((s) => ({
+            project_id: projectId,
+            start_sec: s.start,
+            end_sec: s.end,
+            speaker: s.speaker,
+            src_text: s.src,
+            dst_text: s.dst,
+            status: s.status,
+            words: s.words ? json(s.words) : null,
+            asr_confidence: typeof s.asr_confidence === 'number' && Number.isFinite(s.asr_confidence) ? sql<number>`${s.asr_confidence}::float8` : null,
+          })),
+        )
+        .returning(COLS),
     );
-    out.push(...rows);
+    out.push(...rows.map(segmentOf));
   }
   return out;
 }
 
 export async function deleteAllSegments(db: Db, projectId: string): Promise<void> {
-  await db.query(`DELETE FROM segments WHERE project_id = $1`, [projectId]);
+  await run(db, q.deleteFrom('segments').where('project_id', '=', projectId));
 }
 
 export async function deleteSegments(db: Db, projectId: string, ids: string[]): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM segments WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb)) RETURNING id`,
-    [projectId, ids],
-  );
+  const rows = await all(db, q.deleteFrom('segments').where('project_id', '=', projectId).where(textIn('id', ids)).returning('id'));
   return rows.length;
 }
 
@@ -101,55 +129,79 @@ export interface SegmentPatch {
 
 export async function updateSegment(db: Db, projectId: string, id: string, patch: SegmentPatch): Promise<SegmentRow | null> {
   const keys = Object.keys(patch) as Array<keyof SegmentPatch>;
-  if (keys.length === 0) return db.maybeOne<SegmentRow>(`SELECT ${COLS} FROM segments WHERE project_id = $1 AND id = $2`, [projectId, id]);
-  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
-  return db.maybeOne<SegmentRow>(
-    `UPDATE segments SET ${sets.join(', ')}, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [projectId, id, ...keys.map((k) => patch[k] as never)],
-  );
+  if (keys.length === 0) return first(db, q.selectFrom('segments').select(COLS).where('project_id', '=', projectId).where('id', '=', id)).then(segmentOrNull);
+  // a key given as undefined is written as null, as ever (the builder would leave it out)
+  const set = Object.fromEntries(keys.map((k) => [k, patch[k] ?? null])) as SegmentPatch;
+  return first(
+    db,
+    q
+      .updateTable('segments')
+      .set({ ...set, updated_at: sql`now()` })
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .returning(COLS),
+  ).then(segmentOrNull);
 }
 
 export async function setSegmentsStatus(db: Db, projectId: string, from: SegmentStatus[] | null, to: SegmentStatus): Promise<void> {
-  if (from) {
-    await db.query(
-      `UPDATE segments SET status = $3 WHERE project_id = $1 AND status IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-      [projectId, from, to],
-    );
-  } else {
-    await db.query(`UPDATE segments SET status = $2 WHERE project_id = $1`, [projectId, to]);
-  }
+  let query = q.updateTable('segments').set({ status: to }).where('project_id', '=', projectId);
+  if (from) query = query.where(textIn('status', from));
+  await run(db, query);
 }
 
 export async function countChangedSegments(db: Db, projectIds: string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (projectIds.length === 0) return out;
-  const rows = await db.query<{ project_id: string; n: number }>(
-    `SELECT project_id, count(*)::int AS n FROM segments
-     WHERE project_id::text IN (SELECT jsonb_array_elements_text($1::jsonb)) AND status = 'updated' GROUP BY project_id`,
-    [projectIds],
+  const rows = await all(
+    db,
+    q
+      .selectFrom('segments')
+      .select(['project_id', (eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')])
+      .where(textIn('project_id', projectIds))
+      .where('status', '=', 'updated')
+      .groupBy('project_id'),
   );
   for (const r of rows) out.set(r.project_id, Number(r.n));
   return out;
 }
 
 export async function copySegments(db: Db, fromId: string, toId: string, dstLangText: 'empty' | 'keep'): Promise<void> {
-  await db.query(
-    `INSERT INTO segments (project_id, start_sec, end_sec, speaker, src_text, dst_text, status, words, asr_confidence, created_at)
-     SELECT $2, start_sec, end_sec, speaker, src_text, CASE WHEN $3 = 'keep' THEN dst_text ELSE '' END, 'processing', words,
-       asr_confidence, created_at
-     FROM segments WHERE project_id = $1`,
-    [fromId, toId, dstLangText],
+  await run(
+    db,
+    q
+      .insertInto('segments')
+      .columns(['project_id', 'start_sec', 'end_sec', 'speaker', 'src_text', 'dst_text', 'status', 'words', 'asr_confidence', 'created_at'])
+      .expression(
+        q
+          .selectFrom('segments')
+          .select([
+            sql<string>`${toId}::uuid`.as('project_id'),
+            'start_sec',
+            'end_sec',
+            'speaker',
+            'src_text',
+            sql<string>`CASE WHEN ${dstLangText}::text = 'keep' THEN dst_text ELSE '' END`.as('dst_text'),
+            sql<string>`'processing'`.as('status'),
+            'words',
+            'asr_confidence',
+            'created_at',
+          ])
+          .where('project_id', '=', fromId),
+      ),
   );
 }
 
 /** Sets the speaker of many segments at once. */
 export async function setSegmentSpeakers(db: Db, projectId: string, rows: Array<{ id: string; speaker: string }>): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
-    `UPDATE segments s SET speaker = x.speaker, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, speaker text)
-     WHERE s.project_id = $1 AND s.id = x.id`,
-    [projectId, rows],
+  await run(
+    db,
+    q
+      .updateTable('segments as s')
+      .from(sql<{ id: string; speaker: string }>`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`.as<'x'>(sql`x(id uuid, speaker text)`))
+      .set({ speaker: sql.ref('x.speaker'), updated_at: sql`now()` })
+      .where('s.project_id', '=', projectId)
+      .whereRef('s.id', '=', sql.ref('x.id')),
   );
 }
 
@@ -168,11 +220,19 @@ export async function setSegmentTranslations(
   status: SegmentStatus,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
-    `UPDATE segments s SET dst_text = x.dst, status = $3, glossary_check = x.glossary_check, term_hits = x.term_hits, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, dst text, glossary_check jsonb, term_hits jsonb)
-     WHERE s.project_id = $1 AND s.id = x.id`,
-    [projectId, rows.map((r) => ({ id: r.id, dst: r.dst, glossary_check: r.glossaryCheck ?? null, term_hits: r.termHits ?? null })), status],
+  const given = rows.map((r) => ({ id: r.id, dst: r.dst, glossary_check: r.glossaryCheck ?? null, term_hits: r.termHits ?? null }));
+  await run(
+    db,
+    q
+      .updateTable('segments as s')
+      .from(
+        sql<{ id: string; dst: string; glossary_check: JsonValue; term_hits: JsonValue }>`jsonb_to_recordset(${JSON.stringify(given)}::jsonb)`.as<'x'>(
+          sql`x(id uuid, dst text, glossary_check jsonb, term_hits jsonb)`,
+        ),
+      )
+      .set({ dst_text: sql.ref('x.dst'), status, glossary_check: sql.ref('x.glossary_check'), term_hits: sql.ref('x.term_hits'), updated_at: sql`now()` })
+      .where('s.project_id', '=', projectId)
+      .whereRef('s.id', '=', sql.ref('x.id')),
   );
 }
 
@@ -183,26 +243,58 @@ export async function setSegmentFits(
   rows: Array<{ id: string; speed_factor: number; overflow_sec: number; audio_hash: string; status: SegmentStatus }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(
-    `UPDATE segments s SET speed_factor = x.speed_factor, overflow_sec = x.overflow_sec, audio_hash = x.audio_hash,
-       status = x.status, updated_at = now()
-     FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, speed_factor float8, overflow_sec float8, audio_hash text, status text)
-     WHERE s.project_id = $1 AND s.id = x.id`,
-    [projectId, rows],
+  await run(
+    db,
+    q
+      .updateTable('segments as s')
+      .from(
+        sql<{ id: string; speed_factor: number; overflow_sec: number; audio_hash: string; status: string }>`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`.as<'x'>(
+          sql`x(id uuid, speed_factor float8, overflow_sec float8, audio_hash text, status text)`,
+        ),
+      )
+      .set({
+        speed_factor: sql.ref('x.speed_factor'),
+        overflow_sec: sql.ref('x.overflow_sec'),
+        audio_hash: sql.ref('x.audio_hash'),
+        status: sql.ref('x.status'),
+        updated_at: sql`now()`,
+      })
+      .where('s.project_id', '=', projectId)
+      .whereRef('s.id', '=', sql.ref('x.id')),
   );
 }
 
 /** Segments kept in the original audio after a voiceover: not voiced, so no speed factor, overflow or clip. */
 export async function clearSegmentFits(db: Db, projectId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query(
-    `UPDATE segments SET speed_factor = NULL, overflow_sec = NULL, audio_hash = NULL, status = 'done', updated_at = now()
-     WHERE project_id = $1 AND id::text IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-    [projectId, ids],
+  await run(
+    db,
+    q
+      .updateTable('segments')
+      .set({ speed_factor: null, overflow_sec: null, audio_hash: null, status: 'done', updated_at: sql`now()` })
+      .where('project_id', '=', projectId)
+      .where(textIn('id', ids)),
   );
 }
 
 /** A speaker's voice changed: its voiced segments must be synthesised again. */
 export async function markSpeakerSegmentsUpdated(db: Db, projectId: string, speaker: string): Promise<void> {
-  await db.query(`UPDATE segments SET status = 'updated' WHERE project_id = $1 AND speaker = $2 AND status = 'done'`, [projectId, speaker]);
+  await run(db, q.updateTable('segments').set({ status: 'updated' }).where('project_id', '=', projectId).where('speaker', '=', speaker).where('status', '=', 'done'));
+}
+
+/** The start of the segment of the project that starts next after `seg` (by start, then end), other than itself. */
+export async function nextSegmentStart(db: Db, projectId: string, seg: { id: string; start_sec: number; end_sec: number }): Promise<number | null> {
+  const next = await first(
+    db,
+    q
+      .selectFrom('segments')
+      .select('start_sec')
+      .where('project_id', '=', projectId)
+      .where('id', '<>', seg.id)
+      .where((eb) => eb.or([eb('start_sec', '>', seg.start_sec), eb.and([eb('start_sec', '=', seg.start_sec), eb('end_sec', '>', seg.end_sec)])]))
+      .orderBy('start_sec')
+      .orderBy('end_sec')
+      .limit(1),
+  );
+  return next ? Number(next.start_sec) : null;
 }
