@@ -1,5 +1,6 @@
 // All SQL of API keys: the keys (hashed), their per-minute request windows, Idempotency-Key records.
 import type { Db } from '../../db/index';
+import { all, first, json, one, q, run, sql } from '../../db/sql';
 
 export interface ApiKeyRow {
   id: string;
@@ -11,28 +12,30 @@ export interface ApiKeyRow {
   revoked_at: Date | string | null;
 }
 
-const COLS = 'id, user_id, name, prefix, created_at, last_used_at, revoked_at';
+const COLS = ['id', 'user_id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'] as const;
 
 export function insertKey(db: Db, k: { userId: string; name: string; prefix: string; hash: string }): Promise<ApiKeyRow> {
-  return db.one<ApiKeyRow>(
-    `INSERT INTO api_keys (user_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLS}`,
-    [k.userId, k.name, k.prefix, k.hash],
-  );
+  return one(db, q.insertInto('api_keys').values({ user_id: k.userId, name: k.name, prefix: k.prefix, key_hash: k.hash }).returning(COLS));
 }
 
 export function listKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
-  return db.query<ApiKeyRow>(`SELECT ${COLS} FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC, id`, [userId]);
+  return all(db, q.selectFrom('api_keys').select(COLS).where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id'));
 }
 
 export function revokeKey(db: Db, userId: string, id: string): Promise<ApiKeyRow | null> {
-  return db.maybeOne<ApiKeyRow>(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 AND user_id = $2 RETURNING ${COLS}`,
-    [id, userId],
+  return first(
+    db,
+    q
+      .updateTable('api_keys')
+      .set({ revoked_at: sql<Date>`COALESCE(revoked_at, now())` })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returning(COLS),
   );
 }
 
 export async function markGenerated(db: Db, userId: string): Promise<void> {
-  await db.query(`UPDATE users SET api_credentials_generated = true WHERE id = $1`, [userId]);
+  await run(db, q.updateTable('users').set({ api_credentials_generated: true }).where('id', '=', userId));
 }
 
 export interface KeyOwnerRow {
@@ -45,10 +48,13 @@ export interface KeyOwnerRow {
 }
 
 export function findByHash(db: Db, hash: string): Promise<KeyOwnerRow | null> {
-  return db.maybeOne<KeyOwnerRow>(
-    `SELECT k.id, k.user_id, k.revoked_at, u.identity_id, u.email, u.is_superuser
-     FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
-    [hash],
+  return first(
+    db,
+    q
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.user_id')
+      .select(['k.id', 'k.user_id', 'k.revoked_at', 'u.identity_id', 'u.email', 'u.is_superuser'])
+      .where('k.key_hash', '=', hash),
   );
 }
 
@@ -57,51 +63,65 @@ export function findByHash(db: Db, hash: string): Promise<KeyOwnerRow | null> {
  * key as used. Rows of earlier minutes are removed when a new minute starts.
  */
 export async function countRequest(db: Db, keyId: string, windowStart: Date): Promise<number> {
-  const r = await db.one<{ count: number }>(
-    `INSERT INTO api_key_windows (key_id, window_start, count) VALUES ($1, $2, 1)
-     ON CONFLICT (key_id, window_start) DO UPDATE SET count = api_key_windows.count + 1 RETURNING count`,
-    [keyId, windowStart],
+  const r = await one(
+    db,
+    q
+      .insertInto('api_key_windows')
+      .values({ key_id: keyId, window_start: windowStart, count: 1 })
+      .onConflict((c) => c.columns(['key_id', 'window_start']).doUpdateSet({ count: sql<number>`api_key_windows.count + 1` }))
+      .returning('count'),
   );
   const count = Number(r.count);
   if (count === 1) {
-    await db.query(`DELETE FROM api_key_windows WHERE key_id = $1 AND window_start < $2`, [keyId, windowStart]);
+    await run(db, q.deleteFrom('api_key_windows').where('key_id', '=', keyId).where('window_start', '<', windowStart));
   }
-  await db.query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId]);
+  await run(db, q.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', keyId));
   return count;
 }
 
 /** Projects of a user with a pipeline job queued or running (the jobs an API caller runs at once). */
 export async function runningJobsOf(db: Db, userId: string): Promise<number> {
-  const r = await db.one<{ n: number }>(
-    `SELECT count(DISTINCT j.project_id)::int AS n FROM pipeline_jobs j JOIN projects p ON p.id = j.project_id
-     WHERE p.user_id = $1 AND j.state IN ('queued', 'running') AND NOT j.cancel_requested`,
-    [userId],
+  const r = await one(
+    db,
+    q
+      .selectFrom('pipeline_jobs as j')
+      .innerJoin('projects as p', 'p.id', 'j.project_id')
+      .select(sql<number>`count(DISTINCT j.project_id)::int`.as('n'))
+      .where('p.user_id', '=', userId)
+      .where('j.state', 'in', ['queued', 'running'])
+      .where(sql<boolean>`NOT j.cancel_requested`),
   );
   return Number(r.n);
 }
 
 /** Locks the user's row for the rest of the transaction (claims of job slots are made one at a time per user). */
 export async function lockUserForJobStart(db: Db, userId: string): Promise<void> {
-  await db.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+  await run(db, q.selectFrom('users').select(sql`1`.as('one')).where('id', '=', userId).forNoKeyUpdate());
 }
+
+const olderThanSecs = (maxAgeSec: number) => sql<Date>`now() - make_interval(secs => ${maxAgeSec})`;
 
 /** Claims of job slots the user holds (calls that start a job, still being answered), newer than `maxAgeSec`. */
 export async function jobStartClaimsOf(db: Db, userId: string, maxAgeSec: number): Promise<number> {
-  const r = await db.one<{ n: number }>(
-    `SELECT count(*)::int AS n FROM job_start_claims WHERE user_id = $1 AND at > now() - make_interval(secs => $2)`,
-    [userId, maxAgeSec],
+  const r = await one(
+    db,
+    q
+      .selectFrom('job_start_claims')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', userId)
+      .where('at', '>', olderThanSecs(maxAgeSec)),
   );
   return Number(r.n);
 }
 
 export async function insertJobStartClaim(db: Db, userId: string, maxAgeSec: number): Promise<string> {
-  await db.query(`DELETE FROM job_start_claims WHERE user_id = $1 AND at <= now() - make_interval(secs => $2)`, [userId, maxAgeSec]);
-  const r = await db.one<{ id: string }>('INSERT INTO job_start_claims (user_id) VALUES ($1) RETURNING id', [userId]);
+  await run(db, q.deleteFrom('job_start_claims').where('user_id', '=', userId).where('at', '<=', olderThanSecs(maxAgeSec)));
+  const r = await one(db, q.insertInto('job_start_claims').values({ user_id: userId }).returning('id'));
   return r.id;
 }
 
 export async function deleteJobStartClaim(db: Db, id: string): Promise<void> {
-  await db.query('DELETE FROM job_start_claims WHERE id = $1', [id]);
+  await run(db, q.deleteFrom('job_start_claims').where('id', '=', id));
 }
 
 // ------------------------------------------------------------------ Idempotency-Key
@@ -115,24 +135,42 @@ export interface IdempotencyRow {
 
 /** Claims the key for this request; returns null when claimed now, the existing record otherwise. */
 export async function claimIdempotencyKey(db: Db, userId: string, key: string, hash: string): Promise<IdempotencyRow | null> {
-  const rows = await db.query(
-    `INSERT INTO idempotency_keys (user_id, key, request_hash, state) VALUES ($1, $2, $3, 'pending')
-     ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-    [userId, key, hash],
+  const rows = await all(
+    db,
+    q
+      .insertInto('idempotency_keys')
+      .values({ user_id: userId, key, request_hash: hash, state: 'pending' })
+      .onConflict((c) => c.columns(['user_id', 'key']).doNothing())
+      .returning('key'),
   );
   if (rows.length > 0) return null;
-  return db.maybeOne<IdempotencyRow>(`SELECT request_hash, state, status, response FROM idempotency_keys WHERE user_id = $1 AND key = $2`, [userId, key]);
+  return first(
+    db,
+    q
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'state', 'status', 'response'])
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .$narrowType<{ state: 'pending' | 'done' }>(),
+  );
 }
 
 export async function finishIdempotencyKey(db: Db, userId: string, key: string, status: number, response: unknown): Promise<void> {
-  await db.query(`UPDATE idempotency_keys SET state = 'done', status = $3, response = $4 WHERE user_id = $1 AND key = $2`, [userId, key, status, response as object]);
+  await run(
+    db,
+    q
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status, response: response == null ? null : json(response) })
+      .where('user_id', '=', userId)
+      .where('key', '=', key),
+  );
 }
 
 export async function releaseIdempotencyKey(db: Db, userId: string, key: string): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'pending'`, [userId, key]);
+  await run(db, q.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'pending'));
 }
 
 /** Records older than the retention (24 hours) are forgotten. */
 export async function purgeIdempotencyKeys(db: Db, olderThanHours: number): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`, [olderThanHours]);
+  await run(db, q.deleteFrom('idempotency_keys').where('created_at', '<', sql<Date>`now() - make_interval(hours => ${olderThanHours})`));
 }
