@@ -1,6 +1,7 @@
 // All SQL of the cast of a Teamspace (cast_members, cast_voices, cast_recognitions; migration 032).
 import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
 import type { Db } from '../../db/index';
+import { all, first, json, one, q, run, sql } from '../../db/sql';
 
 export interface MemberRow {
   id: string;
@@ -25,118 +26,173 @@ export interface RecognitionRow {
   undone_at: Date | string | null;
 }
 
-const MEMBER = `m.id, m.space_id, m.name, m.profile, m.gender, m.created_at, m.updated_at,
-  COALESCE((SELECT jsonb_object_agg(v.lang, v.voice_id) FROM cast_voices v WHERE v.member_id = m.id), '{}'::jsonb) AS voices`;
-
-export function listMembers(db: Db, spaceId: string): Promise<MemberRow[]> {
-  return db.query<MemberRow>(`SELECT ${MEMBER} FROM cast_members m WHERE m.space_id = $1 ORDER BY m.created_at, m.id`, [spaceId]);
+/** The members with their voices (lang -> voice id) gathered from cast_voices. */
+function members() {
+  return q
+    .selectFrom('cast_members as m')
+    .select([
+      'm.id',
+      'm.space_id',
+      'm.name',
+      'm.profile',
+      'm.gender',
+      'm.created_at',
+      'm.updated_at',
+      sql<Record<string, string>>`COALESCE((SELECT jsonb_object_agg(v.lang, v.voice_id) FROM cast_voices v WHERE v.member_id = m.id), '{}'::jsonb)`.as('voices'),
+    ])
+    .$narrowType<{ profile: VoiceProfile }>();
 }
 
-export async function findMember(db: Db, spaceId: string, id: string, o: { forUpdate?: boolean } = {}): Promise<MemberRow | null> {
-  const rows = await db.query<MemberRow>(
-    `SELECT ${MEMBER} FROM cast_members m WHERE m.space_id = $1 AND m.id = $2${o.forUpdate ? ' FOR UPDATE' : ''}`,
-    [spaceId, id],
-  );
-  return rows[0] ?? null;
+export function listMembers(db: Db, spaceId: string): Promise<MemberRow[]> {
+  return all(db, members().where('m.space_id', '=', spaceId).orderBy('m.created_at').orderBy('m.id'));
+}
+
+export function findMember(db: Db, spaceId: string, id: string, o: { forUpdate?: boolean } = {}): Promise<MemberRow | null> {
+  const query = members().where('m.space_id', '=', spaceId).where('m.id', '=', id);
+  return first(db, o.forUpdate ? query.forUpdate() : query);
 }
 
 export async function insertMember(db: Db, m: { spaceId: string; name: string; profile: VoiceProfile; gender: string | null; userId: string }): Promise<string> {
-  const rows = await db.query<{ id: string }>(
-    `INSERT INTO cast_members (space_id, name, profile, gender, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [m.spaceId, m.name, JSON.stringify(m.profile), m.gender, m.userId],
+  const r = await one(
+    db,
+    q
+      .insertInto('cast_members')
+      .values({ space_id: m.spaceId, name: m.name, profile: json(m.profile), gender: m.gender, created_by: m.userId })
+      .returning('id'),
   );
-  return rows[0]!.id;
+  return r.id;
 }
 
 export async function updateMember(db: Db, id: string, f: { name?: string; profile?: VoiceProfile }): Promise<void> {
-  await db.query(
-    `UPDATE cast_members SET name = COALESCE($2, name), profile = COALESCE($3::jsonb, profile), updated_at = now() WHERE id = $1`,
-    [id, f.name ?? null, f.profile ? JSON.stringify(f.profile) : null],
+  await run(
+    db,
+    q
+      .updateTable('cast_members')
+      .set({
+        ...(f.name !== undefined ? { name: f.name } : {}),
+        ...(f.profile ? { profile: json(f.profile) } : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id),
   );
 }
 
 export async function setVoice(db: Db, memberId: string, lang: string, voiceId: string | null): Promise<void> {
   if (voiceId === null) {
-    await db.query(`DELETE FROM cast_voices WHERE member_id = $1 AND lang = $2`, [memberId, lang]);
+    await run(db, q.deleteFrom('cast_voices').where('member_id', '=', memberId).where('lang', '=', lang));
     return;
   }
-  await db.query(
-    `INSERT INTO cast_voices (member_id, lang, voice_id) VALUES ($1, $2, $3) ON CONFLICT (member_id, lang) DO UPDATE SET voice_id = EXCLUDED.voice_id`,
-    [memberId, lang, voiceId],
+  await run(
+    db,
+    q
+      .insertInto('cast_voices')
+      .values({ member_id: memberId, lang, voice_id: voiceId })
+      .onConflict((c) => c.columns(['member_id', 'lang']).doUpdateSet({ voice_id: (e) => e.ref('excluded.voice_id') })),
   );
 }
 
 export async function deleteMember(db: Db, id: string): Promise<void> {
-  await db.query(`DELETE FROM cast_members WHERE id = $1`, [id]);
+  await run(db, q.deleteFrom('cast_members').where('id', '=', id));
 }
 
 /** The other member's voices fill the languages `into` has none for; its recognitions now name `into`. */
 export async function moveMember(db: Db, from: string, into: string, intoName: string): Promise<void> {
-  await db.query(
-    `INSERT INTO cast_voices (member_id, lang, voice_id) SELECT $2, lang, voice_id FROM cast_voices WHERE member_id = $1
-     ON CONFLICT (member_id, lang) DO NOTHING`,
-    [from, into],
+  await run(
+    db,
+    q
+      .insertInto('cast_voices')
+      .columns(['member_id', 'lang', 'voice_id'])
+      .expression(q.selectFrom('cast_voices').select([sql<string>`${into}::uuid`.as('member_id'), 'lang', 'voice_id']).where('member_id', '=', from))
+      .onConflict((c) => c.columns(['member_id', 'lang']).doNothing()),
   );
-  await db.query(`UPDATE cast_recognitions SET member_id = $2, member_name = $3 WHERE member_id = $1`, [from, into, intoName]);
+  await run(db, q.updateTable('cast_recognitions').set({ member_id: into, member_name: intoName }).where('member_id', '=', from));
 }
 
+const RECOGNITION = ['project_id', 'speaker_id', 'member_id', 'member_name', 'distance', 'previous_name', 'previous_voice_id', 'undone_at'] as const;
+
 export function recognitionsOf(db: Db, projectId: string): Promise<RecognitionRow[]> {
-  return db.query<RecognitionRow>(
-    `SELECT project_id, speaker_id, member_id, member_name, distance, previous_name, previous_voice_id, undone_at
-     FROM cast_recognitions WHERE project_id = $1 ORDER BY speaker_id`,
-    [projectId],
-  );
+  return all(db, q.selectFrom('cast_recognitions').select(RECOGNITION).where('project_id', '=', projectId).orderBy('speaker_id'));
 }
 
 export async function insertRecognition(
   db: Db,
   r: { projectId: string; speakerId: string; memberId: string; memberName: string; distance: number; previousName: string; previousVoiceId: string | null },
 ): Promise<void> {
-  await db.query(
-    `INSERT INTO cast_recognitions (project_id, speaker_id, member_id, member_name, distance, previous_name, previous_voice_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (project_id, speaker_id) DO UPDATE SET member_id = EXCLUDED.member_id, member_name = EXCLUDED.member_name,
-       distance = EXCLUDED.distance, previous_name = EXCLUDED.previous_name, previous_voice_id = EXCLUDED.previous_voice_id, undone_at = NULL`,
-    [r.projectId, r.speakerId, r.memberId, r.memberName, r.distance, r.previousName, r.previousVoiceId],
+  await run(
+    db,
+    q
+      .insertInto('cast_recognitions')
+      .values({
+        project_id: r.projectId,
+        speaker_id: r.speakerId,
+        member_id: r.memberId,
+        member_name: r.memberName,
+        distance: r.distance,
+        previous_name: r.previousName,
+        previous_voice_id: r.previousVoiceId,
+      })
+      .onConflict((c) =>
+        c.columns(['project_id', 'speaker_id']).doUpdateSet((e) => ({
+          member_id: e.ref('excluded.member_id'),
+          member_name: e.ref('excluded.member_name'),
+          distance: e.ref('excluded.distance'),
+          previous_name: e.ref('excluded.previous_name'),
+          previous_voice_id: e.ref('excluded.previous_voice_id'),
+          undone_at: null,
+        })),
+      ),
   );
 }
 
 /** The cast member a project's speaker was recognised as (not undone), or null. */
 export async function recognisedMember(db: Db, projectId: string, speakerId: string): Promise<string | null> {
-  const r = await db.maybeOne<{ member_id: string | null }>(
-    `SELECT member_id FROM cast_recognitions WHERE project_id = $1 AND speaker_id = $2 AND undone_at IS NULL`,
-    [projectId, speakerId],
+  const r = await first(
+    db,
+    q
+      .selectFrom('cast_recognitions')
+      .select('member_id')
+      .where('project_id', '=', projectId)
+      .where('speaker_id', '=', speakerId)
+      .where('undone_at', 'is', null),
   );
   return r?.member_id ?? null;
 }
 
-export async function markUndone(db: Db, projectId: string, speakerId: string): Promise<RecognitionRow | null> {
-  const rows = await db.query<RecognitionRow>(
-    `UPDATE cast_recognitions SET undone_at = now() WHERE project_id = $1 AND speaker_id = $2 AND undone_at IS NULL
-     RETURNING project_id, speaker_id, member_id, member_name, distance, previous_name, previous_voice_id, undone_at`,
-    [projectId, speakerId],
+export function markUndone(db: Db, projectId: string, speakerId: string): Promise<RecognitionRow | null> {
+  return first(
+    db,
+    q
+      .updateTable('cast_recognitions')
+      .set({ undone_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('speaker_id', '=', speakerId)
+      .where('undone_at', 'is', null)
+      .returning(RECOGNITION),
   );
-  return rows[0] ?? null;
 }
 
 /** Restores a speaker's name and voice (the undo); its segments are re-voiced on the next generate. */
 export async function restoreSpeaker(db: Db, projectId: string, speakerId: string, name: string, voiceId: string | null): Promise<void> {
-  await db.query(`UPDATE speakers SET name = $3, voice_id = $4, voice_locked = false WHERE project_id = $1 AND id = $2`, [projectId, speakerId, name, voiceId]);
-  await db.query(`UPDATE segments SET status = 'updated' WHERE project_id = $1 AND speaker = $2 AND status = 'done'`, [projectId, speakerId]);
+  await run(db, q.updateTable('speakers').set({ name, voice_id: voiceId, voice_locked: false }).where('project_id', '=', projectId).where('id', '=', speakerId));
+  await run(
+    db,
+    q.updateTable('segments').set({ status: 'updated' }).where('project_id', '=', projectId).where('speaker', '=', speakerId).where('status', '=', 'done'),
+  );
 }
 
 export async function nameAndVoiceSpeaker(db: Db, projectId: string, speakerId: string, name: string, voiceId: string | null): Promise<void> {
-  await db.query(
-    `UPDATE speakers SET name = $3, voice_id = COALESCE($4, voice_id) WHERE project_id = $1 AND id = $2`,
-    [projectId, speakerId, name, voiceId],
+  await run(
+    db,
+    q
+      .updateTable('speakers')
+      .set((e) => ({ name, voice_id: voiceId === null ? e.ref('voice_id') : voiceId }))
+      .where('project_id', '=', projectId)
+      .where('id', '=', speakerId),
   );
 }
 
 /** Whether the space's owner is one of the install's staff (superuser). */
 export async function spaceOwnerIsStaff(db: Db, spaceId: string): Promise<boolean> {
-  const r = await db.maybeOne<{ is_superuser: boolean }>(
-    `SELECT u.is_superuser FROM spaces s JOIN users u ON u.id = s.owner_id WHERE s.id = $1`,
-    [spaceId],
-  );
+  const r = await first(db, q.selectFrom('spaces as s').innerJoin('users as u', 'u.id', 's.owner_id').select('u.is_superuser').where('s.id', '=', spaceId));
   return r?.is_superuser === true;
 }
