@@ -98,10 +98,7 @@ export function eventsOf(status: ProjectStatus): WebhookEvent[] {
 /** Registered with the pipeline's onStatusChange: writes a delivery per subscribed endpoint, in the same transaction. */
 export async function webhooksOnStatus(db: Db, ch: StatusChange): Promise<void> {
   if (ch.status === ch.previous) return;
-  const p = await db.maybeOne<{ space_id: string; name: string; error_code: string | null; error_message: string | null; dst_lang: string }>(
-    `SELECT space_id, name, error_code, error_message, dst_lang FROM projects WHERE id = $1`,
-    [ch.projectId],
-  );
+  const p = await repo.projectForEvent(db, ch.projectId);
   if (!p) return;
   const endpoints = await repo.subscribers(db, p.space_id);
   if (endpoints.length === 0) return;
