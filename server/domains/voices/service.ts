@@ -341,10 +341,7 @@ export async function updateSettings(deps: Deps, user: UserRow, id: string, body
 async function markSpeakersChanged(deps: Deps, p: repo.PresetRow): Promise<void> {
   const users = await repo.speakersUsing(deps.db, presetVoiceId(p.id));
   for (const s of users) {
-    await deps.db.query(
-      `UPDATE segments SET status = 'updated' WHERE project_id = $1 AND speaker = $2 AND status = 'done'`,
-      [s.project_id, s.id],
-    );
+    await repo.markSpeakerSegmentsUpdated(deps.db, s.project_id, s.id);
   }
 }
 
@@ -430,8 +427,7 @@ export async function presetVoicesFor(deps: Pick<Deps, 'db'>, project: { id: str
 
 /** Voice ids of cloning engines that belong to presets (they are never offered as stock voices). */
 export async function clonedEngineVoiceIds(db: Deps['db']): Promise<Set<string>> {
-  const rows = await db.query<{ engine_voice_id: string }>(`SELECT engine_voice_id FROM voice_presets WHERE engine_voice_id IS NOT NULL`);
-  return new Set(rows.map((r) => r.engine_voice_id));
+  return new Set(await repo.clonedEngineVoiceIds(db));
 }
 
 /**
