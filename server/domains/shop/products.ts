@@ -284,8 +284,7 @@ export async function importProducts(deps: AppDeps, user: UserRow, spaceId: stri
 }
 
 async function dropUpload(deps: AppDeps, id: string): Promise<void> {
-  const used = await deps.db.maybeOne<{ id: string }>(`SELECT id FROM projects WHERE media_id = $1 LIMIT 1`, [id]);
-  if (used) return;
+  if (await repo.mediaUsedByProject(deps.db, id)) return;
   await deps.storage.deletePrefix(`uploads/${id}/`).catch(() => {});
   await deleteMedia(deps.db, id);
 }

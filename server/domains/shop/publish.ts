@@ -42,23 +42,7 @@ export const ONLY_EDITORS = 'Only the editors of the Teamspace can publish to th
 export const NOT_A_SHOP = 'This Teamspace is not a shop: open the project from the app in your store admin';
 export const INTERRUPTED = 'The publication was interrupted (the server restarted): publish again';
 
-interface PublicationRow {
-  id: string;
-  domain: string;
-  space_id: string;
-  project_id: string | null;
-  root_project_id: string | null;
-  product_id: string;
-  product_title: string;
-  language: string;
-  state: Publication['state'];
-  error: string | null;
-  media_id: string | null;
-  stale_media_ids: string[];
-  updated_at: Date | string;
-}
-const COLS = `id, domain, space_id, project_id, root_project_id, product_id, product_title, language, state, error, media_id,
-  stale_media_ids, updated_at`;
+type PublicationRow = repo.PublicationRow;
 
 function toJson(r: PublicationRow): Publication {
   return {
@@ -89,12 +73,8 @@ async function originalOf(deps: AppDeps, p: projectsRepo.ProjectRow): Promise<pr
 
 /** The finished project of the video in `language` with its dubbed MP4 in storage. */
 async function dubbedProjectOf(deps: AppDeps, root: projectsRepo.ProjectRow, language: string): Promise<projectsRepo.ProjectRow | null> {
-  const rows = await deps.db.query<{ id: string }>(
-    'SELECT id FROM projects WHERE (id = $1 OR copied_from = $1) AND space_id = $2 ORDER BY (id = $1) DESC, created_date, id',
-    [root.id, root.space_id],
-  );
-  for (const r of rows) {
-    const p = await projectsRepo.findProject(deps.db, r.id);
+  for (const id of await repo.projectsOfVideo(deps.db, root.id, root.space_id)) {
+    const p = await projectsRepo.findProject(deps.db, id);
     if (!p || !sameLang(p.dst_lang, language) || !isFinished(p.status as ProjectStatus) || !p.translated_video) continue;
     if (await deps.storage.exists(p.translated_video)) return p;
   }
@@ -130,11 +110,7 @@ async function failInterrupted(deps: AppDeps, rows: PublicationRow[]): Promise<P
       out.push(r);
       continue;
     }
-    const fixed = await deps.db.maybeOne<PublicationRow>(
-      `UPDATE shop_publications SET state = 'failed', error = $2, updated_at = now()
-        WHERE id = $1 AND state IN ('uploading', 'processing') AND updated_at < now() - make_interval(secs => $3::int / 1000.0) RETURNING ${COLS}`,
-      [r.id, INTERRUPTED, publishTiming.staleMs],
-    );
+    const fixed = await repo.failStalePublication(deps.db, r.id, INTERRUPTED, publishTiming.staleMs);
     out.push(fixed ?? r);
   }
   return out;
@@ -145,10 +121,7 @@ export async function listPublications(deps: AppDeps, user: UserRow, projectId: 
   const shop = await repo.findShopBySpace(deps.db, space.id);
   if (!shop) return { shop: false, can_publish: false, publications: [], origin_product: null };
   const root = await originalOf(deps, project);
-  const rows = await deps.db.query<PublicationRow>(
-    `SELECT ${COLS} FROM shop_publications WHERE root_project_id = $1 AND space_id = $2 ORDER BY language, product_title`,
-    [root.id, root.space_id],
-  );
+  const rows = await repo.listPublicationRows(deps.db, root.id, space.id);
   const origin = (await repo.productOfProject(deps.db, root.id)) ?? (await repo.productOfProject(deps.db, project.id));
   return {
     shop: true,
@@ -199,40 +172,20 @@ export async function publish(deps: AppDeps, user: UserRow, body: PublishRequest
   }
   const language = dubbed.dst_lang;
   const row = await deps.db.tx(async (t) => {
-    await t.query(
-      `INSERT INTO shop_publications (domain, space_id, product_id, language, state) VALUES ($1, $2, $3, $4, 'failed')
-       ON CONFLICT (domain, product_id, language) DO NOTHING`,
-      [shop.domain, space.id, productId, language],
-    );
-    const cur = await t.one<PublicationRow>(
-      `SELECT ${COLS} FROM shop_publications WHERE domain = $1 AND product_id = $2 AND language = $3 FOR UPDATE`,
-      [shop.domain, productId, language],
-    );
+    const cur = await repo.lockPublication(t, { domain: shop.domain, spaceId: space.id, productId, language });
     const busy = (cur.state === 'uploading' || cur.state === 'processing')
       && (deps.db.state.of(RUNNING).has(cur.id) || Date.now() - new Date(cur.updated_at).getTime() <= publishTiming.staleMs);
     if (busy) throw conflict('This language is already being published to this product: wait until it is ready or failed');
     // The media of the earlier publication (ready or failed) goes once the new one is ready.
     const stale = [...new Set([...cur.stale_media_ids, ...(cur.media_id ? [cur.media_id] : [])])];
-    return t.one<PublicationRow>(
-      `UPDATE shop_publications SET space_id = $2, project_id = $3, root_project_id = $4, product_title = COALESCE(NULLIF($5::text, ''), product_title),
-              state = 'uploading', error = NULL, media_id = NULL, stale_media_ids = $6::jsonb, user_id = $7, updated_at = now()
-        WHERE id = $1 RETURNING ${COLS}`,
-      [cur.id, space.id, dubbed.id, root.id, productTitle, stale, user.id],
-    );
+    return repo.restartPublication(t, cur.id, { spaceId: space.id, projectId: dubbed.id, rootProjectId: root.id, productTitle, staleMediaIds: stale, userId: user.id });
   });
   void deps.db.state.of(RUNNING).run(row.id, () => runPublication(deps, row, dubbed));
   return toJson(row);
 }
 
 async function update(deps: AppDeps, id: string, fields: { state?: Publication['state']; error?: string | null; media_id?: string; product_title?: string; stale_media_ids?: string[] }): Promise<void> {
-  const sets: string[] = ['updated_at = now()'];
-  const params: unknown[] = [id];
-  for (const [k, val] of Object.entries(fields)) {
-    if (val === undefined) continue;
-    params.push(val);
-    sets.push(`${k} = $${params.length}`);
-  }
-  await deps.db.query(`UPDATE shop_publications SET ${sets.join(', ')} WHERE id = $1`, params as never[]);
+  await repo.updatePublication(deps.db, id, fields);
 }
 
 interface UserErrorLike { field?: string[] | null; message: string; code?: string | null }
@@ -265,7 +218,7 @@ interface StagedTarget { url: string; resourceUrl: string; parameters: Array<{ n
 
 async function runPublication(deps: AppDeps, row: PublicationRow, dubbed: projectsRepo.ProjectRow): Promise<void> {
   const heartbeat = setInterval(() => {
-    void deps.db.query(`UPDATE shop_publications SET updated_at = now() WHERE id = $1 AND state IN ('uploading', 'processing')`, [row.id]).catch(() => {});
+    void repo.touchPublication(deps.db, row.id).catch(() => {});
   }, publishTiming.heartbeatMs);
   heartbeat.unref();
   const log = deps.logger.child({ publication: row.id, product: row.product_id, lang: row.language });
@@ -308,8 +261,8 @@ async function runPublication(deps: AppDeps, row: PublicationRow, dubbed: projec
     if (outcome.status === 'FAILED') throw new PublishFailure(outcome.message || 'The platform could not process the video');
 
     // READY: the earlier dubs of this language go.
-    const cur = await deps.db.one<{ stale_media_ids: string[] }>(`SELECT stale_media_ids FROM shop_publications WHERE id = $1`, [row.id]);
-    const left = await deleteMedia(deps, row.space_id, row.product_id, cur.stale_media_ids.filter((m) => m !== mediaId), log);
+    const staleIds = await repo.staleMediaOf(deps.db, row.id);
+    const left = await deleteMedia(deps, row.space_id, row.product_id, staleIds.filter((m) => m !== mediaId), log);
     await update(deps, row.id, { state: 'ready', error: null, stale_media_ids: left });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

@@ -18,8 +18,7 @@ export async function handleShopWebhook(
   deps: AppDeps,
   w: { topic: string; domain: string; webhookId: string; rawBody: string },
 ): Promise<void> {
-  const seen = await deps.db.maybeOne(`SELECT 1 FROM shop_webhooks WHERE webhook_id = $1`, [w.webhookId]);
-  if (seen) return;
+  if (await repo.deliverySeen(deps.db, w.webhookId)) return;
   const shop = await repo.findShop(deps.db, w.domain);
   switch (w.topic) {
     case 'APP_UNINSTALLED':
@@ -70,8 +69,7 @@ async function redactShop(deps: AppDeps, shop: repo.ShopRow): Promise<void> {
   if (shop.space_id) {
     const spaceId = shop.space_id;
     await deps.db.tx(async (t) => {
-      const projects = await t.query<{ id: string }>(`SELECT id FROM projects WHERE space_id = $1`, [spaceId]);
-      for (const p of projects) await deps.pipeline.cancel(p.id, t);
+      for (const id of await repo.projectIdsOfSpace(t, spaceId)) await deps.pipeline.cancel(id, t);
       await repo.markRedacted(t, shop.domain);
       await spacesRepo.deleteSpace(t, spaceId);
     });
