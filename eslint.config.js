@@ -81,6 +81,31 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in repositories, typed by the query builder (server/db/sql.ts over the generated schema): no raw SQL
+    // text run elsewhere, and no asserted row type anywhere.
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**', 'server/**/repository.ts', 'server/**/*-repository.ts', 'server/domains/billing/ledger.ts', 'server/app/health.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(query|one|maybeOne|exec)$/]:not([callee.object.property.name='req'])[arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'SQL belongs in a repository (repository.ts): call a repository function',
+        },
+        { selector: 'CallExpression[callee.property.name=/^(query|one|maybeOne)$/][typeArguments]', message: 'no asserted row type: build the query with q (server/db/sql.ts)' },
+      ],
+    },
+  },
+  {
+    files: ['server/**/repository.ts', 'server/**/*-repository.ts', 'server/domains/billing/ledger.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.property.name=/^(query|one|maybeOne)$/][typeArguments]', message: 'no asserted row type: build the query with q (server/db/sql.ts)' },
+      ],
+    },
+  },
+  {
     // File and folder names: kebab-case everywhere (tests keep their `.test` suffix), except React components of
     // the features (PascalCase .tsx) and the features' hooks (useCamelCase.ts).
     files: ['**/*.{ts,tsx,mjs}'],
