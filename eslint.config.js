@@ -22,7 +22,7 @@ const BOUNDARIES = [
   zone(['./src/lib', './src/ui'], ['./src/app', './src/features'], 'src/lib and src/ui import neither src/app nor src/features'),
   zone('./src/lib', './src/ui', 'src/lib imports no presentation (src/ui)'),
   // server: app -> domains -> http (the kit of the routes) -> pipeline, engines, db, cache, storage, media.
-  zone(['./server/db', './server/cache', './server/storage', './server/media', './server/errors.ts', './server/caller.ts'], ['./server/app', './server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage, media, errors.ts and caller.ts are below the domains: they import no app, http, domain or pipeline code'),
+  zone(['./server/db', './server/cache', './server/storage', './server/media', './server/live', './server/errors.ts', './server/caller.ts'], ['./server/app', './server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage, media, live, errors.ts and caller.ts are below the domains: they import no app, http, domain or pipeline code'),
   zone('./server/domains', './server/app', 'domains never import the app (server/app mounts them)'),
   // The app on top, the kit below: server/http holds what routes use and knows no domain (what a guard needs of a
   // domain, the app hands to each request: `callers` in server/http/env.ts).

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AppEnv } from './env';
 import type { ProjectEvent } from '../../contract/events';
-import { projectEventsOf } from '../pipeline/events';
+import { projectEventsOf } from '../live/events';
 
 export const HEARTBEAT_MS = 20_000;
 export const STREAM_MAX_MS = 5 * 60_000;

@@ -7,7 +7,7 @@ import type { EngineRegistry } from '../engines/registry';
 import { createStorage } from '../storage/index';
 import type { Storage } from '../storage/types';
 import { ToolLimits } from '../media/run';
-import { projectEventsOf } from './events';
+import { projectEventsOf } from '../live/events';
 import { Pipeline, type PipelineOptions, type StageRegistry } from './pipeline';
 import { BullQueue, InProcessQueue, type JobQueue } from './queue';
 

@@ -3,7 +3,7 @@
 import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
 import { namespace } from '../cache/index';
 import type { Db } from '../db/index';
-import { projectEventsOf } from './events';
+import { projectEventsOf } from '../live/events';
 import { raiseProgress, writeStatus } from './repository';
 import { storableText } from '../db/text';
 

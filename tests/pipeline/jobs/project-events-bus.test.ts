@@ -6,7 +6,7 @@ import { AppState } from '../../../server/cache/index';
 import { ChangeClock } from '../../../server/db/changes';
 import type { Db } from '../../../server/db/index';
 import type { ProjectEvent } from '../../../contract/events';
-import { projectEventsOf } from '../../../server/pipeline/events';
+import { projectEventsOf } from '../../../server/live/events';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** What the bus uses of a database: its app state (server/cache) and change clock. */

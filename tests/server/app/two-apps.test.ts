@@ -7,7 +7,7 @@ import { cachedEmbedIdentity, rememberEmbedIdentity } from '../../../server/doma
 import { keptRead } from '../../../server/cache/kept-reads';
 import { rememberSessionToken, recentSessionToken, tokenKnown, tokenSeen } from '../../../server/domains/shop/token';
 import { cpuSlots, takeCpuSlot, toolNiceness, withCpuSlot, withToolLimits } from '../../../server/media/run';
-import { projectEventsOf } from '../../../server/pipeline/events';
+import { projectEventsOf } from '../../../server/live/events';
 import { setStatus, type StatusChange } from '../../../server/pipeline/stages';
 import type { ProjectEvent } from '../../../contract/events';
 import { makeSpeechVideo } from '../../fixtures/media';
