@@ -94,9 +94,6 @@ export async function mediaUsedByProject(db: Db, mediaId: string): Promise<boole
   return (await first(db, q.selectFrom('projects').select('id').where('media_id', '=', mediaId).limit(1))) !== null;
 }
 
-/** The product a project's video was imported from (migration 035). */
-export type ProjectProductRow = NonNullable<Awaited<ReturnType<typeof productOfProject>>>;
-
 export async function linkProjectProduct(
   db: Db,
   r: { projectId: string; domain: string; productId: string; productTitle: string; mediaId: string | null },
@@ -108,6 +105,7 @@ export async function linkProjectProduct(
   );
 }
 
+/** The product a project's video was imported from (migration 035). */
 export function productOfProject(db: Db, projectId: string) {
   return first(db, q.selectFrom('shop_project_products').select(['project_id', 'domain', 'product_id', 'product_title', 'media_id']).where('project_id', '=', projectId));
 }
