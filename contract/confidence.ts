@@ -11,7 +11,7 @@ export interface ScoredWord {
   confidence?: number | null;
 }
 
-/** Words of a segment whose confidence says they are likely wrong. */
+/** Words of a segment whose confidence says they are likely wrong. @internal */
 export function doubtfulWords<W extends ScoredWord>(words: readonly W[] | null | undefined): W[] {
   return (words ?? []).filter((w) => typeof w.confidence === 'number' && Number.isFinite(w.confidence) && w.confidence < DOUBTFUL_WORD_CONFIDENCE);
 }

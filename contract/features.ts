@@ -51,6 +51,7 @@ export function spacesLimitFor(plan: PlanTier): SpacesLimit {
     default: return { spaces: 1, userLimit: 1 };
   }
 }
+/** @internal Used by tests only. */
 export function canCreateSpaces(plan: PlanTier): boolean {
   return planAtLeast(plan, 'creator_pro');
 }

@@ -144,6 +144,7 @@ export function projectStatusLabel(p: { status: ProjectStatus; error_code?: stri
   return statusLabel(p.status, variant);
 }
 
+/** @internal Used by tests only. */
 export function progressOf(status: ProjectStatus, variant: keyof typeof PROGRESS_VARIANTS = 'default'): number {
   return PROGRESS_VARIANTS[variant][status];
 }

@@ -56,7 +56,7 @@ export async function sendMail(config: Pick<Config, 'smtp'>, msg: MailMessage): 
   }
 }
 
-/** Closes pooled SMTP connections (shutdown, tests). */
+/** Closes pooled SMTP connections (shutdown, tests). @internal */
 export function closeMailer(): void {
   for (const t of transports.values()) t.close();
   transports.clear();

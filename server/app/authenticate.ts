@@ -18,7 +18,7 @@ interface ListedRoute {
   handler?: unknown;
 }
 
-/** The public routes of a router (paths as registered): the one list, read from the routes' own facts. */
+/** The public routes of a router (paths as registered): the one list, read from the routes' own facts. @internal */
 export function publicRoutes(routes: readonly ListedRoute[]): Array<{ method: string; path: string }> {
   return declaredRoutes(routes).filter((r) => r.facts.public).map(({ method, path }) => ({ method, path }));
 }

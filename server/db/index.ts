@@ -148,7 +148,7 @@ export async function openPglite(dataDir: string | null, from?: Blob): Promise<D
   return pgliteDb(pg);
 }
 
-/** A new in-memory database after `setup` (e.g. migrate), dumped: openPglite(null, dump) opens copies of it. */
+/** A new in-memory database after `setup` (e.g. migrate), dumped: openPglite(null, dump) opens copies of it. @internal */
 export async function pgliteDump(setup: (db: Db) => Promise<unknown>): Promise<Blob> {
   const { PGlite } = await import('@electric-sql/pglite');
   const pg = new PGlite();

@@ -134,6 +134,7 @@ export async function measureLoudnessFigures(input: string, o: OpOptions & { tru
  * is written with the gain that reaches the target and a look-ahead limiter for the peaks. Returns the measured
  * loudness, the gain applied, when measured in-process the level envelopes of the sum and of the background, and with
  * `measureOutput` the loudness figures of what was encoded (measured in the same pass).
+ * @internal
  */
 export async function mixVoiceAndBackground(
   opts: MixOptions,
@@ -340,12 +341,12 @@ export async function trimWithFade(input: string, out: string, durationSec: numb
   return wavDurationSec(out);
 }
 
-/** Builds a synthetic test video (testsrc2 picture + the given soundtrack, silence, or none). */
+/** Builds a synthetic test video (testsrc2 picture + the given soundtrack, silence, or none). @internal */
 export async function makeTestVideo(opts: TestVideoOptions, o: OpOptions = {}): Promise<void> {
   await runTool(FFMPEG, testVideoArgs(opts), o);
 }
 
-/** Renders a lavfi audio source (e.g. 'sine=frequency=440') to a file. */
+/** Renders a lavfi audio source (e.g. 'sine=frequency=440') to a file. @internal */
 export async function synthAudio(
   out: string,
   opts: { seconds: number; source: string; sampleRate?: number; channels?: 1 | 2 },
@@ -354,7 +355,7 @@ export async function synthAudio(
   await runTool(FFMPEG, synthAudioArgs(out, opts), o);
 }
 
-/** A clip of one still picture (optionally moving over a grey canvas), with a soundtrack or none. */
+/** A clip of one still picture (optionally moving over a grey canvas), with a soundtrack or none. @internal */
 export async function makeStillVideo(opts: StillVideoOptions, o: OpOptions = {}): Promise<void> {
   await runTool(FFMPEG, stillVideoArgs(opts), o);
   nonEmpty(opts.out, 'still video');

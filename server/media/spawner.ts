@@ -199,7 +199,7 @@ export function stopToolSpawner(): void {
   h?.kill('SIGKILL');
 }
 
-/** The spawner's process id while it runs (tests, health). */
+/** The spawner's process id while it runs (tests, health). @internal */
 export function toolSpawnerPid(): number | null {
   return helper && helper.exitCode === null ? (helper.pid ?? null) : null;
 }

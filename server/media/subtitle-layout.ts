@@ -162,7 +162,7 @@ function breakWords(ws: readonly string[], limits: SubtitleLimits): string[] | n
   return lines;
 }
 
-/** The text laid out in lines (joined by "\n"), or null when it cannot fit one cue. */
+/** The text laid out in lines (joined by "\n"), or null when it cannot fit one cue. @internal */
 export function breakLines(text: string, limits: SubtitleLimits = DEFAULT_SUBTITLE_LIMITS): string | null {
   const lines = breakWords(tokens(text, limits.maxLineChars), limits);
   return lines ? lines.join('\n') : null;

@@ -7,6 +7,7 @@ import { safeFileName, signFileToken } from './signed';
 import type { Storage } from './types';
 
 export * from './types';
+/** @internal (tests) */
 export { LocalStorage } from './local';
 export { S3Storage } from './s3';
 

@@ -126,7 +126,7 @@ export function installErrorEffects(deps: EffectDeps): () => void {
   });
 }
 
-/** Test hook: forget that a sign-out is under way. */
+/** Test hook: forget that a sign-out is under way. @internal */
 export function resetErrorEffectsState(): void {
   signingOut = false;
 }

@@ -167,7 +167,7 @@ function sum(items: EcommerceItem[]): number {
   return Math.round(items.reduce((a, i) => a + i.price * i.quantity, 0) * 100) / 100;
 }
 
-/** The analytics view of a project (spec section 3). */
+/** The analytics view of a project (spec section 3). @internal */
 export function projectAnalytics(p: {
   id: string;
   src_lang: string;

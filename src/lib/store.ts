@@ -10,7 +10,7 @@ export function getAppStore(): AppStore {
   return store;
 }
 
-/** A fresh store (tests, or a remount after sign-out without reload). */
+/** A fresh store (tests, or a remount after sign-out without reload). @internal */
 export function resetAppStore(): AppStore {
   store = createStore();
   return store;

@@ -30,7 +30,7 @@ function makeItem(message: string, opts: SnackbarOptions): SnackbarItem {
   return { id: nextId++, message, variant: opts.variant ?? 'error', durationMs: opts.durationMs ?? SNACKBAR_DEFAULT_MS };
 }
 
-/** Shows a snackbar from anywhere. */
+/** Shows a snackbar from anywhere. @internal */
 export function showSnackbar(message: string, opts: SnackbarOptions = {}): number {
   const item = makeItem(message, opts);
   const store = getAppStore();

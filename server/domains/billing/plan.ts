@@ -93,6 +93,7 @@ export interface UserPlan {
   name: string;
 }
 
+/** @internal Used by tests only. */
 export function planOf(sub: SubscriptionRow | null, now: Date = new Date()): UserPlan {
   return {
     subscription: sub,

@@ -33,7 +33,7 @@ export interface SubscriptionInput {
   productId?: string | null;
 }
 
-/** One local subscription per user: inserts or replaces it (the id changes with it); product and price of the local catalogue by default. */
+/** One local subscription per user: inserts or replaces it (the id changes with it); product and price of the local catalogue by default. @internal */
 export async function upsertSubscription(db: Db, s: SubscriptionInput): Promise<SubscriptionRow> {
   invalidateSubscription(db, s.userId);
   const row = await one(

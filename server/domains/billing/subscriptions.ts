@@ -179,6 +179,7 @@ export const undoCancellation = (db: Db, userId: string) => update(db, userId, {
 /** Pause: features stop, minutes remain (spec section 9). */
 export const pause = (db: Db, userId: string, now = new Date()) =>
   update(db, userId, { payments_collection_paused: true, paused_at: now });
+/** @internal Used by tests only. */
 export const resume = (db: Db, userId: string) => update(db, userId, { payments_collection_paused: false, paused_at: null, status: repo.RESUMED_STATUS });
 /** Sets the provider status (past_due, unpaid, canceled, active...). @public */
 export const setStatus = (db: Db, userId: string, status: string) => update(db, userId, { status });

@@ -78,7 +78,7 @@ export function termsFor(entries: readonly TermEntry[]): Array<{ source: string;
     .map((e) => ({ source: e.source.trim(), target: expectedTarget(e), ...(e.case_sensitive ? { caseSensitive: true } : {}) }));
 }
 
-/** Does `text` contain `term` as a whole word? */
+/** Does `text` contain `term` as a whole word? @internal */
 export function containsTerm(text: string, term: string, caseSensitive = false): boolean {
   return hasWhole(matcher(term, caseSensitive), text);
 }

@@ -8,6 +8,7 @@ const MODULE = new URL('./csv.ts', import.meta.url).href;
 
 /** Threads parsing a file right now (tests: the import really runs off the event loop). */
 let active = 0;
+/** @internal Used by tests only. */
 export const csvThreadsRunning = () => active;
 
 /** Decodes and parses `bytes` in a worker thread; stops after `maxRows` + 1 entries (tooMany). */

@@ -37,6 +37,7 @@ export async function garbageFailed(db: Db, id: string, error: string): Promise<
   );
 }
 
+/** @internal Used by tests only. */
 export async function countGarbage(db: Db): Promise<number> {
   return Number((await one(db, q.selectFrom('storage_garbage').select(sql<string>`count(*)::text`.as('n')))).n);
 }

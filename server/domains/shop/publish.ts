@@ -54,7 +54,7 @@ function toJson(r: PublicationRow): Publication {
 /** Publications running in this app (id -> their work; app state, server/cache). */
 const RUNNING = flights<void>('shop.publications');
 
-/** Resolves when every publication started by this app has settled (tests, shutdown). */
+/** Resolves when every publication started by this app has settled (tests, shutdown). @internal */
 export function publishIdle(deps: AppDeps): Promise<void> {
   return deps.db.state.of(RUNNING).idle();
 }

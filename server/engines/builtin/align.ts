@@ -65,7 +65,7 @@ export function buildFsg(words: readonly string[], name = 'align'): string {
   return lines.join('\n');
 }
 
-/** The same grammar as JSGF (for tools that take JSGF; pocketsphinx's -jsgf reads it). */
+/** The same grammar as JSGF (for tools that take JSGF; pocketsphinx's -jsgf reads it). @internal */
 export function buildJsgf(words: readonly string[], name = 'align'): string {
   if (words.length === 0) throw new Error('a grammar needs at least one word');
   return `#JSGF V1.0;\ngrammar ${name};\npublic <utt> = ${words.join(' ')};\n`;

@@ -14,7 +14,7 @@ import { which } from './util';
 /** Distinct words (of terms and the list together) given to one decode. */
 export const TERM_WORDS_MAX = 400;
 
-/** The CMU / pocketsphinx en-us phones (without stress). */
+/** The CMU / pocketsphinx en-us phones (without stress). @internal */
 export const CMU_PHONES = new Set([
   'AA', 'AE', 'AH', 'AO', 'AW', 'AY', 'B', 'CH', 'D', 'DH', 'EH', 'ER', 'EY', 'F', 'G', 'HH', 'IH', 'IY', 'JH', 'K',
   'L', 'M', 'N', 'NG', 'OW', 'OY', 'P', 'R', 'S', 'SH', 'T', 'TH', 'UH', 'UW', 'V', 'W', 'Y', 'Z', 'ZH',

@@ -582,7 +582,7 @@ function assignByTime(regions: readonly SpeechRegion[], raw: number[]): void {
   }
 }
 
-/** Diarizes regions of 16 kHz mono samples held in memory (the file engine reads region by region instead). */
+/** Diarizes regions of 16 kHz mono samples held in memory (the file engine reads region by region instead). @internal */
 export function diarizeSamples(samples: Float32Array, regions: readonly SpeechRegion[], o: DiarizeOptions = {}): DiarizationDetail {
   const spool = memorySpool();
   try {

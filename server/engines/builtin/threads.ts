@@ -189,7 +189,7 @@ export async function stopThreads(timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** How many engine threads are alive, by kind (tests). */
+/** How many engine threads are alive, by kind (tests). @internal */
 export function threadCounts(): { native: number; plain: number; running: number } {
   let native = 0;
   let plain = 0;

@@ -73,6 +73,7 @@ const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
  * Which hypothesis words are right: a Levenshtein alignment over words (case and punctuation ignored) of the
  * hypothesis to the reference; a word is right when aligned to the same reference word (wrong: substituted or
  * inserted). Used to measure the calibration.
+ * @internal
  */
 export function alignWords(reference: string, hypothesis: readonly string[]): boolean[] {
   const r = reference.split(/\s+/).map(norm).filter(Boolean);

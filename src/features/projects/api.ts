@@ -12,6 +12,7 @@ import { projectsListQuery } from './lib/paging';
 export const LIST_POLL_MS = 4000;
 export const liveListPath = (spaceId: string) => `project/events?space_id=${encodeURIComponent(spaceId)}`;
 const listParams = (o: Parameters<typeof projectsListQuery>[0]) => ({ params: { query: projectsListQuery(o) } });
+/** @internal Used by tests only. */
 export const projectsListKey = (o: Parameters<typeof projectsListQuery>[0]) => apiKey('/api/project/paginated', listParams(o));
 
 export function useProjectList(o: { spaceId: string | null; page: number; searchText: string; folderId?: string | null }) {

@@ -99,6 +99,7 @@ export function useSpaceActions() {
 export function isNoAccessText(text: unknown): boolean {
   return typeof text === 'string' && text.startsWith(TEXT.noAccess);
 }
+/** @internal Used by tests only. */
 export function useNoAccessRefetch(): void {
   const { mutate } = useSWRConfig();
   useEffect(

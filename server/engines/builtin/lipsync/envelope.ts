@@ -48,7 +48,7 @@ export function mouthOpeningsFromVoice(voiceWav: string, fps: number, frames: nu
   return openingsFromRms(rms, hopSec, fps, frames, o);
 }
 
-/** Pearson correlation of two series (0 when either is constant). */
+/** Pearson correlation of two series (0 when either is constant). @internal */
 export function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const n = Math.min(a.length, b.length);
   if (n < 3) return 0;

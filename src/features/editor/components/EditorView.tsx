@@ -26,6 +26,7 @@ import { useEditorData } from './useEditorData';
 import { usePlayerTab } from './usePlayerTab';
 import { useSegmentActions } from './useSegmentActions';
 
+/** @internal (tests) */
 export { autosaveTiming } from './useEditorData';
 
 /** Minutes a Generate spends: the whole video the first time, then the changed segments (rounded up). */
