@@ -5380,15 +5380,6 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -5517,15 +5508,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -6420,15 +6402,6 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -6494,15 +6467,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -6572,15 +6536,6 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -6647,15 +6602,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -7260,15 +7206,6 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -7332,15 +7269,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -8462,15 +8390,6 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -9372,15 +9291,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -12474,15 +12384,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Settings"];
-                };
-            };
-            /** @description Missing, malformed, unknown, expired or revoked credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
