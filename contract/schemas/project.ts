@@ -234,6 +234,10 @@ export const TranscriptMergeRequest = v.object({ segment_ids: v.pipe(v.array(Id)
 export const ProjectPage = Paginated(Project);
 export type ProjectPage = v.InferOutput<typeof ProjectPage>;
 
+/** GET /api/project/folders: the folders of a Teamspace (a folder's id is its name) with their project counts. */
+export const FolderList = v.object({ data: v.array(v.object({ id: v.string(), count: v.number() })) });
+export type FolderList = v.InferOutput<typeof FolderList>;
+
 /** GET /api/project/{id}/transcript and the segment calls. */
 export const TranscriptResponse = v.object({ segments: v.array(Segment) });
 export type TranscriptResponse = v.InferOutput<typeof TranscriptResponse>;

@@ -5,6 +5,7 @@ import * as apiS from '../../contract/schemas/api';
 import * as auth from '../../contract/schemas/auth';
 import * as batch from '../../contract/schemas/batch';
 import * as glossary from '../../contract/schemas/glossary';
+import * as library from '../../contract/schemas/library';
 import * as onboarding from '../../contract/schemas/onboarding';
 import * as payments from '../../contract/schemas/payments';
 import * as shopBilling from '../../contract/schemas/shop-billing';
@@ -22,7 +23,7 @@ import * as shopPublish from '../../contract/schemas/shop-publish';
 
 /** Named schemas of the document (components.schemas), each from the contract. */
 export const SCHEMAS = {
-  Project: project.Project, ProjectPage: project.ProjectPage, CreateTranscriptRequest: project.CreateTranscriptRequest,
+  Project: project.Project, ProjectPage: project.ProjectPage, FolderList: project.FolderList, Media: library.Media, CreateTranscriptRequest: project.CreateTranscriptRequest,
   UpdateProjectRequest: project.UpdateProjectRequest, CopyProjectRequest: project.CopyProjectRequest,
   MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest,
   PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
@@ -34,7 +35,7 @@ export const SCHEMAS = {
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
   Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
   InviteRequest: space.InviteRequest, InviteLinkRequest: space.InviteLinkRequest, InviteLink: space.InviteLink,
-  JoinRequest: space.JoinRequest, JoinAnswer: space.JoinAnswer, Credits: space.Credits, SpaceLimits: space.SpaceLimits,
+  JoinRequest: space.JoinRequest, JoinAnswer: space.JoinAnswer, Credits: space.Credits, SpaceLimits: space.SpaceLimits, UsagePage: space.UsagePage,
   Settings: settings.Settings,
   SignUpRequest: auth.SignUpRequest, SignInRequest: auth.SignInRequest, RefreshRequest: auth.RefreshRequest, TokenResponse: auth.TokenResponse,
   SummarizeRequest: tools.SummarizeRequest, SummarizeResponse: tools.SummarizeResponse,
@@ -58,7 +59,7 @@ export const SCHEMAS = {
   SegmentRewriteRequest: tools.SegmentRewriteRequest, SegmentRewriteResponse: tools.SegmentRewriteResponse,
   SignOutRequest: auth.SignOutRequest, OidcConfig: auth.OidcConfigResponse, SisterSsoAnswer: user.SisterSsoAnswer,
   CreateGlossaryRequest: glossary.CreateGlossaryRequest, UpdateGlossaryRequest: glossary.UpdateGlossaryRequest, Glossary: glossary.Glossary,
-  ProductsResponse: payments.ProductsResponse, CheckoutResponse: payments.CheckoutResponse, PaymentCheckoutRequest: payments.PaymentCheckoutBody,
+  ProductsResponse: payments.ProductsResponse, LatestPaymentInfo: payments.LatestPaymentInfo, CheckoutResponse: payments.CheckoutResponse, PaymentCheckoutRequest: payments.PaymentCheckoutBody,
   BillingPortalResponse: payments.BillingPortalResponse, PromotionCodeRequest: payments.PromotionCodeRequest, PromotionCode: payments.PromotionCode,
   ChangePlanRequest: payments.ChangePlanRequest, SubscriptionAnswer: user.SubscriptionAnswer,
   AdminMinutesGrantRequest: payments.AdminMinutesGrant, AdminMinutesGrantResult: payments.AdminMinutesGrantResult,

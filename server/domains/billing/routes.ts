@@ -67,7 +67,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const q = queryWith(c, BillingPortalQuery);
     return c.json(await billingPortal(c.get('deps'), c.get('user'), q.return_url, c.req.url));
   })
-  .get('/latest_payment_info', async (c) => c.json(await latestPaymentInfo(c.get('deps'), c.get('user'))))
+  .get('/latest_payment_info', routeFacts({ summary: 'The account\'s latest payment (its items, amount and date)', response: 'LatestPaymentInfo' }), async (c) => c.json(await latestPaymentInfo(c.get('deps'), c.get('user'))))
   .post('/promotion_code', routeFacts({ summary: 'Check a promotion code', body: 'PromotionCodeRequest', response: 'PromotionCode' }), async (c) => {
     const b = await jsonBody(c, PromotionCodeRequest);
     return c.json(await promotionCode(c.get('deps'), b.code));

@@ -9,7 +9,7 @@ import type { AppEnv } from '../../http/env';
 import { ApiError, unprocessable } from '../../http/errors';
 import { jsonBody, queryWith } from '../../http/validate';
 import * as svc from './service';
-import { routeFacts } from '../../http/route-facts';
+import { routeFacts, SPACE_Q } from '../../http/route-facts';
 
 export const glossaryRoutes = new Hono<AppEnv>();
 
@@ -20,6 +20,14 @@ const LangFilter = v.optional(
 const ListQuery = v.object({ source_lang: LangFilter, target_lang: LangFilter });
 
 glossaryRoutes.get('/', routeFacts({
+  summary: 'The dictionaries of a Teamspace (without their entries)',
+  response: 'Glossary',
+  list: true,
+  query: [
+    SPACE_Q,
+    { name: 'source_lang', description: 'Only the dictionaries from this language' },
+    { name: 'target_lang', description: 'Only the dictionaries into this language' },
+  ],
   gates: [
     { feature: 'glossary', scope: 'space', note: 'listing the dictionaries of a Teamspace' },
   ],
@@ -56,6 +64,8 @@ glossaryRoutes.delete('/', routeFacts({
 });
 
 glossaryRoutes.get('/:id', routeFacts({
+  summary: 'A dictionary with its entries',
+  response: 'Glossary',
   gates: [
     { feature: 'glossary', scope: 'glossary', note: 'reading a dictionary' },
   ],

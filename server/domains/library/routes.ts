@@ -95,7 +95,7 @@ async function visibleMedia(c: Context<AppEnv>, id: string) {
   return m;
 }
 
-libraryRoutes.get('/media/:id', async (c) => {
+libraryRoutes.get('/media/:id', routeFacts({ summary: 'An upload: its status, kind, size and duration', response: 'Media' }), async (c) => {
   const m = await visibleMedia(c, c.req.param('id'));
   return c.json(mediaJson(m));
 });

@@ -11,6 +11,7 @@ import { makeCover } from '../../media/ffmpeg';
 import { parseSrt, SrtParseError } from '../../media/subtitles';
 import type { Storage } from '../../storage/types';
 import { DomainError } from '../../errors';
+import type { Media } from '../../../contract/schemas/library';
 import * as repo from './repository';
 
 export const NOT_SUBTITLE_TEXT = 'This file is not a SubRip (.srt) subtitle file: upload a text file of numbered cues with timings (00:00:01,000 --> 00:00:02,500)';
@@ -149,7 +150,7 @@ async function takeCover(storage: Storage, key: string, mediaId: string): Promis
   }
 }
 
-export function mediaJson(m: repo.MediaRow) {
+export function mediaJson(m: repo.MediaRow): Media {
   const probe = m.probe as { durationSec?: number } | null;
   return {
     id: m.id,

@@ -37,7 +37,8 @@ const PageQuery = v.object({
 projectsRoutes.get('/paginated', routeFacts({
   summary: 'Projects of a Teamspace, newest first (brotli or gzip when Accept-Encoding allows)',
   response: 'ProjectPage',
-  query: [SPACE_Q, { name: 'limit', description: 'Page size (1-100, default 24)' }, { name: 'offset', description: 'Rows to skip' }, { name: 'name', description: 'Name contains' }],
+  query: [SPACE_Q, { name: 'limit', description: 'Page size (1-100, default 24)' }, { name: 'offset', description: 'Rows to skip' }, { name: 'name', description: 'Name contains' },
+    { name: 'folder_id', description: 'Only the projects of this folder' }],
 }), async (c) => {
   const deps = c.get('deps');
   const spaceId = spaceIdFromQuery(c);
@@ -47,7 +48,7 @@ projectsRoutes.get('/paginated', routeFacts({
   return sendAnswer(c, page);
 });
 
-projectsRoutes.get('/folders', async (c) => {
+projectsRoutes.get('/folders', routeFacts({ summary: 'The folders of a Teamspace with their project counts', response: 'FolderList', query: [SPACE_Q] }), async (c) => {
   const deps = c.get('deps');
   const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
   const rows = await repo.listFolders(deps.db, space.id);

@@ -75,7 +75,11 @@ spacesRoutes.delete('/:id', routeFacts({ summary: 'Delete a Teamspace (owner; it
 });
 
 // The minute history (the ledger) of a space, for its owner: ?page=1.. (20 rows a page).
-spacesRoutes.get('/:id/usage', async (c) => {
+spacesRoutes.get('/:id/usage', routeFacts({
+  summary: 'The minute history of a Teamspace (its owner), newest first, 20 a page',
+  response: 'UsagePage',
+  query: [{ name: 'page', description: 'The page, from 1 (default 1)' }],
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const page = Number(c.req.query('page') ?? '1');
   if (!Number.isFinite(page) || page < 1 || page > 1_000_000) throw unprocessable([{ loc: ['query', 'page'], msg: 'page must be a number from 1', type: 'value_error' }]);

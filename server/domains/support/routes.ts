@@ -10,7 +10,11 @@ import { answer, inbox, ownConversation, staffConversation, writeToSupport } fro
 import { routeFacts } from '../../http/route-facts';
 
 export const supportRoutes = new Hono<AppEnv>()
-  .get('/thread', async (c) => c.json(await ownConversation(c.get('deps'), c.get('user'), c.req.query('read') === '1')))
+  .get('/thread', routeFacts({
+    summary: 'The caller\'s own support conversation',
+    response: 'SupportConversation',
+    query: [{ name: 'read', description: '1: the staff\'s answers count as read' }],
+  }), async (c) => c.json(await ownConversation(c.get('deps'), c.get('user'), c.req.query('read') === '1')))
   .post('/messages', routeFacts({
     summary: 'Write to support (the install\'s staff)',
     body: 'SupportMessageRequest',

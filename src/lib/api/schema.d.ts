@@ -557,7 +557,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/glossary */
+        /** The dictionaries of a Teamspace (without their entries) */
         get: operations["get_glossary"];
         put?: never;
         /** Create a dictionary */
@@ -576,7 +576,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/glossary/{id} */
+        /** A dictionary with its entries */
         get: operations["get_glossary_id"];
         put?: never;
         post?: never;
@@ -696,7 +696,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/library/media/{id} */
+        /** An upload: its status, kind, size and duration */
         get: operations["get_library_media_id"];
         put?: never;
         post?: never;
@@ -875,7 +875,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/payments/latest_payment_info */
+        /** The account's latest payment (its items, amount and date) */
         get: operations["get_payments_latest_payment_info"];
         put?: never;
         post?: never;
@@ -1493,7 +1493,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/project/folders */
+        /** The folders of a Teamspace with their project counts */
         get: operations["get_project_folders"];
         put?: never;
         post?: never;
@@ -1940,7 +1940,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/space/{id}/usage */
+        /** The minute history of a Teamspace (its owner), newest first, 20 a page */
         get: operations["get_space_id_usage"];
         put?: never;
         post?: never;
@@ -2096,7 +2096,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/support/thread */
+        /** The caller's own support conversation */
         get: operations["get_support_thread"];
         put?: never;
         post?: never;
@@ -2649,6 +2649,25 @@ export interface components {
             offset: number;
             total: number;
         };
+        FolderList: {
+            data: {
+                id: string;
+                count: number;
+            }[];
+        };
+        Media: {
+            id: string;
+            /** @enum {string} */
+            status: "uploading" | "uploaded" | "failed";
+            /** @enum {string} */
+            kind: "video" | "audio" | "srt";
+            filename: string;
+            size: number;
+            duration: number | null;
+            error: string | null;
+            space_id: string | null;
+            created_date: string;
+        };
         CreateTranscriptRequest: {
             name: string;
             src_lang: string;
@@ -3112,6 +3131,21 @@ export interface components {
             user_limit: number | null;
             owned_spaces: number;
             can_create: boolean;
+        };
+        UsagePage: {
+            entries: {
+                id: string;
+                /** @enum {string} */
+                kind: "grant" | "purchase" | "refill" | "debit" | "refund" | "expire";
+                minutes: number;
+                project_id: string | null;
+                project_name: string | null;
+                note: string | null;
+                created_at: string;
+            }[];
+            page: number;
+            pages: number;
+            total: number;
         };
         Settings: {
             /** @enum {string} */
@@ -3913,6 +3947,15 @@ export interface components {
                     is_archived: boolean;
                 }[];
             }[];
+        };
+        LatestPaymentInfo: {
+            items: {
+                item_name: string;
+                quantity: number;
+            }[];
+            amount: number | null;
+            currency: string | null;
+            created_date: string | null;
         };
         CheckoutResponse: {
             checkout_url: string;
@@ -6653,7 +6696,14 @@ export interface operations {
     };
     get_glossary: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+                /** @description Only the dictionaries from this language */
+                source_lang?: string;
+                /** @description Only the dictionaries into this language */
+                target_lang?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6666,7 +6716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Glossary"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -6897,7 +6947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Glossary"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -7486,7 +7536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Media"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8912,7 +8962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LatestPaymentInfo"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12210,7 +12260,10 @@ export interface operations {
     };
     get_project_folders: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12223,7 +12276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FolderList"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12293,6 +12346,8 @@ export interface operations {
                 offset?: string;
                 /** @description Name contains */
                 name?: string;
+                /** @description Only the projects of this folder */
+                folder_id?: string;
             };
             header?: never;
             path?: never;
@@ -14609,7 +14664,10 @@ export interface operations {
     };
     get_space_id_usage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The page, from 1 (default 1) */
+                page?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -14624,7 +14682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["UsagePage"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -15546,7 +15604,10 @@ export interface operations {
     };
     get_support_thread: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1: the staff's answers count as read */
+                read?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15559,7 +15620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SupportConversation"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
