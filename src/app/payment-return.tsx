@@ -8,7 +8,7 @@ import { PAYMENT_RETURN_LOADER_MS } from '../../contract/constants';
 import { CURRENT_USER_KEY } from '../lib/api/use-current-user';
 import { analytics } from '../lib/analytics';
 import { currentAppPath } from '../lib/page';
-import { fetcher } from '../lib/http';
+import { apiKey, getApi } from '../lib/api/use-api-get';
 import { useLoadingOverlay } from '../ui/loading-overlay';
 import { SPACE_LIST_KEY } from '../lib/api/use-spaces';
 import type { User } from '../../contract/schemas/user';
@@ -99,8 +99,8 @@ export function PaymentReturn() {
       void confirmWhenSettled(
         () => mutate(CURRENT_USER_KEY) as Promise<User | undefined>,
         async () => {
-          const l = await fetcher<{ items?: { item_name: string }[] }>('/api/payments/latest_payment_info');
-          void mutate('/api/payments/latest_payment_info', l, { revalidate: false });
+          const l = await getApi('/api/payments/latest_payment_info');
+          void mutate(apiKey('/api/payments/latest_payment_info'), l, { revalidate: false });
           return l;
         },
         before,

@@ -4,7 +4,8 @@
 //  - every failure turned into an ApiError {status, detail, message} with the spec's error-text order,
 //    a network failure or a request timeout becoming 504 'Gateway Timeout',
 //  - global error effects (src/app/errors.ts) notified once per failed request.
-// SWR keys are the API paths as the browser sees them ('/api/space/list?x=1'); `fetcher` maps them onto `api`.
+// The typed client (src/lib/api/client.ts) sends every call through `api`; SWR keys are the API paths as the browser
+// sees them ('/api/space/list?x=1', src/lib/api/use-api-get.ts).
 import ky, { type KyInstance } from 'ky';
 import { EMBED_ERROR_TEXTS, TEXT } from '../../contract/errors';
 import { getAuthProvider } from './auth/active';
@@ -296,25 +297,8 @@ function createApi(): KyInstance {
   });
 }
 
-/** The API client. Inputs are relative to the API base: api.get('users/current').json<User>(). */
+/** The API client. Inputs are relative to the API base ('users/current'); the app calls it through the typed client (src/lib/api/client.ts). */
 export const api: KyInstance = createApi();
-
-/** 'users/current' from an SWR key '/api/users/current' (or a path already relative to the base). */
-export function apiPath(key: string): string {
-  const base = apiBaseUrl();
-  if (key.startsWith(base.pathname)) return key.slice(base.pathname.length);
-  if (key.startsWith('/api/')) return key.slice('/api/'.length);
-  return key.replace(/^\/+/, '');
-}
-
-/** The default SWR fetcher: GET the key through `api` and parse JSON. */
-export async function fetcher<T = unknown>(key: string): Promise<T> {
-  try {
-    return await api.get(apiPath(key)).json<T>();
-  } catch (e) {
-    throw toApiError(e);
-  }
-}
 
 /** Runs any api call and rethrows failures as ApiError (for callers outside SWR). */
 export async function request<T>(fn: (client: KyInstance) => Promise<T>): Promise<T> {

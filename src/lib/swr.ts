@@ -8,7 +8,7 @@ import {
   QUERY_CACHE_MS,
   QUERY_RETRIES,
 } from '../../contract/constants';
-import { fetcher, isApiError } from './http';
+import { isApiError } from './http';
 
 /** Delay before retry number `retryCount` (1-based): 1 s, 2 s, 4 s ... capped at 30 s. */
 export function retryDelayMs(retryCount: number): number {
@@ -24,8 +24,8 @@ export function shouldRetry(error: unknown, retryCount: number): boolean {
   return true;
 }
 
+/** Every query names its own reader: the typed GETs of src/lib/api/use-api-get.ts (no default one). */
 export const swrConfig: SWRConfiguration = {
-  fetcher,
   errorRetryCount: QUERY_RETRIES,
   onErrorRetry(error, _key, _config, revalidate, { retryCount }) {
     if (!shouldRetry(error, retryCount)) return;

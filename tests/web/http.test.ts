@@ -8,7 +8,8 @@ import { buyMinutesOpenAtom, globalErrorAtom, unknownErrorOpenAtom } from '../..
 import { resetAppStore } from '../../src/lib/store';
 import { setAuthProvider } from '../../src/lib/auth/active';
 import type { AnyAuthProvider } from '../../src/lib/auth/types';
-import { api, ApiError, errorText, toApiError, fetcher, isApiError, onApiError, setSpaceIdSource, TIMEOUT_HEADER } from '../../src/lib/http';
+import { getApi } from '../../src/lib/api/use-api-get';
+import { api, ApiError, errorText, toApiError, isApiError, onApiError, setSpaceIdSource, TIMEOUT_HEADER } from '../../src/lib/http';
 import { server } from './msw';
 
 function stubProvider(token: string | null = 'tok-1', kind: 'identity' | 'embedded' = 'identity'): AnyAuthProvider {
@@ -55,7 +56,7 @@ describe('http client: headers and space_id', () => {
     await api.post('project/p1/generate', { json: { a: 1 } }).json();
     await api.post('auth/refresh', { json: { refresh_token: 'x' }, context: { auth: false } }).json();
     await api.get('settings', { context: { spaceId: false } }).json();
-    await fetcher('/api/space/list');
+    await getApi('/api/space/list');
 
     expect(seen[0].auth).toBe('Bearer tok-1');
     expect(seen[0].url.searchParams.get('space_id')).toBe('space-9');
@@ -165,10 +166,10 @@ describe('http client: error mapping', () => {
     expect(e).toMatchObject({ status: 504, message: TEXT.gatewayTimeout });
   });
 
-  it('the SWR fetcher throws the same ApiError', async () => {
-    answer(404, { detail: 'User not found' }, 'Not Found');
-    const e = await failure(fetcher('/api/thing'));
-    expect(e).toMatchObject({ status: 404, message: 'User not found', path: 'thing' });
+  it('the typed getter of the SWR queries throws the same ApiError', async () => {
+    server.use(http.get('*/api/users/current', () => HttpResponse.json({ detail: 'User not found' }, { status: 404, statusText: 'Not Found' })));
+    const e = await failure(getApi('/api/users/current'));
+    expect(e).toMatchObject({ status: 404, message: 'User not found', path: 'users/current' });
   });
 
   it('notifies error listeners once per failure unless the request opts out', async () => {

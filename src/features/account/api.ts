@@ -1,13 +1,13 @@
 // Account calls: creation of the product account (POST /api/users), deletion of the current one, and the
 // change of its e-mail (a confirmation link to the new address).
 // The current user itself (hook, key, profile update) is shared: src/lib/api/use-current-user.ts.
-import useSWR, { type ScopedMutator } from 'swr';
+import type { ScopedMutator } from 'swr';
 import type * as v from 'valibot';
 import type { EmailChange } from '../../../contract/schemas/onboarding';
 import type { CreateUserRequest, User } from '../../../contract/schemas/user';
 import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
 import { call, client, clientWith } from '../../lib/api/client';
-import { fetcher, type ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
 const noSpace = () => clientWith({ spaceId: false });
 
@@ -24,11 +24,11 @@ export async function deleteCurrentUser(): Promise<void> {
 
 // ------------------------------------------------------------------ e-mail change
 
-export const EMAIL_CHANGE_KEY = '/api/users/current/email';
+export const EMAIL_CHANGE_KEY = apiKey('/api/users/current/email');
 
 /** The e-mail change waiting for its confirmation link. */
 export function useEmailChange(enabled = true) {
-  return useSWR<EmailChange, ApiError>(enabled ? EMAIL_CHANGE_KEY : null, fetcher);
+  return useApiGet('/api/users/current/email', enabled ? {} : null);
 }
 
 /** Asks for the change: the server e-mails a confirmation link to the new address. */

@@ -1,15 +1,11 @@
 // The user's API keys: GET/POST /api/users/settings/api/credentials, DELETE .../{id} (revoke).
-import useSWR from 'swr';
-import type { ApiCredentialList } from '../../../contract/schemas/api';
 import { call, clientWith } from '../../lib/api/client';
-import { fetcher } from '../../lib/http';
+import { useApiGet } from '../../lib/api/use-api-get';
 
 const noSpace = () => clientWith({ spaceId: false });
 
-export const API_KEYS_KEY = '/api/users/settings/api/credentials';
-
 export function useApiKeys() {
-  return useSWR<ApiCredentialList>(API_KEYS_KEY, fetcher, { revalidateOnFocus: false });
+  return useApiGet('/api/users/settings/api/credentials', {}, { revalidateOnFocus: false });
 }
 
 export const apiKeysApi = {

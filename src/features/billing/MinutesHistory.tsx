@@ -2,10 +2,9 @@
 // and refund from the ledger, newest first, 20 a page.
 import { BlockStack, Button, InlineStack, Text } from '@shopify/polaris';
 import { useState } from 'react';
-import useSWR from 'swr';
 import type { UsagePage } from '../../../contract/schemas/space';
+import { useApiGet } from '../../lib/api/use-api-get';
 import { formatDateTime, formatMinutes } from '../../lib/format';
-import { fetcher, type ApiError } from '../../lib/http';
 
 const KIND_LABEL: Record<UsagePage['entries'][number]['kind'], string> = {
   grant: 'Included minutes',
@@ -18,7 +17,8 @@ const KIND_LABEL: Record<UsagePage['entries'][number]['kind'], string> = {
 
 export function MinutesHistory({ spaceId }: { spaceId: string }) {
   const [page, setPage] = useState(1);
-  const { data, error, isLoading } = useSWR<UsagePage, ApiError>(`/api/space/${spaceId}/usage?page=${page}`, fetcher, { keepPreviousData: true });
+  const usage = { params: { path: { id: spaceId }, query: { page: String(page) } } };
+  const { data, error, isLoading } = useApiGet('/api/space/{id}/usage', usage, { keepPreviousData: true });
   if (error) return <Text as="p" tone="critical">{`The minute history could not be loaded: ${error.message}`}</Text>;
   if (!data) return isLoading ? <Text as="p" tone="subdued">Loading the minute history…</Text> : null;
   return (

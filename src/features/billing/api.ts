@@ -1,18 +1,17 @@
 // Billing calls (/api/payments, spec section 7): products, checkout sessions, billing portal, latest payment,
 // promotion codes, plan changes. Products follow the spec's retry rules: a 429 is retried at most once and not
 // shown; other failures up to 2 times, 5 s doubled per retry, capped at 30 s.
-import useSWR from 'swr';
 import { PRODUCT_RETRY_BASE_MS, PRODUCT_RETRY_CAP_MS } from '../../../contract/constants';
-import type { BillingPortalResponse, CheckoutResponse, LatestPaymentInfo, ProductsResponse, PromotionCode } from '../../../contract/schemas/payments';
+import type { BillingPortalResponse, CheckoutResponse, PromotionCode } from '../../../contract/schemas/payments';
 import type { Subscription } from '../../../contract/schemas/user';
 import { call, client, clientWith } from '../../lib/api/client';
-import { isApiError, type ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
+import { isApiError } from '../../lib/http';
 
 /** The account's payments are not about a Teamspace: no space_id. */
 const noSpace = () => clientWith({ spaceId: false });
 
-export const PRODUCTS_KEY = '/api/payments/products';
-export const LATEST_PAYMENT_KEY = '/api/payments/latest_payment_info';
+export const PRODUCTS_KEY = apiKey('/api/payments/products');
 
 /** Delay before products retry number n (1-based): 5 s, 10 s, capped at 30 s. */
 export function productRetryDelayMs(n: number): number {
@@ -25,24 +24,21 @@ export function shouldRetryProducts(error: unknown, n: number): boolean {
   return n <= 2;
 }
 
-async function fetchProducts(): Promise<ProductsResponse> {
-  // Not shown to the user when it fails (no global error effects): the pricing page says it plainly.
-  return call(clientWith({ effects: false, spaceId: false }).GET('/api/payments/products'));
-}
-
 export function useProducts(enabled = true) {
-  return useSWR<ProductsResponse, ApiError>(enabled ? PRODUCTS_KEY : null, fetchProducts, {
+  // Not shown to the user when it fails (no global error effects): the pricing page says it plainly.
+  const quiet = { effects: false, spaceId: false };
+  return useApiGet('/api/payments/products', enabled ? {} : null, {
     dedupingInterval: 60_000,
     revalidateOnFocus: false,
     onErrorRetry(error, _key, _config, revalidate, { retryCount }) {
       if (!shouldRetryProducts(error, retryCount)) return;
       setTimeout(() => void revalidate({ retryCount }), productRetryDelayMs(retryCount));
     },
-  });
+  }, quiet);
 }
 
 export function useLatestPayment(enabled = true) {
-  return useSWR<LatestPaymentInfo, ApiError>(enabled ? LATEST_PAYMENT_KEY : null);
+  return useApiGet('/api/payments/latest_payment_info', enabled ? {} : null);
 }
 
 export function subscriptionCheckout(q: { price_id: string; success_url: string; cancel_url: string; promotion_code?: string }): Promise<CheckoutResponse> {

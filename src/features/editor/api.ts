@@ -1,7 +1,7 @@
 // Calls of the editor: transcript, speakers and voices, generate, downloads, copy, feedback.
 import { mutate } from 'swr';
 import { call, client } from '../../lib/api/client';
-import { apiKey, useApiGet, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 import { TIMEOUT_HEADER } from '../../lib/http';
 import type { AsrWordsResponse, Project, Segment, SegmentTimingResponse } from '../../../contract/schemas/project';
 import type { SegmentRewriteRequest, SegmentRewriteResponse } from '../../../contract/schemas/tools';
@@ -120,16 +120,10 @@ export function runLipsync(projectId: string, o: { isMultipleSpeakers: boolean; 
   );
 }
 
-export interface DictionaryChoice {
-  id: string;
-  name: string;
-  entries_count: number;
-}
-
 /** The space's dictionaries for the project's languages (the Dictionary feature must be available). */
 export function useProjectDictionaries(project: Pick<Project, 'space_id' | 'src_lang' | 'dst_lang'>, enabled: boolean) {
   const query = { source_lang: project.src_lang, target_lang: project.dst_lang, space_id: project.space_id };
-  return useApiGetUndeclared<DictionaryChoice[]>('/api/glossary', enabled ? { params: { query } } : null);
+  return useApiGet('/api/glossary', enabled ? { params: { query } } : null);
 }
 
 /** PATCH {id}/glossary?glossary_id: the project's dictionary (null = none). */

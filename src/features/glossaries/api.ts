@@ -2,18 +2,18 @@
 import { useSWRConfig } from 'swr';
 import type { CreateGlossaryRequest, Glossary, GlossaryEntry, GlossaryImportResult } from '../../../contract/schemas/glossary';
 import { call, client, postForm } from '../../lib/api/client';
-import { apiKey, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
 const listParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
 const oneParams = (id: string) => ({ params: { path: { id } } });
 const glossaryKey = (id: string) => apiKey('/api/glossary/{id}', oneParams(id));
 
 export function useGlossaryList(spaceId: string | null, enabled: boolean) {
-  return useApiGetUndeclared<Glossary[]>('/api/glossary', spaceId && enabled ? listParams(spaceId) : null);
+  return useApiGet('/api/glossary', spaceId && enabled ? listParams(spaceId) : null);
 }
 
 export function useGlossary(id: string | null) {
-  return useApiGetUndeclared<Glossary>('/api/glossary/{id}', id ? oneParams(id) : null);
+  return useApiGet('/api/glossary/{id}', id ? oneParams(id) : null);
 }
 
 /** Refreshes the lists and the dictionary after a change (the answer of the change is the new dictionary). */

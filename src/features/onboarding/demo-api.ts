@@ -1,13 +1,12 @@
 // The demo project calls (spec section 7: GET /api/project/demo/covers, POST /api/project/demo {dst_lang}) and
 // who is offered it (spec section 4: trial users in the demo_project group).
-import useSWR, { type ScopedMutator } from 'swr';
-import type { DemoCovers } from '../../../contract/schemas/onboarding';
+import type { ScopedMutator } from 'swr';
 import type { Project } from '../../../contract/schemas/project';
 import { call, clientWith } from '../../lib/api/client';
-import { fetcher, type ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 import { inDemoGroup, type TourUser } from './steps';
 
-export const DEMO_COVERS_KEY = '/api/project/demo/covers';
+export const DEMO_COVERS_KEY = apiKey('/api/project/demo/covers');
 
 /** The demo view shows to users in the demo_project group (not its control option) on the trial plan. */
 export function demoOffered(user: Pick<TourUser, 'feature_groups' | 'subscription'> & { subscription: { plan: { tier: string } } | null }): boolean {
@@ -17,7 +16,7 @@ export function demoOffered(user: Pick<TourUser, 'feature_groups' | 'subscriptio
 }
 
 export function useDemoCovers(enabled: boolean) {
-  return useSWR<DemoCovers, ApiError>(enabled ? DEMO_COVERS_KEY : null, fetcher);
+  return useApiGet('/api/project/demo/covers', enabled ? {} : null);
 }
 
 /** Opens (makes, or finds again) the user's demo project in `dstLang`. */

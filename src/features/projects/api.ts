@@ -1,7 +1,7 @@
 // SWR hooks and calls of the projects feature. Keys are the API paths as the browser sees them.
 import { useSWRConfig, type ScopedMutator } from 'swr';
 import { call, client, clientWith, postForm, spaceQuery } from '../../lib/api/client';
-import { apiKey, useApiGetUndeclared, type GetAnswer } from '../../lib/api/use-api-get';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../../lib/live';
 import type { Project } from '../../../contract/schemas/project';
 import type * as v from 'valibot';
@@ -19,8 +19,7 @@ export function useProjectList(o: { spaceId: string | null; page: number; search
   const init = o.spaceId ? listParams({ spaceId: o.spaceId, page: o.page, searchText: o.searchText, folderId: o.folderId }) : null;
   // Status and progress are pushed (server-sent events); polling is the fallback while the stream is down.
   let live = false;
-  // The route's OpenAPI entry does not declare folder_id: the query is the key's, the answer the schema's.
-  const swr = useApiGetUndeclared<GetAnswer<'/api/project/paginated'>>('/api/project/paginated', init, {
+  const swr = useApiGet('/api/project/paginated', init, {
     keepPreviousData: true,
     refreshInterval: (data) => (data?.data.some((p) => isWorking(p.status, p.error_code)) ? (live ? LIVE_POLL_MS : LIST_POLL_MS) : 0),
   });
@@ -120,16 +119,12 @@ export function toGlossaryItems(raw: unknown): GlossaryItem[] {
 }
 export function useGlossaries(spaceId: string | null, srcLang: string, dstLang: string, enabled: boolean) {
   const init = enabled && spaceId && srcLang && dstLang ? { params: { query: { source_lang: srcLang, target_lang: dstLang, space_id: spaceId } } } : null;
-  const swr = useApiGetUndeclared<unknown>('/api/glossary', init, { shouldRetryOnError: false });
+  const swr = useApiGet('/api/glossary', init, { shouldRetryOnError: false });
   return { ...swr, data: swr.data === undefined ? undefined : toGlossaryItems(swr.data) };
 }
 
-/** A folder of the space: folder_id is the folder's name (projects with the same folder_id are one folder). */
-export interface Folder {
-  id: string;
-  count: number;
-}
 const foldersParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
+/** The folders of the space: a folder's id is its name (projects with the same folder_id are one folder). */
 export function useFolders(spaceId: string | null) {
-  return useApiGetUndeclared<{ data: Folder[] }>('/api/project/folders', spaceId ? foldersParams(spaceId) : null, { shouldRetryOnError: false });
+  return useApiGet('/api/project/folders', spaceId ? foldersParams(spaceId) : null, { shouldRetryOnError: false });
 }

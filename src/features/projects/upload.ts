@@ -4,17 +4,12 @@
 import * as tus from 'tus-js-client';
 import { UPLOAD_RECORD_TTL_MS } from '../../../contract/constants';
 import { getAuthProvider } from '../../lib/auth/active';
-import { apiBaseUrl, fetcher } from '../../lib/http';
+import type { Media } from '../../../contract/schemas/library';
+import { getApi } from '../../lib/api/use-api-get';
+import { apiBaseUrl } from '../../lib/http';
 
-export interface UploadedMedia {
-  id: string;
-  status: 'uploading' | 'uploaded' | 'failed';
-  kind?: string;
-  filename?: string;
-  size?: number;
-  duration: number | null;
-  error: string | null;
-}
+/** The upload as GET /api/library/media/{id} answers it. */
+export type UploadedMedia = Media;
 
 export interface UploadHandle {
   done: Promise<UploadedMedia>;
@@ -92,7 +87,7 @@ export function startUpload(file: File, o: UploadOptions): UploadHandle {
       onSuccess: async ({ lastResponse }) => {
         try {
           const id = lastResponse.getHeader('Media-Id') || mediaIdFromUrl(upload!.url!);
-          const media = await fetcher<UploadedMedia>(`/api/library/media/${id}`);
+          const media = await getApi('/api/library/media/{id}', { params: { path: { id } } });
           if (media.status === 'failed') reject(new Error(media.error || 'The file could not be read'));
           else resolve(media);
         } catch (e) {

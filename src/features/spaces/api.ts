@@ -1,39 +1,35 @@
 // SWR hooks and calls of the Teamspaces feature. Keys are the API paths as the browser sees them.
-import type { LoudnessTargetKey, SpaceLimits, SubtitleLimits } from '../../../contract/schemas/space';
+import type { LoudnessTargetKey, SubtitleLimits } from '../../../contract/schemas/space';
 import { useCallback, useEffect, useMemo } from 'react';
-import useSWR, { useSWRConfig, type ScopedMutator } from 'swr';
+import { useSWRConfig, type ScopedMutator } from 'swr';
 import { SPACE_CACHE_MS } from '../../../contract/constants';
 import { TEXT } from '../../../contract/errors';
-import type { Settings } from '../../../contract/schemas/settings';
-import type { Space } from '../../../contract/schemas/space';
 import { CURRENT_USER_KEY } from '../../lib/api/use-current-user';
 import { SPACE_LIST_KEY } from '../../lib/api/use-spaces';
 import { call, client, clientWith } from '../../lib/api/client';
-import { fetcher, onApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
+import { onApiError } from '../../lib/http';
+
+const space = (id: string) => ({ params: { path: { id } } });
 
 export const SPACE_KEYS = {
   list: SPACE_LIST_KEY,
-  limits: '/api/space/limits',
-  one: (id: string) => `/api/space/${id}`,
-  settings: (id: string) => `/api/space/${id}/settings`,
+  limits: apiKey('/api/space/limits'),
+  one: (id: string) => apiKey('/api/space/{id}', space(id)),
+  settings: (id: string) => apiKey('/api/space/{id}/settings', space(id)),
 } as const;
-
-/** What the server reports of the caller's plan for Teamspaces (GET /api/space/limits). */
-export type { SpaceLimits };
-/** GET /api/space/{id}/settings: the Settings document of the space (kind 'space'). */
-export type SpaceSettings = Settings;
 
 /** Space queries are cached for 5 minutes (spec section 7). */
 const SPACE_SWR = { dedupingInterval: SPACE_CACHE_MS, revalidateOnFocus: false } as const;
 
 export function useSpace(id: string | null) {
-  return useSWR<Space>(id ? SPACE_KEYS.one(id) : null, fetcher, SPACE_SWR);
+  return useApiGet('/api/space/{id}', id ? space(id) : null, SPACE_SWR);
 }
 export function useSpaceSettings(id: string | null) {
-  return useSWR<SpaceSettings>(id ? SPACE_KEYS.settings(id) : null, fetcher, SPACE_SWR);
+  return useApiGet('/api/space/{id}/settings', id ? space(id) : null, SPACE_SWR);
 }
 export function useSpaceLimits() {
-  return useSWR<SpaceLimits>(SPACE_KEYS.limits, fetcher, SPACE_SWR);
+  return useApiGet('/api/space/limits', {}, SPACE_SWR);
 }
 
 /** True for every key of the spaces API (list, one space, credits, settings, limits). */

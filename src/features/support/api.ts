@@ -1,16 +1,16 @@
 // Support chat calls: the signed-in user's own conversation.
-import useSWR from 'swr';
 import type { SupportConversation } from '../../../contract/schemas/onboarding';
 import { call, clientWith } from '../../lib/api/client';
-import type { ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
-export const SUPPORT_THREAD_KEY = '/api/support/thread';
+/** While the panel is open the thread is read with ?read=1 (the answers count as read): its key is `${SUPPORT_THREAD_KEY}?read=1`. */
+export const SUPPORT_THREAD_KEY = apiKey('/api/support/thread');
 /** While the panel is open, answers show within this time; closed, the unread badge refreshes slower. */
 export const SUPPORT_POLL_OPEN_MS = 3000;
 export const SUPPORT_POLL_CLOSED_MS = 30_000;
 
 export function useSupportThread(open: boolean) {
-  return useSWR<SupportConversation, ApiError>(open ? `${SUPPORT_THREAD_KEY}?read=1` : SUPPORT_THREAD_KEY, {
+  return useApiGet('/api/support/thread', open ? { params: { query: { read: '1' } } } : {}, {
     refreshInterval: open ? SUPPORT_POLL_OPEN_MS : SUPPORT_POLL_CLOSED_MS,
     keepPreviousData: true,
   });

@@ -1,25 +1,25 @@
 // The Voice Clone Library's calls (/api/voice_preset, the uploads of /api/library, the tutorial flag). Keys are the
 // API paths as the browser sees them.
-import useSWR, { useSWRConfig } from 'swr';
-import type { ProjectPage } from '../../../contract/schemas/project';
-import type { VoicePreset, VoicePresetList, VoicePresetStatuses } from '../../../contract/schemas/voice-preset';
+import { useSWRConfig } from 'swr';
+import type { VoicePreset } from '../../../contract/schemas/voice-preset';
 import { call, client, spaceQuery } from '../../lib/api/client';
-import { TIMEOUT_HEADER, request, type ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
+import { TIMEOUT_HEADER, request } from '../../lib/http';
 
 /** Uploads, cloning and samples may take minutes. */
 const LONG = { [TIMEOUT_HEADER]: '300000' };
 
-export const presetListKey = (spaceId: string) => `/api/voice_preset?space_id=${encodeURIComponent(spaceId)}`;
-const statusesKey = (ids: string[]) => `/api/voice_preset/statuses?ids=${ids.join(',')}`;
+const presetList = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
+export const presetListKey = (spaceId: string) => apiKey('/api/voice_preset', presetList(spaceId));
 
 export function usePresetList(spaceId: string | null, enabled: boolean) {
-  return useSWR<VoicePresetList, ApiError>(spaceId && enabled ? presetListKey(spaceId) : null);
+  return useApiGet('/api/voice_preset', spaceId && enabled ? presetList(spaceId) : null);
 }
 
 /** Polls the statuses of presets still being made; refreshes the list when one is done or failed. */
 export function usePresetStatuses(spaceId: string | null, processing: string[]) {
   const { mutate } = useSWRConfig();
-  return useSWR<VoicePresetStatuses, ApiError>(processing.length ? statusesKey(processing) : null, {
+  return useApiGet('/api/voice_preset/statuses', processing.length ? { params: { query: { ids: processing.join(',') } } } : null, {
     refreshInterval: 1500,
     onSuccess: (rows) => {
       if (spaceId && rows.some((r) => r.status !== 'processing')) void mutate(presetListKey(spaceId));
@@ -29,7 +29,7 @@ export function usePresetStatuses(spaceId: string | null, processing: string[]) 
 
 /** Projects of the space with their speakers (to clone a speaker's voice). */
 export function useSpaceProjects(spaceId: string | null, enabled: boolean) {
-  return useSWR<ProjectPage, ApiError>(spaceId && enabled ? `/api/project/paginated?space_id=${encodeURIComponent(spaceId)}&limit=100` : null);
+  return useApiGet('/api/project/paginated', spaceId && enabled ? { params: { query: { space_id: spaceId, limit: '100' } } } : null);
 }
 
 export function useRefreshPresets() {
@@ -83,5 +83,5 @@ export function markTutorialDisplayed(): Promise<unknown> {
 }
 
 export function useTutorialFlags(enabled: boolean) {
-  return useSWR<{ voice_preset_tutorial_displayed: boolean; instant_voice_clone_tooltip_displayed: boolean }, ApiError>(enabled ? '/api/users/voice_tutorials' : null);
+  return useApiGet('/api/users/voice_tutorials', enabled ? {} : null);
 }

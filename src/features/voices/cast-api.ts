@@ -1,13 +1,13 @@
 // The cast of a Teamspace (/api/space/{id}/cast): the list and its edits. Keys are the API paths.
-import useSWR, { mutate } from 'swr';
-import type { CastList } from '../../../contract/schemas/cast';
+import { mutate } from 'swr';
 import { call, client } from '../../lib/api/client';
-import type { ApiError } from '../../lib/http';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
-const castKey = (spaceId: string) => `/api/space/${encodeURIComponent(spaceId)}/cast`;
+const cast = (spaceId: string) => ({ params: { path: { id: spaceId } } });
+const castKey = (spaceId: string) => apiKey('/api/space/{id}/cast', cast(spaceId));
 
 export function useCast(spaceId: string | null, enabled: boolean) {
-  return useSWR<CastList, ApiError>(spaceId && enabled ? castKey(spaceId) : null);
+  return useApiGet('/api/space/{id}/cast', spaceId && enabled ? cast(spaceId) : null);
 }
 
 async function then<T>(spaceId: string, p: Promise<T>): Promise<T> {

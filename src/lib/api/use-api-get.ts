@@ -6,10 +6,10 @@
 //   const { data } = useApiGet('/api/project/{id}/transcript', { params: { path: { id } } }, { refreshInterval: 0 });
 //   export const transcriptKey = (id: string) => apiKey('/api/project/{id}/transcript', { params: { path: { id } } });
 import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr';
-import type { ClientPathsWithMethod, FetchOptions, MethodResponse } from 'openapi-fetch';
+import type { Client, ClientPathsWithMethod, FetchOptions, MethodResponse } from 'openapi-fetch';
 import type { paths } from './schema';
-import { call, client } from './client';
-import type { ApiError } from '../http';
+import { call, client, clientWith } from './client';
+import type { ApiContext, ApiError } from '../http';
 
 /** The API paths that answer GET. */
 export type GetPath = ClientPathsWithMethod<typeof client, 'get'>;
@@ -42,29 +42,36 @@ export function apiKey<P extends GetPath>(path: P, init?: KeyInit): string {
 
 type RequiredInit<P extends GetPath> = undefined extends GetInit<P>['params'] ? [GetInit<P>?] : [GetInit<P>];
 
+function getThrough<P extends GetPath>(c: Client<paths>, path: P, init: GetInit<P> | undefined): Promise<GetAnswer<P>> {
+  // One generic call: the compiler checks path and parameters at the caller, the answer type comes from the schema.
+  const get = c.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof c.GET>;
+  return call(get(path, init)) as Promise<GetAnswer<P>>;
+}
+
 /** GET a path through the typed client (for the few reads outside SWR). */
 export function getApi<P extends GetPath>(path: P, ...init: RequiredInit<P>): Promise<GetAnswer<P>> {
-  // One generic call: the compiler checks path and parameters at the caller, the answer type comes from the schema.
-  const get = client.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof client.GET>;
-  return call(get(path, init[0])) as Promise<GetAnswer<P>>;
+  return getThrough(client, path, init[0]);
 }
 
 /**
  * SWR over a typed GET. `init` null: nothing is fetched (SWR's null key). Errors are ApiError (the HTTP client's
- * mapping and global effects apply, as for every call).
+ * mapping and global effects apply, as for every call). `context`: the request sends no token, no space_id, or runs
+ * no global error effects (src/lib/api/client.ts clientWith); the key stays the path's.
  */
 export function useApiGet<P extends GetPath>(
   path: P,
   init: GetInit<P> | null,
   options?: SWRConfiguration<GetAnswer<P>, ApiError>,
+  context?: ApiContext,
 ): SWRResponse<GetAnswer<P>, ApiError> {
   const key = init === null ? null : apiKey(path, init as KeyInit);
-  return useSWR<GetAnswer<P>, ApiError>(key, () => getApi(path, ...([init] as RequiredInit<P>)), options);
+  const c = context ? clientWith(context) : client;
+  return useSWR(key, () => getThrough(c, path, init ?? undefined), options);
 }
 
 /**
- * For the few GET routes whose OpenAPI entry declares no answer schema (or not the query the browser sends): the
- * path is still one the API serves, the answer type `T` is the caller's. Remove each use once its route declares its answer.
+ * For the few GET routes whose OpenAPI entry declares no answer schema (the admin area's lists): the path is still
+ * one the API serves, the answer type `T` is the caller's. Remove each use once its route declares its answer.
  */
 export function useApiGetUndeclared<T>(
   path: GetPath,
@@ -72,11 +79,11 @@ export function useApiGetUndeclared<T>(
   options?: SWRConfiguration<T, ApiError>,
 ): SWRResponse<T, ApiError> {
   const key = init === null ? null : apiKey(path, init);
-  return useSWR<T, ApiError>(key, () => getUndeclared<T>(path, init ?? undefined), options);
+  return useSWR(key, () => getUndeclared<T>(path, init ?? undefined), options);
 }
 
 /** GET of a route without a declared answer (see useApiGetUndeclared). */
-export function getUndeclared<T>(path: GetPath, init?: KeyInit): Promise<T> {
+function getUndeclared<T>(path: GetPath, init?: KeyInit): Promise<T> {
   const get = client.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof client.GET>;
   return call(get(path, init)) as Promise<T>;
 }

@@ -1,14 +1,13 @@
 // One project (GET /api/project/{id}): the SWR hook and key shared by the translation list and the editor.
 // It polls while the project changes without the user (pipeline stages, subtitle burning, face check, lip-sync).
-import useSWR from 'swr';
 import type { Project } from '../../../contract/schemas/project';
 import { isWorking } from '../../../contract/statuses';
-import { fetcher, type ApiError } from '../http';
 import { applyLiveEvent, LIVE_POLL_MS, useLiveEvents } from '../live';
+import { useApiGet } from './use-api-get';
 
 export const PROJECT_POLL_MS = 2000;
 
-export const projectKey = (id: string) => `/api/project/${id}`;
+const project = (id: string) => ({ params: { path: { id } } });
 
 /** True while the project changes on its own (the page polls it). */
 export function isProjectWorking(p: Pick<Project, 'status' | 'error_code' | 'subtitles_burn_state' | 'lipsync_info' | 'face_check'>): boolean {
@@ -22,7 +21,7 @@ export function isProjectWorking(p: Pick<Project, 'status' | 'error_code' | 'sub
  */
 export function useProject(id: string | null) {
   let live = false;
-  const swr = useSWR<Project, ApiError>(id ? projectKey(id) : null, fetcher, {
+  const swr = useApiGet('/api/project/{id}', id ? project(id) : null, {
     refreshInterval: (p) => {
       if (!p || !isProjectWorking(p)) return 0;
       const sideTask = p.subtitles_burn_state === 'processing' || p.lipsync_info?.status === 'processing' || p.face_check?.status === 'processing';

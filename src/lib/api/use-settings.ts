@@ -2,13 +2,14 @@
 // superuser, otherwise user settings when signed in, else app settings. Cached 5 minutes; every load is retried
 // 3 times with a delay growing 1 s per attempt (1 s, 2 s, 3 s) before it counts as failed.
 import { useAtomValue } from 'jotai';
-import useSWR from 'swr';
+import useSWR, { type SWRResponse } from 'swr';
 import { SETTINGS_CACHE_MS, SETTINGS_RETRIES } from '../../../contract/constants';
 import { isFeatureAvailable, type FeatureKey } from '../../../contract/features';
 import type { Settings } from '../../../contract/schemas/settings';
 import { useCurrentUser } from './use-current-user';
 import { toApiError, type ApiError } from '../http';
 import { call, clientWith } from './client';
+import type { GetAnswer } from './use-api-get';
 import { useIsAuthenticated } from '../auth/context';
 import { currentSpaceIdAtom, deviceTypeAtom } from '../state';
 
@@ -35,7 +36,7 @@ export const settingsTiming = {
 };
 
 /** One settings load with the spec's retries (4xx answers are final at once). */
-export async function loadSettings(choice: SettingsChoice, opts: LoadSettingsOptions = {}): Promise<Settings> {
+export async function loadSettings(choice: SettingsChoice, opts: LoadSettingsOptions = {}): Promise<GetAnswer<'/api/settings'>> {
   const retries = opts.retries ?? SETTINGS_RETRIES;
   const sleep = opts.sleep ?? settingsTiming.sleep;
   for (let attempt = 0; ; attempt++) {
@@ -64,7 +65,8 @@ export function useSettings() {
   const { data: user } = useCurrentUser(authenticated);
   const choice = chooseSettings({ spaceId, isSuperuser: user?.is_superuser, authenticated });
   const key = settingsKey(choice, user?.id ?? null);
-  const swr = useSWR<Settings, ApiError, SettingsKey>(key, ([, kind, id]) => loadSettings({ kind, spaceId: id || null }), {
+  // The key is not the path: it names the user and the kind of settings (the loader picks the query and the token).
+  const swr: SWRResponse<GetAnswer<'/api/settings'>, ApiError> = useSWR(key, ([, kind, id]: SettingsKey) => loadSettings({ kind, spaceId: id || null }), {
     dedupingInterval: SETTINGS_CACHE_MS,
     focusThrottleInterval: SETTINGS_CACHE_MS,
     shouldRetryOnError: false,

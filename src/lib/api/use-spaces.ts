@@ -1,16 +1,15 @@
 // The caller's Teamspaces (GET /api/space/list): the one SWR hook and key shared by the shell (routing, first
 // space, access checks) and the Teamspaces feature. Cached 5 minutes (spec section 7).
-import useSWR from 'swr';
 import type { Space } from '../../../contract/schemas/space';
 import { getAuthProvider } from '../auth/active';
 import { isEmbeddedProvider } from '../auth/types';
-import { fetcher, type ApiError } from '../http';
 import { CACHED_5_MIN } from '../swr';
+import { apiKey, useApiGet } from './use-api-get';
 
-export const SPACE_LIST_KEY = '/api/space/list';
+export const SPACE_LIST_KEY = apiKey('/api/space/list');
 
 export function useSpaces(enabled = true) {
-  return useSWR<Space[], ApiError>(enabled ? SPACE_LIST_KEY : null, fetcher, CACHED_5_MIN);
+  return useApiGet('/api/space/list', enabled ? {} : null, CACHED_5_MIN);
 }
 
 /**

@@ -1,15 +1,15 @@
 // The editor's part of the Teamspace's cast: which speakers the voice selection recognised from the cast (with the
 // undo) and "Keep in cast" for a speaker. Key: the API path.
-import useSWR, { mutate } from 'swr';
-import type { CastMember, CastRecognition } from '../../../../contract/schemas/cast';
+import { mutate } from 'swr';
+import type { CastMember } from '../../../../contract/schemas/cast';
 import { call, client } from '../../../lib/api/client';
-import type { ApiError } from '../../../lib/http';
+import { apiKey, useApiGet } from '../../../lib/api/use-api-get';
 
-const recognitionsKey = (spaceId: string, projectId: string) =>
-  `/api/space/${encodeURIComponent(spaceId)}/cast/recognitions?project_id=${encodeURIComponent(projectId)}`;
+const recognitions = (spaceId: string, projectId: string) => ({ params: { path: { id: spaceId }, query: { project_id: projectId } } });
+const recognitionsKey = (spaceId: string, projectId: string) => apiKey('/api/space/{id}/cast/recognitions', recognitions(spaceId, projectId));
 
 export function useCastRecognitions(spaceId: string, projectId: string, enabled: boolean) {
-  return useSWR<CastRecognition[], ApiError>(enabled ? recognitionsKey(spaceId, projectId) : null);
+  return useApiGet('/api/space/{id}/cast/recognitions', enabled ? recognitions(spaceId, projectId) : null);
 }
 
 export function keepInCast(spaceId: string, projectId: string, speakerId: string): Promise<CastMember> {

@@ -5,26 +5,33 @@
 import { Banner, BlockStack, Button, Checkbox, InlineStack, Select, Spinner, Tag, Text, TextField, Thumbnail } from '@shopify/polaris';
 import { PlayIcon } from '@shopify/polaris-icons';
 import { useEffect, useMemo, useState } from 'react';
-import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { useLocation } from 'wouter';
 import type { Project } from '../../../../contract/schemas/project';
-import type { ShopImportRequest, ShopProductsAnswer } from '../../../../contract/schemas/shop';
+import type { ShopImportRequest } from '../../../../contract/schemas/shop';
 import { getAuthProvider } from '../../../lib/auth/active';
 import { isEmbeddedProvider } from '../../../lib/auth/types';
 import { groupLanguageOptions } from '../../../lib/format';
 import { call, client } from '../../../lib/api/client';
-import { TIMEOUT_HEADER, errorMessage, fetcher, isApiError } from '../../../lib/http';
+import { apiKey, getApi, useApiGet, type GetAnswer } from '../../../lib/api/use-api-get';
+import { TIMEOUT_HEADER, errorMessage, isApiError } from '../../../lib/http';
 
 type Option = { value: string; label: string };
 
-const productsKey = (spaceId: string, q: string, after: string | null) =>
-  `/api/shop/products?space_id=${encodeURIComponent(spaceId)}${q ? `&q=${encodeURIComponent(q)}` : ''}${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+type ProductsPage = GetAnswer<'/api/shop/products'>;
+const products = (spaceId: string, q: string, after: string | null) => ({
+  params: { query: { space_id: spaceId, q: q || undefined, after: after ?? undefined } },
+});
+/** A page's SWR key: the API path with its query, and the request it stands for. */
+const productsPage = (spaceId: string, q: string, after: string | null) => {
+  const init = products(spaceId, q, after);
+  return [apiKey('/api/shop/products', init), init] as const;
+};
 
 /** Whether the Teamspace is a shop (in the embedded build only): its products answer; a non-shop answers 404. */
 export function useIsShopSpace(spaceId: string, open: boolean): boolean {
   const embedded = isEmbeddedProvider(getAuthProvider());
-  const { data } = useSWR<ShopProductsAnswer>(embedded && open ? productsKey(spaceId, '', null) : null, fetcher, {
+  const { data } = useApiGet('/api/shop/products', embedded && open ? products(spaceId, '', null) : null, {
     shouldRetryOnError: false,
     revalidateOnFocus: false,
   });
@@ -51,9 +58,9 @@ export function StoreVideosTab({ spaceId, srcOptions, dstOptions, multiOn, onCre
     const t = setTimeout(() => setQ(search.trim()), 300);
     return () => clearTimeout(t);
   }, [search]);
-  const pages = useSWRInfinite<ShopProductsAnswer>(
-    (i, prev: ShopProductsAnswer | null) => (i === 0 ? productsKey(spaceId, q, null) : prev?.next ? productsKey(spaceId, q, prev.next) : null),
-    fetcher,
+  const pages = useSWRInfinite(
+    (i, prev: ProductsPage | null) => (i === 0 ? productsPage(spaceId, q, null) : prev?.next ? productsPage(spaceId, q, prev.next) : null),
+    ([, init]) => getApi('/api/shop/products', init),
     { revalidateFirstPage: false, revalidateOnFocus: false, shouldRetryOnError: false },
   );
   const products = (pages.data ?? []).flatMap((p) => p.products);
