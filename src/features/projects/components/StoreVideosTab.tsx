@@ -19,19 +19,19 @@ import { TIMEOUT_HEADER, errorMessage, isApiError } from '../../../lib/http';
 type Option = { value: string; label: string };
 
 type ProductsPage = GetAnswer<'/api/shop/products'>;
-const products = (spaceId: string, q: string, after: string | null) => ({
+const productsQuery = (spaceId: string, q: string, after: string | null) => ({
   params: { query: { space_id: spaceId, q: q || undefined, after: after ?? undefined } },
 });
 /** A page's SWR key: the API path with its query, and the request it stands for. */
 const productsPage = (spaceId: string, q: string, after: string | null) => {
-  const init = products(spaceId, q, after);
+  const init = productsQuery(spaceId, q, after);
   return [apiKey('/api/shop/products', init), init] as const;
 };
 
 /** Whether the Teamspace is a shop (in the embedded build only): its products answer; a non-shop answers 404. */
 export function useIsShopSpace(spaceId: string, open: boolean): boolean {
   const embedded = isEmbeddedProvider(getAuthProvider());
-  const { data } = useApiGet('/api/shop/products', embedded && open ? products(spaceId, '', null) : null, {
+  const { data } = useApiGet('/api/shop/products', embedded && open ? productsQuery(spaceId, '', null) : null, {
     shouldRetryOnError: false,
     revalidateOnFocus: false,
   });
