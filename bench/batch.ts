@@ -12,7 +12,7 @@ import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
-import { startToolSpawner } from '../server/media/spawner';
+import { ToolSpawner } from '../server/media/spawner';
 import { wavDurationSec } from '../server/media/wav';
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -52,14 +52,17 @@ async function main() {
     process.stderr.write(`building ${VIDEOS} videos of ${SECONDS} s...\n`);
     const paths: string[] = [];
     for (let i = 0; i < VIDEOS; i++) paths.push(await video(dir, i));
-    await startToolSpawner();
     const config = loadConfig({
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1',
       DATA_DIR: join(dir, 'data'),
       WORKER_CONCURRENCY: String(args.concurrency ?? 2),
       ACCESS_TOKEN_TTL: String(24 * 3600),
     });
-    const deps = await buildDeps(config, { role: 'test' });
+    // As the server does at start-up (role 'server'): the app's tool spawner while this process is small
+    // (TOOL_SPAWNER=0: off); the app stops it.
+    const toolSpawner = new ToolSpawner({ enabled: config.worker.toolSpawner });
+    await toolSpawner.start();
+    const deps = await buildDeps(config, { role: 'test', toolSpawner });
     const app = createApp(deps, { distDir: null, log: () => {} });
     let token = '';
     const send = async (method: string, path: string, body?: unknown, form?: FormData) => {

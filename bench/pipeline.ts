@@ -21,7 +21,7 @@ import { loadConfig } from '../server/config';
 import { createApp } from '../server/app/app';
 import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { probe } from '../server/media/probe';
-import { startToolSpawner } from '../server/media/spawner';
+import { ToolSpawner } from '../server/media/spawner';
 import { wavDurationSec } from '../server/media/wav';
 import { findProject } from '../server/domains/projects/repository';
 import type { VoiceoverStats } from '../server/domains/projects/stages/voiceover';
@@ -153,8 +153,6 @@ async function main() {
   try {
     process.stderr.write(`building a ${SECONDS} s ${WIDTH}x${HEIGHT} video from the LibriVox clips...\n`);
     const video = await buildVideo(dataDir);
-    // As the server does at start-up (role 'server'): the tool spawner while this process is small (TOOL_SPAWNER=0: off).
-    await startToolSpawner();
     const config = loadConfig({
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1',
       DATA_DIR: join(dataDir, 'data'),
@@ -163,8 +161,13 @@ async function main() {
       MAX_VIDEO_SIZE: String(64 * 1024 ** 3), // the synthetic 720p video of an hour is over the default 2 GB
       ...(args['cpu-slots'] ? { PIPELINE_CPU_SLOTS: String(args['cpu-slots']) } : {}),
     });
+    // As the server does at start-up (role 'server'): the app's tool spawner while this process is small
+    // (TOOL_SPAWNER=0: off); the app stops it.
+    const toolSpawner = new ToolSpawner({ enabled: config.worker.toolSpawner });
+    await toolSpawner.start();
     const deps = await buildDeps(config, {
       role: 'test',
+      toolSpawner,
       pipeline: {
         log: (msg, meta) => {
           if (msg === 'step' && meta) steps.push({ projectId: String(meta.projectId), stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds) });

@@ -25,7 +25,7 @@ import { createApp } from '../server/app/app';
 import { extractMonoWav, makeTestVideo, pitchShift, runTool } from '../server/media/ffmpeg';
 import { FFMPEG, FFMPEG_BASE } from '../server/media/args';
 import { readWav, toMono, writeWav } from '../server/media/wav';
-import { startToolSpawner } from '../server/media/spawner';
+import { ToolSpawner } from '../server/media/spawner';
 import { pitchProfile, semitones } from '../server/engines/builtin/pitch';
 import type { SeparationEngine, SpeechRegion } from '../server/engines/types';
 import type { DspSeparationEngine } from '../server/engines/builtin/dsp-separation';
@@ -446,12 +446,16 @@ async function main() {
   const steps: Array<{ projectId: string; stage: string; step: string; seconds: number }> = [];
   const timings: Array<{ projectId: string; stage: string; seconds: number }> = [];
   try {
-    await startToolSpawner();
     const config = loadConfig({
       JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1', DATA_DIR: join(root, 'data'), WORKER_CONCURRENCY: '1', ACCESS_TOKEN_TTL: String(24 * 3600),
     });
+    // As the server does at start-up (role 'server'): the app's tool spawner while this process is small
+    // (TOOL_SPAWNER=0: off); the app stops it.
+    const toolSpawner = new ToolSpawner({ enabled: config.worker.toolSpawner });
+    await toolSpawner.start();
     const deps = await buildDeps(config, {
       role: 'test',
+      toolSpawner,
       pipeline: {
         log: (msg, meta) => {
           if (msg === 'step' && meta) steps.push({ projectId: String(meta.projectId), stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds) });

@@ -1,6 +1,7 @@
 // Builds the services from config: the database (migrated) and the services of each part.
 // Each part adds its construction here explicitly, and its teardown to shutdownDeps.
-import { setToolSpawner, startToolSpawner } from './media/spawner';
+import { ToolSpawner } from './media/spawner';
+import { ToolLimits } from './media/run';
 import { stopThreads } from './engines/builtin/threads';
 import { join } from 'node:path';
 import type { Config } from './config';
@@ -25,11 +26,27 @@ export type Role = 'server' | 'worker' | 'test';
 
 export async function buildDeps(
   config: Config,
-  opts: { role: Role; db?: Db; pipeline?: PipelineBuildOptions; logger?: Logger; metrics?: Metrics },
+  opts: {
+    role: Role;
+    db?: Db;
+    pipeline?: PipelineBuildOptions;
+    logger?: Logger;
+    metrics?: Metrics;
+    /** The app's tool spawner, when its caller started it earlier (benches); the app stops it. */
+    toolSpawner?: ToolSpawner;
+  },
 ): Promise<AppDeps> {
-  // The tool spawner first, while this process is small (server/media/spawner.ts); tests start it on first use.
-  setToolSpawner(config.worker.toolSpawner);
-  if (opts.role !== 'test') await startToolSpawner();
+  // The app's tool limits (server/media/run.ts): its jobs' heavy tools and engine threads share its CPU slots
+  // (PIPELINE_CPU_SLOTS), at a lower priority than the API's requests (PIPELINE_NICE), and start from its tool
+  // spawner, started first, while this process is small (server/media/spawner.ts); tests start it on first use.
+  const tools =
+    opts.pipeline?.tools ??
+    new ToolLimits({
+      cpuSlots: config.worker.cpuSlots,
+      nice: config.worker.nice,
+      spawner: opts.toolSpawner ?? new ToolSpawner({ enabled: config.worker.toolSpawner }),
+    });
+  if (opts.role !== 'test') await tools.spawner?.start();
   // One logger and one metrics registry per process, passed down through the deps.
   const logger =
     opts.logger ??
@@ -72,10 +89,11 @@ export async function buildDeps(
   listeners.onStatusChange(batchesOnStatus);
   // Pipeline: storage, engines, queue, and the stages the projects domain registers.
   const pipelineLog = logger.child({ component: 'pipeline' });
-  const { storage, engines, engineAdapters, pipeline, tools } = createPipelineServices(config, db, {
+  const { storage, engines, engineAdapters, pipeline } = createPipelineServices(config, db, {
     ...PROJECT_STAGES,
     log: logFn(pipelineLog),
     ...opts.pipeline,
+    tools,
     onJobEnd: (e) => {
       metrics.jobs.inc({ stage: e.stage, outcome: e.outcome });
       if (e.outcome !== 'skipped') metrics.stageDuration.observe({ stage: e.stage, outcome: e.outcome }, e.seconds);
@@ -121,6 +139,7 @@ export async function shutdownDeps(deps: AppDeps, o: { graceful?: boolean } = {}
   await deps.pipeline.stop(o.graceful ? { graceMs: deps.config.worker.shutdownGraceSec * 1000 } : { force: true });
   // The engines' threads end the safe way (a native model call is never cut off: the process would abort).
   await stopThreads();
+  deps.tools.spawner?.stop();
   (deps.storage as { close?: () => void }).close?.();
   await deps.db.close();
 }

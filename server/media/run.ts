@@ -1,11 +1,12 @@
 // The one process runner used by server/media (ffmpeg, ffprobe, yt-dlp, rubberband) and by the
-// built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell. Tools start from the tool
-// spawner (./spawner.ts) when it runs, so starting one never forks this (large) process; directly otherwise.
+// built-in engines' CLIs (pocketsphinx, apertium, espeak-ng). Never uses a shell. Tools start from the app's tool
+// spawner (./spawner.ts, ToolLimits.spawner) when it runs, so starting one never forks this (large) process;
+// directly otherwise (off, not ready, or outside any app).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { availableParallelism, getPriority, setPriority } from 'node:os';
 import { CommandError } from './errors';
-import { spawnerConnection } from './spawner';
+import { threadEnv, ToolSpawner } from './spawner';
 
 // ------------------------------------------------------------------ CPU slots and niceness
 // The pipeline's heavy work (media tools, decoders, worker threads) takes a CPU slot first: however many
@@ -14,10 +15,12 @@ import { spawnerConnection } from './spawner';
 // The pipeline is batch work: its tools run at a lower scheduling priority than the API that answers people
 // (PIPELINE_NICE), so a busy worker slows other jobs, not requests.
 //
-// Both belong to an app (its composition root makes one `ToolLimits` from its config: AppDeps.tools), never to
+// With them, the app's tool spawner (./spawner.ts): the process its tools start from.
+//
+// All belong to an app (its composition root makes one `ToolLimits` from its config: AppDeps.tools), never to
 // the module: the app's requests and jobs run inside `withToolLimits(limits, ...)` (server/app/app.ts, the
 // pipeline), and the tools they start, however deep, read the limits of their scope. Work outside any app (a
-// script, a test calling ffmpeg) runs its tools at once, at the process's priority.
+// script, a test calling ffmpeg) runs its tools at once, at the process's priority, started directly.
 
 export class ToolLimits {
   readonly #waiters: Array<() => void> = [];
@@ -25,10 +28,13 @@ export class ToolLimits {
   #inUse = 0;
   /** The niceness (0-19) given to CPU-slot tools (engine threads take the same). */
   readonly nice: number;
+  /** The app's tool spawner (null: its tools start directly). Its app stops it (shutdownDeps). */
+  readonly spawner: ToolSpawner | null;
 
-  constructor(o: { cpuSlots?: number; nice?: number } = {}) {
+  constructor(o: { cpuSlots?: number; nice?: number; spawner?: ToolSpawner | null } = {}) {
     this.#limit = Math.max(1, Math.floor(o.cpuSlots ?? availableParallelism()));
     this.nice = Math.min(19, Math.max(0, Math.floor(o.nice ?? 0)));
+    this.spawner = o.spawner ?? null;
   }
 
   /** The slot limit and use (tests, metrics). */
@@ -117,6 +123,17 @@ export async function withCpuSlot<T>(fn: () => Promise<T>, signal?: AbortSignal)
     release();
   }
 }
+
+/**
+ * The environment of an engine thread started in scope: its tools start from the app's spawner
+ * (ToolSpawner.ofThread), as the niceness it is given is the app's.
+ */
+export function engineThreadEnv(): NodeJS.ProcessEnv {
+  return threadEnv(toolLimits()?.spawner ?? null);
+}
+
+/** In an engine thread (no app scope there): the spawner of the app that started the thread (else null). */
+const THREAD_SPAWNER = ToolSpawner.ofThread();
 
 /** The niceness given to CPU-slot tools in scope (engine threads take the same). */
 export function toolNiceness(): number {
@@ -207,12 +224,12 @@ function notStarted(cmd: string, args: readonly string[], code: string | null | 
 
 function runNow(cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   if (opts.signal?.aborted) return Promise.reject(new CommandError(`${cmd} aborted before start`, cmd, args, null, '', 'aborted'));
-  const via = spawnerConnection();
+  const via = (toolLimits()?.spawner ?? THREAD_SPAWNER)?.connection();
   return via ? runThroughSpawner(via, cmd, args, opts) : runDirectly(cmd, args, opts);
 }
 
 /** Starts the tool from the tool spawner (./spawner.ts): same outcome as runDirectly, no fork of this process. */
-function runThroughSpawner(via: NonNullable<ReturnType<typeof spawnerConnection>>, cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
+function runThroughSpawner(via: NonNullable<ReturnType<ToolSpawner['connection']>>, cmd: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   // The tool takes the calling thread's niceness, as a child started here would (engine threads run niced).
   const nice = Math.max(opts.cpuSlot ? toolNiceness() : 0, threadNiceness());
   const started = via.start({ cmd, args, cwd: opts.cwd, env: opts.env ?? process.env, input: opts.input, nice });

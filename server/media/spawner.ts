@@ -1,8 +1,9 @@
-// The client of the tool spawner (./tool-spawner.mjs): the main thread starts it once, early, while this
-// process is still small; every thread (the engines' worker threads too) connects to it and asks it to start
-// tools, so starting one never forks this large process (see the spawner's header). When the spawner is off
-// (TOOL_SPAWNER=0), not started yet or gone, tools start directly as before, and a spawner that died is
-// started again on the next tool.
+// The client of the tool spawner (./tool-spawner.mjs). An app's composition root makes one `ToolSpawner` (its
+// ToolLimits carry it: AppDeps.tools.spawner) and starts it early, while the process is still small; the tools of
+// the app's requests and jobs, and of the engine threads it starts, are started by it, so starting one never
+// forks this large process (see the spawner's header). When it is off (TOOL_SPAWNER=0), not started yet or gone,
+// tools start directly as before, and a spawner that died is started again on the next tool. Two apps in one
+// process have two spawners; tools run outside any app start directly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
@@ -11,7 +12,7 @@ import { isMainThread } from 'node:worker_threads';
 import { FrameReader, frame } from './spawner-wire.mjs';
 
 const HELPER = new URL('./tool-spawner.mjs', import.meta.url);
-/** Names the spawner's abstract socket for the threads of this process (they read it from process.env). */
+/** Names the spawner's abstract socket in the environment of an engine thread (see threadEnv). */
 const ENV_NAME = 'DUBBING_TOOL_SPAWNER';
 const RETRY_MS = 5_000;
 
@@ -33,20 +34,16 @@ interface Pending {
   resolve: (o: SpawnOutcome) => void;
 }
 
-let enabled = process.env.TOOL_SPAWNER !== '0';
-let helper: ChildProcess | null = null;
-let starting: Promise<void> | null = null;
-let conn: Connection | null = null;
-let connecting = false;
-let retryAt = 0;
-
-class Connection {
+class SpawnerConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly reader = new FrameReader();
   closed = false;
 
-  constructor(private readonly sock: Socket) {
+  constructor(
+    private readonly sock: Socket,
+    private readonly onClosed: (c: SpawnerConnection) => void,
+  ) {
     sock.unref(); // referenced only while a tool runs, as a started child process would be
     sock.on('data', (d: Buffer) => this.onData(d));
     sock.on('error', () => {});
@@ -85,121 +82,168 @@ class Connection {
 
   private onClose(): void {
     this.closed = true;
-    if (conn === this) conn = null;
-    retryAt = 0;
+    this.onClosed(this);
     // The spawner is gone, and with it the tools it ran: each caller gets a clear failure.
     for (const p of this.pending.values()) p.resolve({ t: 'error', code: 'ESPAWNER', message: 'the tool spawner stopped while the tool ran' });
     this.pending.clear();
   }
 }
 
-function openConnection(name: string): Promise<void> {
-  if (connecting) return Promise.resolve();
-  connecting = true;
-  return new Promise((resolve) => {
-    const sock = connect('\0' + name);
-    sock.once('connect', () => {
-      connecting = false;
-      conn = new Connection(sock);
-      resolve();
-    });
-    sock.once('error', () => {
-      connecting = false;
-      retryAt = Date.now() + RETRY_MS;
-      sock.destroy();
-      resolve();
-    });
-  });
-}
+/** A socket name of this process (a name from another process, e.g. inherited by a child, is not ours). */
+const ours = (name: string | undefined): name is string => !!name?.startsWith(`dubbing-tools-${process.pid}-`);
 
 /**
- * Starts the spawner (main thread only; once; later calls wait for the same start). Resolves when it listens,
- * or without it when it cannot start (tools then start directly). Call it early: the spawner is a copy of this
- * process until it execs Node, so the smaller this process is then, the cheaper that one fork.
+ * One app's tool spawner: the helper process it starts (main thread) and its connection to it. In an engine
+ * thread, `ToolSpawner.ofThread()` connects to the spawner its app started (never starts one).
  */
-export function startToolSpawner(): Promise<void> {
-  if (!enabled || !isMainThread) return Promise.resolve();
-  if (starting) return starting;
-  // One name for the life of this process (a restarted spawner takes it again): threads read it once.
-  // (A name inherited from a parent process names the parent's: it has another process id in it.)
-  const inherited = process.env[ENV_NAME];
-  const name = inherited?.startsWith(`dubbing-tools-${process.pid}-`) ? inherited : `dubbing-tools-${process.pid}-${randomBytes(6).toString('hex')}`;
-  process.env[ENV_NAME] = name;
-  const child = spawn(process.execPath, [fileURLToPath(HELPER), name], { stdio: ['pipe', 'pipe', 'inherit'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-  helper = child;
-  child.unref();
-  (child.stdin as Socket | null)?.unref();
-  const started = new Promise<void>((resolve) => {
-    let said = '';
-    const timer = setTimeout(() => done(false), 10_000);
-    timer.unref();
-    let finished = false;
-    const done = (ok: boolean) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      child.stdout?.removeAllListeners('data');
-      (child.stdout as Socket | null)?.unref();
-      if (ok) void openConnection(name).then(resolve);
-      else {
-        child.kill('SIGKILL');
-        resolve();
-      }
-    };
-    child.stdout?.on('data', (d: Buffer) => {
-      said += d.toString();
-      if (said.includes('ready\n')) done(true);
-    });
-    child.once('exit', () => {
-      if (helper === child) {
-        // Gone (killed, crashed): the next tool after a pause starts another.
-        helper = null;
-        starting = null;
-        retryAt = Date.now() + RETRY_MS;
-      }
-      done(false);
-    });
-    child.once('error', () => done(false));
-  });
-  starting = started;
-  return started;
-}
+export class ToolSpawner {
+  /** The helper's abstract socket name: one for the life of this object (a restarted helper takes it again). */
+  readonly name: string;
+  /** Starts the helper (main thread) or only connects to it (an engine thread). */
+  readonly #owner: boolean;
+  readonly #enabled: boolean;
+  /** Stopped with its app: tools start directly from then on. */
+  #stopped = false;
+  #helper: ChildProcess | null = null;
+  #starting: Promise<void> | null = null;
+  #conn: SpawnerConnection | null = null;
+  #connecting = false;
+  #retryAt = 0;
 
-/**
- * The connection tools start through, or null to start this one directly (spawner off, not ready yet, or
- * gone: then one is started or connected to in the background for the next tools).
- */
-export function spawnerConnection(): Connection | null {
-  if (!enabled) return null;
-  if (conn && !conn.closed) return conn;
-  if (connecting || Date.now() < retryAt) return null;
-  if (isMainThread && !helper) {
-    void startToolSpawner();
+  /**
+   * `enabled`: config.worker.toolSpawner (TOOL_SPAWNER; off: tools start directly). `connectTo`: the name of a
+   * helper another ToolSpawner started (an engine thread's client, see ofThread).
+   */
+  constructor(o: { enabled: boolean; connectTo?: string }) {
+    this.name = o.connectTo ?? `dubbing-tools-${process.pid}-${randomBytes(6).toString('hex')}`;
+    this.#owner = o.connectTo === undefined;
+    this.#enabled = o.enabled && (this.#owner ? isMainThread : ours(o.connectTo));
+  }
+
+  /** The client of an engine thread, for the spawner its app named in the thread's environment (or null). */
+  static ofThread(): ToolSpawner | null {
+    const name = process.env[ENV_NAME];
+    return !isMainThread && ours(name) ? new ToolSpawner({ enabled: true, connectTo: name }) : null;
+  }
+
+  /** Whether tools start from it (TOOL_SPAWNER). */
+  get enabled(): boolean {
+    return this.#enabled;
+  }
+
+  /**
+   * Starts the helper (main thread; once; later calls wait for the same start). Resolves when it listens, or
+   * without it when it cannot start (tools then start directly). Call it early: the helper is a copy of this
+   * process until it execs Node, so the smaller this process is then, the cheaper that one fork.
+   */
+  start(): Promise<void> {
+    if (!this.#enabled || !this.#owner || this.#stopped) return Promise.resolve();
+    if (this.#starting) return this.#starting;
+    const name = this.name;
+    const child = spawn(process.execPath, [fileURLToPath(HELPER), name], { stdio: ['pipe', 'pipe', 'inherit'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    this.#helper = child;
+    child.unref();
+    (child.stdin as Socket | null)?.unref();
+    const started = new Promise<void>((resolve) => {
+      let said = '';
+      const timer = setTimeout(() => done(false), 10_000);
+      timer.unref();
+      let finished = false;
+      const done = (ok: boolean) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        child.stdout?.removeAllListeners('data');
+        (child.stdout as Socket | null)?.unref();
+        if (ok) void this.#open().then(resolve);
+        else {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      };
+      child.stdout?.on('data', (d: Buffer) => {
+        said += d.toString();
+        if (said.includes('ready\n')) done(true);
+      });
+      child.once('exit', () => {
+        if (this.#helper === child) {
+          // Gone (killed, crashed): the next tool after a pause starts another.
+          this.#helper = null;
+          this.#starting = null;
+          this.#retryAt = Date.now() + RETRY_MS;
+        }
+        done(false);
+      });
+      child.once('error', () => done(false));
+    });
+    this.#starting = started;
+    return started;
+  }
+
+  /**
+   * The connection tools start through, or null to start this one directly (off, not ready yet, or gone: then
+   * the helper is started or connected to in the background for the next tools).
+   */
+  connection(): SpawnerConnection | null {
+    if (!this.#enabled || this.#stopped) return null;
+    if (this.#conn && !this.#conn.closed) return this.#conn;
+    if (this.#connecting || Date.now() < this.#retryAt) return null;
+    if (this.#owner && !this.#helper) {
+      void this.start();
+      return null;
+    }
+    if (!this.#owner) void this.#open();
     return null;
   }
-  const name = process.env[ENV_NAME];
-  if (name?.startsWith(`dubbing-tools-${process.pid}-`)) void openConnection(name);
-  return null;
+
+  /**
+   * Stops the helper and closes the connection, for good: the app's shutdown (process exit stops the helper
+   * anyway). Tools started after it start directly.
+   */
+  stop(): void {
+    this.#stopped = true;
+    const h = this.#helper;
+    const c = this.#conn;
+    this.#helper = null;
+    this.#starting = null;
+    this.#conn = null;
+    c?.close();
+    h?.kill('SIGKILL');
+  }
+
+  /** The helper's process id while it runs (tests, health). @internal */
+  get pid(): number | null {
+    const h = this.#helper;
+    return h && h.exitCode === null ? (h.pid ?? null) : null;
+  }
+
+  #open(): Promise<void> {
+    if (this.#connecting) return Promise.resolve();
+    this.#connecting = true;
+    return new Promise((resolve) => {
+      const sock = connect('\0' + this.name);
+      sock.once('connect', () => {
+        this.#connecting = false;
+        this.#conn = new SpawnerConnection(sock, (c) => {
+          if (this.#conn === c) this.#conn = null;
+          this.#retryAt = 0;
+        });
+        resolve();
+      });
+      sock.once('error', () => {
+        this.#connecting = false;
+        this.#retryAt = Date.now() + RETRY_MS;
+        sock.destroy();
+        resolve();
+      });
+    });
+  }
 }
 
-/** Turns the spawner on or off (TOOL_SPAWNER; on by default). Off closes it; tools then start directly. */
-export function setToolSpawner(on: boolean): void {
-  enabled = on;
-  if (!on) stopToolSpawner();
-}
-
-/** Stops the spawner (tests; process exit stops it anyway). */
-export function stopToolSpawner(): void {
-  const h = helper;
-  const c = conn;
-  helper = null;
-  starting = null;
-  conn = null;
-  c?.close();
-  h?.kill('SIGKILL');
-}
-
-/** The spawner's process id while it runs (tests, health). @internal */
-export function toolSpawnerPid(): number | null {
-  return helper && helper.exitCode === null ? (helper.pid ?? null) : null;
+/** The environment of an engine thread whose tools `spawner` starts (ToolSpawner.ofThread; null: directly). */
+export function threadEnv(spawner: ToolSpawner | null, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = { ...env };
+  if (spawner?.enabled) out[ENV_NAME] = spawner.name;
+  else delete out[ENV_NAME];
+  return out;
 }

@@ -11,7 +11,7 @@
 // promise rejects at once, and the thread ends by itself (its sessions released) when it is no longer needed.
 // Threads that run plain JavaScript are terminated on abort, which is safe and immediate.
 import { Worker } from 'node:worker_threads';
-import { takeCpuSlot, toolNiceness } from '../../media/run';
+import { engineThreadEnv, takeCpuSlot, toolNiceness } from '../../media/run';
 import { MediaError } from '../../media/errors';
 import { EngineError } from '../types';
 import type { ThreadMessage, ThreadTaskName } from './thread-tasks';
@@ -38,7 +38,8 @@ let nextId = 1;
 let stopping = false;
 
 function startThread(native: boolean): Thread {
-  const worker = new Worker(BOOT, { workerData: { tasks: TASKS, nice: toolNiceness() } });
+  // The app's niceness and tool spawner (its environment names it) at the thread's start.
+  const worker = new Worker(BOOT, { workerData: { tasks: TASKS, nice: toolNiceness() }, env: engineThreadEnv() });
   const t: Thread = { worker, native, running: null, exited: new Promise((r) => worker.once('exit', () => r())) };
   threads.add(t);
   void t.exited.then(() => threads.delete(t));
