@@ -2,6 +2,7 @@
 // Each part adds its construction here explicitly, and its teardown to shutdownDeps.
 import { ToolSpawner } from './media/spawner';
 import { ToolLimits } from './media/run';
+import { mailerOf } from './mailer';
 import { stopThreads } from './engines/builtin/threads';
 import { join } from 'node:path';
 import type { Config } from './config';
@@ -140,6 +141,7 @@ export async function shutdownDeps(deps: AppDeps, o: { graceful?: boolean } = {}
   // The engines' threads end the safe way (a native model call is never cut off: the process would abort).
   await stopThreads();
   deps.tools.spawner?.stop();
+  mailerOf(deps.db).close();
   (deps.storage as { close?: () => void }).close?.();
   await deps.db.close();
 }

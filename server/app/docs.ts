@@ -10,13 +10,10 @@ import { routeFacts } from '../http/route-facts';
 import { buildOpenApi, type RegisteredRoute } from './openapi';
 
 const BUILT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/openapi.json');
-let cached: string | null = null;
 
 /** In production the document built with the front end; elsewhere the one of the code as it is now. */
 function documentText(production: boolean, routes: () => RegisteredRoute[]): string {
-  if (cached) return cached;
-  cached = production && existsSync(BUILT) ? readFileSync(BUILT, 'utf8') : JSON.stringify(buildOpenApi(routes()));
-  return cached;
+  return production && existsSync(BUILT) ? readFileSync(BUILT, 'utf8') : JSON.stringify(buildOpenApi(routes()));
 }
 
 const ASSETS: Record<string, string> = {
@@ -31,14 +28,23 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false });`;
 
-/** The routes of the document and the reference page; `routes` are those of the /api router (paths under /api). */
-export const createDocsRoutes = (routes: () => RegisteredRoute[]) => new Hono<AppEnv>()
-  .get('/openapi.json', routeFacts({ public: true }), (c) => c.body(documentText(c.get('deps').config.production, routes), 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' }))
-  .get('/docs', routeFacts({ public: true }), (c) => c.html(PAGE))
-  .get('/docs/:file', routeFacts({ public: true }), (c) => {
-    const file = c.req.param('file');
-    if (file === 'init.js') return c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' });
-    const type = ASSETS[file];
-    if (!type) return c.json({ detail: 'Not found' }, 404);
-    return c.body(readFileSync(join(getAbsoluteFSPath(), file)), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
-  });
+/**
+ * The routes of the document and the reference page; `routes` are those of the /api router (paths under /api). The
+ * document is made once per router, on its first request (an app's router: its routes, its config.production).
+ */
+export const createDocsRoutes = (routes: () => RegisteredRoute[]) => {
+  let document: string | null = null;
+  return new Hono<AppEnv>()
+    .get('/openapi.json', routeFacts({ public: true }), (c) => {
+      document ??= documentText(c.get('deps').config.production, routes);
+      return c.body(document, 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+    })
+    .get('/docs', routeFacts({ public: true }), (c) => c.html(PAGE))
+    .get('/docs/:file', routeFacts({ public: true }), (c) => {
+      const file = c.req.param('file');
+      if (file === 'init.js') return c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+      const type = ASSETS[file];
+      if (!type) return c.json({ detail: 'Not found' }, 404);
+      return c.body(readFileSync(join(getAbsoluteFSPath(), file)), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
+    });
+};

@@ -7,7 +7,9 @@ import { EncryptJWT, jwtDecrypt } from 'jose';
 import * as client from 'openid-client';
 import * as v from 'valibot';
 import { Email } from '../../../contract/schemas/common';
+import { namespace } from '../../cache/index';
 import type { Config } from '../../config';
+import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
 import { DomainError } from '../../errors';
 import { upsertIdentity } from './repository';
@@ -37,17 +39,18 @@ type OidcConfig = NonNullable<Config['oidc']>;
 
 const trimSlash = (s: string) => s.replace(/\/+$/, '');
 
-/** One provider's client configuration (discovered once an hour). */
-const configCache = new Map<string, { config: client.Configuration; at: number }>();
+/** One provider's client configuration (discovered once an hour), per issuer and client id: the app's (Db.state). */
+const PROVIDERS = namespace('auth.oidc-providers', () => new Map<string, { config: client.Configuration; at: number }>());
 
 /**
  * The provider's configuration: its discovery document, our client id, and the client authentication it
  * supports (client_secret_basic unless it only lists client_secret_post; none without a secret). An issuer on
  * plain http (a provider on the operator's own network) is allowed because the operator configured it.
  */
-async function providerConfig(cfg: OidcConfig): Promise<client.Configuration> {
+async function providerConfig(db: Db, cfg: OidcConfig): Promise<client.Configuration> {
+  const providers = db.state.of(PROVIDERS);
   const key = `${trimSlash(cfg.issuer)}|${cfg.clientId}`;
-  const hit = configCache.get(key);
+  const hit = providers.get(key);
   if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
   const insecure = new URL(cfg.issuer).protocol === 'http:';
   let found: client.Configuration;
@@ -70,7 +73,7 @@ async function providerConfig(cfg: OidcConfig): Promise<client.Configuration> {
   if (insecure) client.allowInsecureRequests(config);
   client.enableNonRepudiationChecks(config); // the id_token's signature is checked against the provider's keys
   config.timeout = FETCH_TIMEOUT_MS / 1000;
-  configCache.set(key, { config, at: Date.now() });
+  providers.set(key, { config, at: Date.now() });
   return config;
 }
 
@@ -133,13 +136,14 @@ function sameString(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Builds the authorization URL and the sealed flow cookie value. */
+/** Builds the authorization URL and the sealed flow cookie value (`db`: the app, whose discovery is kept). */
 export async function startFlow(
+  db: Db,
   cfg: OidcConfig,
   secret: string,
   opts: { origin: string; redirectUri: string },
 ): Promise<{ url: string; cookie: string }> {
-  const config = await providerConfig(cfg);
+  const config = await providerConfig(db, cfg);
   const flow: Flow = { state: client.randomState(), verifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce(), origin: opts.origin };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: opts.redirectUri,
@@ -187,7 +191,7 @@ export async function completeFlow(
   if (!opts.state || !sameString(opts.state, flow.state)) return fail(TEXTS.stateMismatch);
   if (opts.error || !opts.code) return fail(TEXTS.denied);
   try {
-    const config = await providerConfig(cfg);
+    const config = await providerConfig(deps.db, cfg);
     const callback = new URL(opts.redirectUri);
     callback.searchParams.set('code', opts.code);
     callback.searchParams.set('state', opts.state);

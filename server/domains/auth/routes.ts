@@ -91,7 +91,7 @@ export const authRoutes = new Hono<AppEnv>()
     const redirectUri = callbackUri(c);
     let started;
     try {
-      started = await startFlow(deps.config.oidc, deps.config.jwtSecret, { origin, redirectUri });
+      started = await startFlow(deps.db, deps.config.oidc, deps.config.jwtSecret, { origin, redirectUri });
     } catch (e) {
       if (e instanceof OidcError) throw new ApiError(502, OIDC_TEXTS.providerUnavailable);
       throw e;

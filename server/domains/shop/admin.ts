@@ -6,7 +6,7 @@
 import { HttpResponseError, Session } from '@shopify/shopify-api';
 import type { AppDeps } from '../../deps';
 import { openToken } from './crypto';
-import { shopifyOf } from './library';
+import { shopCall, shopifyOf } from './library';
 import * as repo from './repository';
 import { exchangeToken, recentSessionToken, tokenGone } from './token';
 
@@ -45,7 +45,7 @@ export async function shopAdminGraphql<T = Record<string, unknown>>(
   const call = async (accessToken: string) => {
     const session = new Session({ id: shopify.session.getOfflineId(shop.domain), shop: shop.domain, state: '', isOnline: false, accessToken });
     const client = new shopify.clients.Graphql({ session });
-    const r = await client.request<T>(query, variables ? { variables } : undefined);
+    const r = await shopCall(deps, () => client.request<T>(query, variables ? { variables } : undefined));
     return r.data as T;
   };
   const token = await tokenOf(deps, shop, cfg.tokenKey);

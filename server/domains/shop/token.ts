@@ -5,7 +5,7 @@ import { namespace } from '../../cache/index';
 import type { Db } from '../../db/index';
 import type { AppDeps } from '../../deps';
 import { sealToken } from './crypto';
-import { shopifyOf } from './library';
+import { shopCall, shopifyOf } from './library';
 import * as repo from './repository';
 
 /** This app's memory of its shops' tokens (its state, server/cache: another app in the process has its own). */
@@ -65,7 +65,7 @@ export function exchangeToken(deps: AppDeps, domain: string, sessionToken: strin
     const shopify = shopifyOf(deps);
     const cfg = deps.config.shop;
     if (!shopify || !cfg) throw new Error('The embedded app is not configured');
-    const { session } = await shopify.auth.tokenExchange({ shop: domain, sessionToken, requestedTokenType: RequestedTokenType.OfflineAccessToken });
+    const { session } = await shopCall(deps, () => shopify.auth.tokenExchange({ shop: domain, sessionToken, requestedTokenType: RequestedTokenType.OfflineAccessToken }));
     if (!session.accessToken) throw new Error('Token exchange answered without an access token');
     await repo.storeToken(deps.db, domain, await sealToken(cfg.tokenKey, session.accessToken), session.scope ?? null);
     tokenSeen(deps.db, domain);

@@ -41,7 +41,7 @@ export function sendInviteMails(
   const jobs = opts.invites.map(async (invite) => {
     const msg = inviteMessage({ ...opts, invite, publicUrl: deps.config.publicUrl });
     try {
-      await sendMail(deps.config, msg);
+      await sendMail(deps, msg);
     } catch (e) {
       log('invitation e-mail not sent', { to: invite.email, space_id: opts.spaceId, error: e instanceof Error ? e.message : String(e) });
     }

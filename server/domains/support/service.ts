@@ -84,7 +84,7 @@ export async function writeToSupport(
     if (projectName) lines.push(`Project: ${projectName} (${p.project_id})`);
     lines.push('', `Answer in the inbox: ${appLink(deps, '/admin/support')}`);
     try {
-      await sendMail(deps.config, { to: deps.config.support.email, subject: `Support: ${user.email}`, text: lines.join('\n'), replyTo: user.email });
+      await sendMail(deps, { to: deps.config.support.email, subject: `Support: ${user.email}`, text: lines.join('\n'), replyTo: user.email });
     } catch (e) {
       deps.logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'support notification e-mail not sent');
     }
@@ -120,7 +120,7 @@ export async function answer(
   let emailed = false;
   if (mailEnabled(deps.config)) {
     try {
-      emailed = await sendMail(deps.config, {
+      emailed = await sendMail(deps, {
         to: t.user_email,
         subject: 'Support answered your message',
         text: ['Hello,', '', 'Support answered your message:', '', body, '', `Open the app to reply: ${appLink(deps, '/')}`].join('\n'),

@@ -54,7 +54,7 @@ export async function requestEmailChange(
   const row = await deps.db.tx((t) => repo.insertEmailChange(t, { userId: user.id, newEmail: email, tokenHash: hashToken(token), ttlSec: EMAIL_CHANGE_TTL_SEC }));
   const link = confirmLink(deps.config.publicUrl ?? origin, token);
   try {
-    await sendMail(deps.config, {
+    await sendMail(deps, {
       to: email,
       subject: 'Confirm your new e-mail address',
       text: [

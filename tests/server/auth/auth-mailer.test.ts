@@ -1,8 +1,8 @@
-// server/mailer.ts against a minimal local SMTP server.
+// server/mailer.ts (an app's Mailer: sendMail sends with the one of its state) against a minimal local SMTP server.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMailer, MailError, mailEnabled, sendMail } from '../../../server/mailer';
+import { Mailer, MailError, mailEnabled } from '../../../server/mailer';
 
 interface Received {
   from: string;
@@ -63,26 +63,27 @@ function fakeSmtp(received: Received[]): Server {
 const received: Received[] = [];
 let server: Server;
 let port: number;
+const mailer = new Mailer();
 beforeAll(async () => {
   server = fakeSmtp(received);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   port = (server.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  closeMailer();
+  mailer.close();
   await new Promise((r) => server?.close(r));
 });
 
 describe('sendMail', () => {
   it('is a no-op returning false when SMTP is not configured', async () => {
     expect(mailEnabled({ smtp: null })).toBe(false);
-    expect(await sendMail({ smtp: null }, { to: 'a@example.com', subject: 's', text: 't' })).toBe(false);
+    expect(await mailer.send({ smtp: null }, { to: 'a@example.com', subject: 's', text: 't' })).toBe(false);
   });
 
   it('delivers through the configured SMTP server', async () => {
     const config = { smtp: { url: `smtp://127.0.0.1:${port}`, from: 'Studio <no-reply@studio.example>' } };
     expect(mailEnabled(config)).toBe(true);
-    const ok = await sendMail(config, { to: 'bob@example.com', subject: 'You are invited', text: 'Join the Teamspace "Alpha".' });
+    const ok = await mailer.send(config, { to: 'bob@example.com', subject: 'You are invited', text: 'Join the Teamspace "Alpha".' });
     expect(ok).toBe(true);
     const last = received[received.length - 1];
     expect(last.from).toContain('no-reply@studio.example');
@@ -93,7 +94,7 @@ describe('sendMail', () => {
 
   it('rejects with MailError when the server refuses the recipient or cannot be reached', async () => {
     const config = { smtp: { url: `smtp://127.0.0.1:${port}`, from: 'no-reply@studio.example' } };
-    await expect(sendMail(config, { to: 'x@refused.example', subject: 's', text: 't' })).rejects.toBeInstanceOf(MailError);
+    await expect(mailer.send(config, { to: 'x@refused.example', subject: 's', text: 't' })).rejects.toBeInstanceOf(MailError);
     // A server nobody can talk to: it hangs up on every connection. (A port closed again after listening on it
     // could be taken by another process in between; this one stays ours for the whole check.)
     const dead = createServer((socket) => socket.destroy());
@@ -101,7 +102,7 @@ describe('sendMail', () => {
     const deadPort = (dead.address() as AddressInfo).port;
     try {
       await expect(
-        sendMail({ smtp: { url: `smtp://127.0.0.1:${deadPort}`, from: 'no-reply@studio.example' } }, { to: 'a@example.com', subject: 's', text: 't' }),
+        mailer.send({ smtp: { url: `smtp://127.0.0.1:${deadPort}`, from: 'no-reply@studio.example' } }, { to: 'a@example.com', subject: 's', text: 't' }),
       ).rejects.toThrow(/E-mail not sent/);
     } finally {
       await new Promise((r) => dead.close(r));

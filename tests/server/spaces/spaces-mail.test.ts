@@ -1,6 +1,5 @@
 // Invitation e-mails through a real SMTP client (nodemailer) into a tiny local SMTP sink.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMailer } from '../../../server/mailer';
 import { sendInviteMails } from '../../../server/domains/spaces/mail';
 import { createHarness, type Harness } from '../harness';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink';
@@ -36,7 +35,6 @@ describe('invitation e-mails with SMTP configured', () => {
     h = await createHarness({ SMTP_URL: sink.url, SMTP_FROM: 'Studio <studio@example.com>', PUBLIC_URL: 'https://dub.example.com' });
   });
   afterAll(async () => {
-    closeMailer();
     await h?.close();
     await sink?.close();
   });
@@ -66,7 +64,6 @@ describe('invitation e-mails when sending fails', () => {
     h = await createHarness({ SMTP_URL: sink.url });
   });
   afterAll(async () => {
-    closeMailer();
     await h?.close();
     await sink?.close();
   });

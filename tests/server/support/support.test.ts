@@ -3,7 +3,6 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupportConversation, SupportThread } from '../../../contract/schemas/onboarding';
-import { closeMailer } from '../../../server/mailer';
 import { createHarness, type Harness } from '../harness';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink';
 import { call, makeUser, ok, type TestUser } from '../spaces/spaces-fixtures';
@@ -34,7 +33,6 @@ beforeAll(async () => {
   bobProject = await project(bob, 'Bob secret');
 });
 afterAll(async () => {
-  closeMailer();
   await h?.close();
   await sink?.close();
 });
