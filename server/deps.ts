@@ -32,8 +32,9 @@ export interface AppDeps {
   /** The pipeline runtime (server/pipeline) with the stages the domains registered. */
   pipeline: Pipeline;
   /**
-   * This app's CPU slots and tool niceness (server/media/run.ts): its jobs and requests run in their scope, so the
-   * tools and engine threads they start share them; another app in the process has its own.
+   * This app's CPU slots, tool niceness and tool spawner (server/media/run.ts, server/media/spawner.ts): its jobs and
+   * requests run in their scope, so the tools and engine threads they start share them; another app in the process
+   * has its own.
    */
   tools: ToolLimits;
   /** The process's logger and metrics registry (server/observability.ts). */

@@ -25,7 +25,7 @@ export function mailEnabled(config: Pick<Config, 'smtp'>): boolean {
   return config.smtp !== null;
 }
 
-/** One app's SMTP transports, one per server URL. @internal (exported for its tests) */
+/** One app's SMTP transports, one per server URL (mailerOf: the app's, in its state). */
 export class Mailer {
   readonly #transports = new Map<string, Transporter>();
 

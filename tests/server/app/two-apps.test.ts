@@ -1,29 +1,69 @@
 // Two apps built in one process (two buildDeps, each with its own data directory and database) share nothing: the
 // status listeners, the live project events, the caches and the debit listeners of one are not the other's
-// (server/cache: an app's state is made with its database and wired by its composition root).
+// (server/cache: an app's state is made with its database and wired by its composition root), nor its CPU slots,
+// tool spawner, OIDC discovery, SMTP connections or platform library (its Admin API base).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { abstractFetch } from '@shopify/shopify-api/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ledger from '../../../server/domains/billing/ledger';
 import { cachedEmbedIdentity, rememberEmbedIdentity } from '../../../server/domains/users/cache';
 import { keptRead } from '../../../server/cache/kept-reads';
 import { rememberSessionToken, recentSessionToken, tokenKnown, tokenSeen } from '../../../server/domains/shop/token';
-import { cpuSlots, takeCpuSlot, toolNiceness, withCpuSlot, withToolLimits } from '../../../server/media/run';
+import { cpuSlots, run, takeCpuSlot, toolNiceness, withCpuSlot, withToolLimits } from '../../../server/media/run';
+import { mailerOf, sendMail } from '../../../server/mailer';
+import { shopCall, shopifyOf } from '../../../server/domains/shop/library';
 import { projectEventsOf } from '../../../server/live/events';
 import { setStatus, type StatusChange } from '../../../server/pipeline/stages';
 import type { ProjectEvent } from '../../../contract/events';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
+import { startSmtpSink, type SmtpSink } from '../smtp-sink';
 import { newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+
+/** A local stand-in of an OIDC provider (its discovery) and of the platform's Admin API: records what it is asked. */
+interface StandIn {
+  url: string;
+  asked: string[];
+  server: Server;
+}
+
+async function standIn(): Promise<StandIn> {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    asked.push(path);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (path !== '/.well-known/openid-configuration') return res.end('{}');
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    res.end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, server };
+}
 
 let a: Harness;
 let b: Harness;
 let video: string;
+let standA: StandIn;
+let standB: StandIn;
+let sinkA: SmtpSink;
+let sinkB: SmtpSink;
 beforeAll(async () => {
-  // Different CPU slots and niceness: each app's tools take its own (server/media/run.ts).
-  [a, b] = await Promise.all([createHarness({ PIPELINE_CPU_SLOTS: '1', PIPELINE_NICE: '4' }), createHarness({ PIPELINE_CPU_SLOTS: '2', PIPELINE_NICE: '6' })]);
+  [standA, standB, sinkA, sinkB] = await Promise.all([standIn(), standIn(), startSmtpSink(), startSmtpSink()]);
+  // The same OIDC provider and embedded app, each with its own SMTP server and Admin API stand-in.
+  const both = { OIDC_ISSUER: standA.url, OIDC_CLIENT_ID: 'two-apps', PUBLIC_URL: 'https://studio.example', EMBED_APP_KEY: 'two-apps-key', EMBED_APP_SECRET: 'two-apps-secret', EMBED_ADMIN_ORIGINS: 'https://admin.example.com' };
+  // Different CPU slots and niceness: each app's tools take its own (server/media/run.ts); A's tools start from its
+  // tool spawner, B's directly (TOOL_SPAWNER=0).
+  [a, b] = await Promise.all([
+    createHarness({ ...both, PIPELINE_CPU_SLOTS: '1', PIPELINE_NICE: '4', TOOL_SPAWNER: '1', SMTP_URL: sinkA.url, SHOP_ADMIN_URL: standA.url }),
+    createHarness({ ...both, PIPELINE_CPU_SLOTS: '2', PIPELINE_NICE: '6', TOOL_SPAWNER: '0', SMTP_URL: sinkB.url, SHOP_ADMIN_URL: standB.url }),
+  ]);
   video = await makeSpeechVideo({ seconds: 3 });
 }, 120_000);
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
+  await Promise.all([sinkA?.close(), sinkB?.close(), ...[standA, standB].map((s) => s && new Promise((r) => s.server.close(r)))]);
 });
 
 async function projectOf(h: Harness): Promise<{ u: TestUser; id: string }> {
@@ -123,5 +163,53 @@ describe('two apps in one process', () => {
     expect(tokenKnown(a.deps.db, shop)).toBe(true);
     expect(recentSessionToken(b.deps.db, shop)).toBeNull();
     expect(tokenKnown(b.deps.db, shop)).toBe(false);
+  });
+
+  it('each has its own tool spawner: one app\'s tools start from its helper, the other\'s (TOOL_SPAWNER=0) directly', async () => {
+    const [sa, sb] = [a.deps.tools.spawner!, b.deps.tools.spawner!];
+    expect(sa).not.toBe(sb);
+    expect([sa.enabled, sb.enabled]).toEqual([true, false]);
+    await Promise.all([sa.start(), sb.start()]);
+    expect(sa.pid).toBeGreaterThan(0);
+    expect(sb.pid).toBeNull();
+    const parentOfTool = async (h: Harness) => Number((await withToolLimits(h.deps.tools, () => run('sh', ['-c', 'echo $PPID']))).stdout.trim());
+    expect(await parentOfTool(a)).toBe(sa.pid);
+    expect(await parentOfTool(b)).toBe(process.pid);
+  });
+
+  it('an OIDC discovery kept by one app is not the other\'s (same provider, same client id)', async () => {
+    const discoveries = () => standA.asked.filter((p) => p === '/.well-known/openid-configuration').length;
+    const start = async (h: Harness) => {
+      const r = await h.request('GET', '/api/auth/oidc/start?origin=%2F');
+      expect(r.status).toBe(302);
+      expect(r.headers.get('location')).toMatch(new RegExp(`^${standA.url}/authorize\\?`));
+    };
+    const before = discoveries();
+    await start(a);
+    await start(a);
+    expect(discoveries()).toBe(before + 1); // kept by a
+    await start(b);
+    expect(discoveries()).toBe(before + 2); // b discovers for itself
+  });
+
+  it('each sends e-mail through its own SMTP connections', async () => {
+    expect(mailerOf(a.deps.db)).not.toBe(mailerOf(b.deps.db));
+    await sendMail(a.deps, { to: 'one@example.com', subject: 'from a', text: 'a' });
+    await sendMail(b.deps, { to: 'two@example.com', subject: 'from b', text: 'b' });
+    expect(sinkA.messages.map((m) => m.to)).toEqual([['one@example.com']]);
+    expect(sinkB.messages.map((m) => m.to)).toEqual([['two@example.com']]);
+    expect(mailerOf(a.deps.db).servers).toEqual([sinkA.url]);
+    expect(mailerOf(b.deps.db).servers).toEqual([sinkB.url]);
+  });
+
+  it('each has its own platform library, whose shop calls go to its own Admin API base', async () => {
+    expect(shopifyOf(a.deps)).not.toBeNull();
+    expect(shopifyOf(a.deps)).toBe(shopifyOf(a.deps));
+    expect(shopifyOf(a.deps)).not.toBe(shopifyOf(b.deps));
+    // At once: each call goes where its own app's SHOP_ADMIN_URL says.
+    const call = (h: Harness, what: string) => shopCall(h.deps, () => abstractFetch(`https://two-apps.myshopify.com/admin/${what}`));
+    await Promise.all([call(a, 'for-a'), call(b, 'for-b'), call(a, 'for-a-again')]);
+    expect(standA.asked.filter((p) => p.startsWith('/admin/')).sort()).toEqual(['/admin/for-a', '/admin/for-a-again']);
+    expect(standB.asked.filter((p) => p.startsWith('/admin/'))).toEqual(['/admin/for-b']);
   });
 });
