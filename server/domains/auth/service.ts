@@ -7,6 +7,7 @@ import { conflict, tooMany, unauthorized } from '../../errors';
 import { dummyHash, hashPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
 import { hashRefreshToken, newRefreshToken, signAccessToken } from './tokens';
+import { namespace } from '../../cache/index';
 
 export const PASSWORD_PROVIDER = 'password';
 
@@ -136,10 +137,11 @@ export async function purgeAuthTables(deps: AppDeps): Promise<void> {
 
 // Clean-up runs on a successful sign-in, at most once an hour per process and database.
 const PURGE_EVERY_MS = 60 * 60 * 1000;
-const lastPurge = new WeakMap<object, number>();
+/** When this app last purged (its state: two apps in one process purge each on its own clock). */
+const LAST_PURGE = namespace('auth:last-purge', () => ({ at: 0 }));
 async function purgeHourly(deps: AppDeps): Promise<void> {
-  const last = lastPurge.get(deps.db) ?? 0;
-  if (Date.now() - last < PURGE_EVERY_MS) return;
-  lastPurge.set(deps.db, Date.now());
+  const last = deps.db.state.of(LAST_PURGE);
+  if (Date.now() - last.at < PURGE_EVERY_MS) return;
+  last.at = Date.now();
   await purgeAuthTables(deps);
 }

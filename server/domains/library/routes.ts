@@ -21,6 +21,7 @@ import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';
 import { createTusServer, kindFrom, tusContext, type TusServer } from './tus';
 import { findMembership } from '../spaces/repository';
 import { routeFacts } from '../../http/route-facts';
+import { namespace } from '../../cache/index';
 
 export const libraryRoutes = new Hono<AppEnv>();
 
@@ -132,17 +133,14 @@ libraryRoutes.get('/info/video', routeFacts({
 
 // ------------------------------------------------------------------ tus
 
-// One tus server per app (tests build several apps in one process).
-const tusServers = new WeakMap<object, Promise<TusServer>>();
+// One tus server per app (its state: tests build several apps in one process).
+const TUS_SERVER = namespace('library:tus', () => ({ server: null as Promise<TusServer> | null }));
 
 async function tus(c: Context<AppEnv>): Promise<TusServer> {
   const deps = c.get('deps');
-  let s = tusServers.get(deps);
-  if (!s) {
-    s = createTusServer({ ...deps, storage: storageOf(c) });
-    tusServers.set(deps, s);
-  }
-  return s;
+  const slot = deps.db.state.of(TUS_SERVER);
+  slot.server ??= createTusServer({ ...deps, storage: storageOf(c) });
+  return slot.server;
 }
 
 libraryRoutes.all('/tus', async (c) => {

@@ -34,6 +34,7 @@ import type { UserRow } from '../../caller';
 import { voiceEngines, type VoiceCloneEngine } from './engines';
 import { speechSample } from '../../engines/builtin/voice-sample';
 import * as repo from './repository';
+import { namespace } from '../../cache/index';
 
 type Deps = Pick<AppDeps, 'db' | 'storage' | 'engines' | 'config' | 'logger'>;
 type CreateBody = v.InferOutput<typeof CreateVoicePresetRequest>;
@@ -172,10 +173,11 @@ async function sampleFromSpeaker(deps: Deps, projectId: string, speakerId: strin
 
 // ------------------------------------------------------------------ making the voice
 
-const pending = new WeakMap<object, Set<Promise<void>>>();
+/** The app's cloning tasks still running (its state). */
+const PENDING = namespace('voices:cloning', () => new Set<Promise<void>>());
 /** @public The cloning still running in this process (tests wait for them before closing the database). */
 export async function settleVoiceTasks(deps: Deps): Promise<void> {
-  await Promise.allSettled([...(pending.get(deps.db) ?? [])]);
+  await Promise.allSettled([...deps.db.state.of(PENDING)]);
 }
 
 /** Runs the engine's cloning for a new preset; the outcome is written to the preset (done or error). */
@@ -192,8 +194,7 @@ function startCloning(deps: Deps, engine: VoiceCloneEngine, row: repo.PresetRow,
       await rm(dir, { recursive: true, force: true });
     }
   })();
-  let set = pending.get(deps.db);
-  if (!set) pending.set(deps.db, (set = new Set()));
+  const set = deps.db.state.of(PENDING);
   set.add(task);
   void task.finally(() => set.delete(task));
 }
