@@ -79,6 +79,13 @@ export const AdminSurveyAnswer = v.object({
   created_at: v.string(),
 });
 export type AdminSurveyAnswer = v.InferOutput<typeof AdminSurveyAnswer>;
+/** A survey as staff switch it on or off (GET /api/admin/survey/surveys). */
+export const AdminSurvey = v.object({
+  id: v.string(),
+  title: v.string(),
+  questions: v.array(v.string()),
+  active: v.boolean(),
+});
 
 
 // ------------------------------------------------------------------ feature groups (A/B)

@@ -67,9 +67,10 @@ export const SCHEMAS = {
   AdminSettingsRequest: settings.AdminSettingsUpdate,
   ShopBillingStatus: shopBilling.ShopBillingStatus, ShopSubscribeRequest: shopBilling.ShopSubscribeRequest, ShopSubscribeResponse: shopBilling.ShopSubscribeResponse,
   ShopMinutesRequest: shopBilling.ShopMinutesRequest, ShopMinutesResponse: shopBilling.ShopMinutesResponse,
-  SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation,
+  SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation, SupportThread: onboarding.SupportThread,
   SupportReplyRequest: onboarding.SupportReplyRequest, SupportReplyAnswer: onboarding.SupportReplyAnswer,
   SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest,
+  AdminFeedback: onboarding.AdminFeedback, AdminSurveyAnswer: onboarding.AdminSurveyAnswer, AdminSurvey: onboarding.AdminSurvey,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem,
 } satisfies Record<string, v.GenericSchema>;
 export type SchemaName = keyof typeof SCHEMAS;

@@ -1,5 +1,6 @@
 // /api/admin (superusers): user search, CSV export, user PATCH, app flags.
 import { Hono } from 'hono';
+import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import { AdminSettingsUpdate } from '../../../contract/schemas/settings';
 import { AdminUpdateUserRequest, AdminUsersQuery } from '../../../contract/schemas/user';
 import { requireSuperuser } from '../../http/auth';
@@ -10,21 +11,29 @@ import { CSV_COLUMNS, listUsers, updateUser, usersCsvPage } from './service';
 import { CSV_PAGE_ROWS, csvHeaders, csvStream } from '../../csv';
 import { AdminMinutesGrant, AdminPaymentsSettings } from '../../../contract/schemas/payments';
 import { grantMinutes, paymentsSettings, setLocalCheckout } from '../billing/payments-service';
-import { routeFacts } from '../../http/route-facts';
+import { routeFacts, type QueryFact } from '../../http/route-facts';
+
+/** The customer search's filters (AdminUsersQuery). */
+const USERS_Q: QueryFact[] = [
+  { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Signed up after' }, { name: 'date_lt', description: 'Signed up before' },
+  { name: 'subscription_type', description: 'Plan tier' },
+];
 
 export const adminRoutes = new Hono<AppEnv>()
   .use('*', requireSuperuser)
-  .get('/users', async (c) => {
+  .get('/users', routeFacts({
+    summary: 'Customer search, newest sign-ups first (superuser)',
+    response: 'AdminUser',
+    list: true,
+    query: [...USERS_Q, { name: 'limit', description: `Rows (1-1000, default ${ADMIN_LIST_LIMIT})` }],
+  }), async (c) => {
     const q = queryWith(c, AdminUsersQuery);
     return c.json(await listUsers(c.get('deps').db, q));
   })
   .get('/users/csv', routeFacts({
     summary: 'The customer search as a CSV file (superuser)',
     binary: 'text/csv',
-    query: [
-      { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Signed up after' }, { name: 'date_lt', description: 'Signed up before' },
-      { name: 'subscription_type', description: 'Plan tier' },
-    ],
+    query: USERS_Q,
   }), async (c) => {
     const q = queryWith(c, AdminUsersQuery);
     const db = c.get('deps').db;

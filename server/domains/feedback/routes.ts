@@ -16,6 +16,7 @@ import { routeFacts, type QueryFact } from '../../http/route-facts';
 const ADMIN_RECORDS_Q: QueryFact[] = [
   { name: 'email', description: 'E-mail contains' }, { name: 'date_gt', description: 'Written after (ISO date-time)' }, { name: 'date_lt', description: 'Written before (ISO date-time)' },
 ];
+const ADMIN_LIST_Q: QueryFact[] = [...ADMIN_RECORDS_Q, { name: 'limit', description: `Rows (1-1000, default ${ADMIN_LIST_LIMIT})` }];
 
 export const surveyRoutes = new Hono<AppEnv>()
   .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', status: 201 }), async (c) => {
@@ -29,7 +30,12 @@ export const surveyRoutes = new Hono<AppEnv>()
 
 export const feedbackAdminRoutes = new Hono<AppEnv>()
   .use('*', requireSuperuser)
-  .get('/', async (c) => c.json(await listFeedback(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
+  .get('/', routeFacts({
+    summary: 'Project feedback, newest first (superuser)',
+    response: 'AdminFeedback',
+    list: true,
+    query: ADMIN_LIST_Q,
+  }), async (c) => c.json(await listFeedback(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
   .get('/csv', routeFacts({
     summary: 'Project feedback as a CSV file (superuser)',
     binary: 'text/csv',
@@ -42,8 +48,13 @@ export const feedbackAdminRoutes = new Hono<AppEnv>()
 
 export const surveyAdminRoutes = new Hono<AppEnv>()
   .use('*', requireSuperuser)
-  .get('/', async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
-  .get('/surveys', async (c) => c.json(await listSurveys(c.get('deps').db)))
+  .get('/', routeFacts({
+    summary: 'Survey answers and dismissals, newest first (superuser)',
+    response: 'AdminSurveyAnswer',
+    list: true,
+    query: ADMIN_LIST_Q,
+  }), async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
+  .get('/surveys', routeFacts({ summary: 'The surveys and whether users are asked them (superuser)', response: 'AdminSurvey', list: true }), async (c) => c.json(await listSurveys(c.get('deps').db)))
   .patch('/surveys/:id', routeFacts({ summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest' }), async (c) => {
     const body = await jsonBody(c, SurveyActiveRequest);
     return c.json(await setSurveyActive(c.get('deps').db, c.req.param('id'), body.active));

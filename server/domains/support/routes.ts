@@ -33,11 +33,23 @@ const InboxQuery = v.object({
 
 export const supportAdminRoutes = new Hono<AppEnv>()
   .use('*', requireSuperuser)
-  .get('/threads', async (c) => {
+  .get('/threads', routeFacts({
+    summary: 'The support inbox: every user\'s conversation, latest message first (superuser)',
+    response: 'SupportThread',
+    list: true,
+    query: [
+      { name: 'status', description: 'open (waiting for staff) or answered; all when left out' },
+      { name: 'email', description: 'User e-mail contains' },
+      { name: 'limit', description: `Rows (1-500, default ${ADMIN_LIST_LIMIT})` },
+    ],
+  }), async (c) => {
     const q = queryWith(c, InboxQuery);
     return c.json(await inbox(c.get('deps'), { status: q.status, email: q.email || undefined, limit: q.limit ?? ADMIN_LIST_LIMIT }));
   })
-  .get('/threads/:id', async (c) => c.json(await staffConversation(c.get('deps'), c.req.param('id'))))
+  .get('/threads/:id', routeFacts({
+    summary: 'One support conversation; the user\'s messages count as read by staff (superuser)',
+    response: 'SupportConversation',
+  }), async (c) => c.json(await staffConversation(c.get('deps'), c.req.param('id'))))
   .post('/threads/:id/messages', routeFacts({
     summary: 'Answer a support thread (superuser)',
     body: 'SupportReplyRequest',

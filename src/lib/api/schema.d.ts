@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/feedback */
+        /** Project feedback, newest first (superuser) */
         get: operations["get_admin_feedback"];
         put?: never;
         post?: never;
@@ -80,7 +80,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/support/threads */
+        /** The support inbox: every user's conversation, latest message first (superuser) */
         get: operations["get_admin_support_threads"];
         put?: never;
         post?: never;
@@ -97,7 +97,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/support/threads/{id} */
+        /** One support conversation; the user's messages count as read by staff (superuser) */
         get: operations["get_admin_support_threads_id"];
         put?: never;
         post?: never;
@@ -131,7 +131,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/survey */
+        /** Survey answers and dismissals, newest first (superuser) */
         get: operations["get_admin_survey"];
         put?: never;
         post?: never;
@@ -165,7 +165,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/survey/surveys */
+        /** The surveys and whether users are asked them (superuser) */
         get: operations["get_admin_survey_surveys"];
         put?: never;
         post?: never;
@@ -199,7 +199,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/admin/users */
+        /** Customer search, newest sign-ups first (superuser) */
         get: operations["get_admin_users"];
         put?: never;
         post?: never;
@@ -4106,6 +4106,16 @@ export interface components {
                 created_at: string;
             }[];
         };
+        SupportThread: {
+            id: string;
+            user_id: string;
+            user_email: string;
+            /** @enum {string} */
+            status: "open" | "answered";
+            last_message_at: string;
+            unread: number;
+            last_message: string | null;
+        };
         SupportReplyRequest: {
             body: string;
         };
@@ -4143,6 +4153,33 @@ export interface components {
         SurveyActiveRequest: {
             active: boolean;
         };
+        AdminFeedback: {
+            id: string;
+            email: string | null;
+            project_id: string | null;
+            project_name: string | null;
+            project_status: string | null;
+            comment: string;
+            options: string[];
+            created_at: string;
+        };
+        AdminSurveyAnswer: {
+            id: string;
+            email: string;
+            survey_id: string;
+            survey_title: string;
+            /** @enum {string} */
+            status: "answered" | "rejected";
+            answers: string[];
+            comment: string;
+            created_at: string;
+        };
+        AdminSurvey: {
+            id: string;
+            title: string;
+            questions: string[];
+            active: boolean;
+        };
         Error: {
             detail: string | {
                 loc: (string | number)[];
@@ -4166,7 +4203,16 @@ export type $defs = Record<string, never>;
 export interface operations {
     get_admin_feedback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Written after (ISO date-time) */
+                date_gt?: string;
+                /** @description Written before (ISO date-time) */
+                date_lt?: string;
+                /** @description Rows (1-1000, default 20) */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4179,7 +4225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminFeedback"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4551,7 +4597,14 @@ export interface operations {
     };
     get_admin_support_threads: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description open (waiting for staff) or answered; all when left out */
+                status?: string;
+                /** @description User e-mail contains */
+                email?: string;
+                /** @description Rows (1-500, default 20) */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4564,7 +4617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SupportThread"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4640,7 +4693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SupportConversation"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4781,7 +4834,16 @@ export interface operations {
     };
     get_admin_survey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Written after (ISO date-time) */
+                date_gt?: string;
+                /** @description Written before (ISO date-time) */
+                date_lt?: string;
+                /** @description Rows (1-1000, default 20) */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4794,7 +4856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminSurveyAnswer"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -4949,7 +5011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminSurvey"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -5090,7 +5152,18 @@ export interface operations {
     };
     get_admin_users: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description E-mail contains */
+                email?: string;
+                /** @description Signed up after */
+                date_gt?: string;
+                /** @description Signed up before */
+                date_lt?: string;
+                /** @description Plan tier */
+                subscription_type?: string;
+                /** @description Rows (1-1000, default 20) */
+                limit?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5103,7 +5176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminUser"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
-import { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
+import { AdminFeedback, AdminSurvey, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
 import { createHarness, type Harness } from '../harness';
 import { call, makeUser, ok, type TestUser } from '../spaces/spaces-fixtures';
 
@@ -70,7 +70,9 @@ describe('survey switch (staff)', () => {
   it('is off until staff switch it on; only superusers may', async () => {
     expect((await ok(h, alice, 'GET', '/api/settings')).surveys).toEqual([]);
     expect((await call(h, alice, 'PATCH', '/api/admin/survey/surveys/customer_survey_v1', { active: true })).status).toBe(403);
-    expect((await ok(h, staff, 'GET', '/api/admin/survey/surveys')).map((s: { id: string; active: boolean }) => [s.id, s.active])).toEqual([['customer_survey_v1', false]]);
+    const surveys = await ok(h, staff, 'GET', '/api/admin/survey/surveys');
+    expect(v.is(v.array(AdminSurvey), surveys)).toBe(true);
+    expect(surveys.map((s: { id: string; active: boolean }) => [s.id, s.active])).toEqual([['customer_survey_v1', false]]);
     const on = await ok(h, staff, 'PATCH', '/api/admin/survey/surveys/customer_survey_v1', { active: true });
     expect(on.active).toBe(true);
     expect((await call(h, staff, 'PATCH', '/api/admin/survey/surveys/nope', { active: true })).status).toBe(404);

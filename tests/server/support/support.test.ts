@@ -60,6 +60,7 @@ describe('support chat', () => {
     expect(threads[0]).toMatchObject({ user_email: 'alice@example.com', unread: 1, last_message: 'My dub is silent' });
 
     const opened = await ok(h, staff, 'GET', `/api/admin/support/threads/${threads[0].id}`);
+    expect(v.is(SupportConversation, opened)).toBe(true);
     expect(opened.messages[0].page).toBe(`/spaces/${alice.defaultSpaceId}/project/${aliceProject}`);
     expect((await ok(h, staff, 'GET', '/api/admin/support/threads'))[0].unread).toBe(0);
 
