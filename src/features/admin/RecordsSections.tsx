@@ -3,10 +3,9 @@
 import { Banner, BlockStack, Button, Card, Checkbox, DataTable, EmptyState, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState, type ReactNode } from 'react';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
-import type { AdminFeedback, AdminSurveyAnswer } from '../../../contract/schemas/onboarding';
 import { call, clientWith } from '../../lib/api/client';
-import { useApiGetUndeclared } from '../../lib/api/use-api-get';
-import { errorMessage } from '../../lib/http';
+import { useApiGet, type GetAnswer } from '../../lib/api/use-api-get';
+import { errorMessage, type ApiError } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useSnackbar } from '../../ui/snackbars';
 
@@ -52,14 +51,26 @@ async function downloadCsv(path: 'admin/feedback' | 'admin/survey', q: URLSearch
 
 const day = (iso: string) => new Date(iso).toISOString().slice(0, 10);
 
+/** The query of a records list as the key and the request send it. */
+type ListQuery = Record<string, string>;
+/** A records list read: the rows of a search (keeping the last rows while the next search loads). */
+type RowsRead<T> = (query: ListQuery) => { data?: T[]; error?: ApiError; isLoading: boolean };
+
+const useFeedbackRows: RowsRead<GetAnswer<'/api/admin/feedback'>[number]> = (query) =>
+  useApiGet('/api/admin/feedback', { params: { query } }, { keepPreviousData: true });
+const useSurveyAnswerRows: RowsRead<GetAnswer<'/api/admin/survey'>[number]> = (query) =>
+  useApiGet('/api/admin/survey', { params: { query } }, { keepPreviousData: true });
+
 function RecordsList<T extends { id: string }>({
   path,
+  useRows,
   filename,
   headings,
   row,
   empty,
 }: {
   path: 'admin/feedback' | 'admin/survey';
+  useRows: RowsRead<T>;
   filename: string;
   headings: string[];
   row: (r: T) => ReactNode[];
@@ -72,7 +83,7 @@ function RecordsList<T extends { id: string }>({
   const [exporting, setExporting] = useState(false);
   const snackbar = useSnackbar();
   const filter: RecordsFilter = { email: useDebounced(email), date_gt: from, date_lt: to, limit };
-  const { data, error, isLoading } = useApiGetUndeclared<T[]>(`/api/${path}`, { params: { query: Object.fromEntries(recordsQuery(filter)) } }, { keepPreviousData: true });
+  const { data, error, isLoading } = useRows(Object.fromEntries(recordsQuery(filter)));
   const rows = (data ?? []).map(row);
   async function exportCsv() {
     setExporting(true);
@@ -117,8 +128,9 @@ function RecordsList<T extends { id: string }>({
 
 export function FeedbackSection() {
   return (
-    <RecordsList<AdminFeedback>
+    <RecordsList
       path="admin/feedback"
+      useRows={useFeedbackRows}
       filename="feedback.csv"
       empty="No feedback matches"
       headings={['Date', 'Email', 'Project', 'Status', 'What went wrong', 'Comment']}
@@ -127,19 +139,14 @@ export function FeedbackSection() {
   );
 }
 
-interface SurveyDef {
-  id: string;
-  title: string;
-  questions: string[];
-  active: boolean;
-}
+type Survey = GetAnswer<'/api/admin/survey/surveys'>[number];
 
 /** Which surveys users are asked (each user once). */
 function SurveySwitches() {
-  const { data, mutate } = useApiGetUndeclared<SurveyDef[]>('/api/admin/survey/surveys', {});
+  const { data, mutate } = useApiGet('/api/admin/survey/surveys', {});
   const snackbar = useSnackbar();
   const [saving, setSaving] = useState<string | null>(null);
-  async function toggle(s: SurveyDef, active: boolean) {
+  async function toggle(s: Survey, active: boolean) {
     setSaving(s.id);
     try {
       await call(clientWith({ spaceId: false }).PATCH('/api/admin/survey/surveys/{id}', { params: { path: { id: s.id } }, body: { active } }));
@@ -183,8 +190,9 @@ export function SurveySection() {
 
 function SurveyAnswers() {
   return (
-    <RecordsList<AdminSurveyAnswer>
+    <RecordsList
       path="admin/survey"
+      useRows={useSurveyAnswerRows}
       filename="survey.csv"
       empty="No survey answers match"
       headings={['Date', 'Email', 'Survey', 'Answer', 'Comment']}

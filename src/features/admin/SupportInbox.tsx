@@ -6,9 +6,8 @@ import { formatDateTime } from '../../lib/format';
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
 import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
-import type { SupportConversation, SupportThread } from '../../../contract/schemas/onboarding';
 import { call, clientWith } from '../../lib/api/client';
-import { apiKey, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 import { errorMessage } from '../../lib/http';
 import { EMPTY_ILLUSTRATION } from '../../ui/illustrations';
 import { useToast } from '../../ui/toasts';
@@ -19,7 +18,7 @@ const stamp = (iso: string) => formatDateTime(iso);
 function ThreadView({ id }: { id: string }) {
   const thread = { params: { path: { id } } };
   const key = apiKey('/api/admin/support/threads/{id}', thread);
-  const { data, error } = useApiGetUndeclared<SupportConversation>('/api/admin/support/threads/{id}', thread, { refreshInterval: INBOX_POLL_MS });
+  const { data, error } = useApiGet('/api/admin/support/threads/{id}', thread, { refreshInterval: INBOX_POLL_MS });
   const { mutate } = useSWRConfig();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -86,7 +85,7 @@ export function SupportInbox() {
   if (status) q.set('status', status);
   if (email.trim()) q.set('email', email.trim());
   q.set('limit', String(limit));
-  const { data, error } = useApiGetUndeclared<SupportThread[]>('/api/admin/support/threads', { params: { query: Object.fromEntries(q) } }, { refreshInterval: INBOX_POLL_MS, keepPreviousData: true });
+  const { data, error } = useApiGet('/api/admin/support/threads', { params: { query: Object.fromEntries(q) } }, { refreshInterval: INBOX_POLL_MS, keepPreviousData: true });
   const threads = data ?? [];
   return (
     <BlockStack gap="400">

@@ -4,7 +4,7 @@ import { ADMIN_LIST_LIMIT } from '../../../contract/constants';
 import type { PlanTier } from '../../../contract/features';
 import type { AdminUser } from '../../../contract/schemas/user';
 import { call, clientWith } from '../../lib/api/client';
-import { apiKey, useApiGet, useApiGetUndeclared } from '../../lib/api/use-api-get';
+import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
 /** Admin calls are not about a Teamspace: no space_id. */
 const admin = () => clientWith({ spaceId: false });
@@ -30,7 +30,7 @@ export function customerQuery(f: CustomerFilter): URLSearchParams {
 
 
 export function useCustomers(f: CustomerFilter) {
-  return useApiGetUndeclared<AdminUser[]>('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } }, { keepPreviousData: true });
+  return useApiGet('/api/admin/users', { params: { query: Object.fromEntries(customerQuery(f)) } }, { keepPreviousData: true });
 }
 
 /** Downloads the CSV export of a search. */
@@ -65,28 +65,18 @@ export async function grantPlan(mutate: ScopedMutator, userId: string, plan: Pla
   return user;
 }
 
-export interface GrantMinutesResult {
-  granted: boolean;
-  space_id: string;
-  minutes: { total: number; used: number; available: number };
-}
-
 /** Grants a minute pack to a user's default Teamspace (superuser); `requestId` makes a second click grant once. */
-export async function grantMinutes(mutate: ScopedMutator, userId: string, minutes: number, requestId: string, note?: string): Promise<GrantMinutesResult> {
+export async function grantMinutes(mutate: ScopedMutator, userId: string, minutes: number, requestId: string, note?: string) {
   const r = await call(admin().POST('/api/admin/users/{id}/minutes', { params: { path: { id: userId } }, body: { minutes, request_id: requestId, note } }));
   await mutate((key) => typeof key === 'string' && key.startsWith('/api/admin/users'));
   return r;
 }
 
-export interface PaymentsSettings {
-  provider: 'local' | 'stripe';
-  local_checkout: 'free' | 'admin';
-}
 export const PAYMENTS_SETTINGS_KEY = apiKey('/api/admin/payments');
 export function usePaymentsSettings() {
   return useApiGet('/api/admin/payments', {});
 }
-export async function savePaymentsSettings(mutate: ScopedMutator, local_checkout: 'free' | 'admin'): Promise<PaymentsSettings> {
+export async function savePaymentsSettings(mutate: ScopedMutator, local_checkout: 'free' | 'admin') {
   const r = await call(admin().PUT('/api/admin/payments', { body: { local_checkout } }));
   await mutate(PAYMENTS_SETTINGS_KEY, r, { revalidate: false });
   await mutate('/api/payments/products');

@@ -68,22 +68,3 @@ export function useApiGet<P extends GetPath>(
   const c = context ? clientWith(context) : client;
   return useSWR(key, () => getThrough(c, path, init ?? undefined), options);
 }
-
-/**
- * For the few GET routes whose OpenAPI entry declares no answer schema (the admin area's lists): the path is still
- * one the API serves, the answer type `T` is the caller's. Remove each use once its route declares its answer.
- */
-export function useApiGetUndeclared<T>(
-  path: GetPath,
-  init: KeyInit | null,
-  options?: SWRConfiguration<T, ApiError>,
-): SWRResponse<T, ApiError> {
-  const key = init === null ? null : apiKey(path, init);
-  return useSWR(key, () => getUndeclared<T>(path, init ?? undefined), options);
-}
-
-/** GET of a route without a declared answer (see useApiGetUndeclared). */
-function getUndeclared<T>(path: GetPath, init?: KeyInit): Promise<T> {
-  const get = client.GET as unknown as (p: string, i?: unknown) => ReturnType<typeof client.GET>;
-  return call(get(path, init)) as Promise<T>;
-}
