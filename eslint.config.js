@@ -21,8 +21,8 @@ const BOUNDARIES = [
   zone('./src/features', './src/app', 'src/features/* never import src/app (app composes features, not the other way)'),
   zone(['./src/lib', './src/ui'], ['./src/app', './src/features'], 'src/lib and src/ui import neither src/app nor src/features'),
   zone('./src/lib', './src/ui', 'src/lib imports no presentation (src/ui)'),
-  // server: app -> domains -> http (the kit of the routes) -> pipeline, engines, db, cache, storage, media.
-  zone(['./server/db', './server/cache', './server/storage', './server/media', './server/live', './server/errors.ts', './server/caller.ts'], ['./server/app', './server/http', './server/domains', './server/pipeline'], 'server/db, cache, storage, media, live, errors.ts and caller.ts are below the domains: they import no app, http, domain or pipeline code'),
+  // server: app -> domains -> http (the kit of the routes) -> jobs (the job runtime), engines, db, cache, storage, media.
+  zone(['./server/db', './server/cache', './server/storage', './server/media', './server/live', './server/errors.ts', './server/caller.ts'], ['./server/app', './server/http', './server/domains', './server/jobs'], 'server/db, cache, storage, media, live, errors.ts and caller.ts are below the domains: they import no app, http, domain or job runtime code'),
   zone('./server/domains', './server/app', 'domains never import the app (server/app mounts them)'),
   // The app on top, the kit below: server/http holds what routes use and knows no domain (what a guard needs of a
   // domain, the app hands to each request: `callers` in server/http/env.ts).
@@ -31,10 +31,11 @@ const BOUNDARIES = [
   zone('./server/domains/**/!(routes).ts', './server/http', 'only routes.ts files of a domain import server/http: services take plain arguments and throw DomainError (server/errors.ts)'),
   // Media (ffmpeg, measurements) runs below the engines: it never calls a model.
   zone('./server/media', './server/engines', 'server/media imports no engine: the stages hand it what the engines made'),
-  // engines talk to models only: no domain, pipeline or HTTP layer.
-  zone('./server/engines', ['./server/app', './server/domains', './server/pipeline', './server/http'], 'server/engines import no app, domain, pipeline or http code'),
-  // The pipeline runs stages; domains register what it calls.
-  zone('./server/pipeline', ['./server/app', './server/domains', './server/http'], 'server/pipeline imports no app, domain or http code: the domains register the stage handlers it runs'),
+  // engines talk to models only: no domain, job runtime or HTTP layer.
+  zone('./server/engines', ['./server/app', './server/domains', './server/jobs', './server/http'], 'server/engines import no app, domain, job runtime or http code'),
+  // The job runtime runs stages of subjects it does not know: the domain gives it its handlers and hooks
+  // (server/jobs/subjects.ts; the project pipeline is server/domains/projects/pipeline), wired by the composition root.
+  zone('./server/jobs', ['./server/app', './server/domains', './server/http', './server/engines'], 'server/jobs (the job runtime) imports no app, domain, http or engine code: the domain gives it its stage handlers and hooks (server/jobs/subjects.ts)'),
 ];
 
 // No cross-feature imports: each src/features/<name> may import only itself (plus lib, ui and contract).

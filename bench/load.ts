@@ -29,7 +29,7 @@ import { makeTestVideo, placeClips } from '../server/media/ffmpeg';
 import { wavDurationSec } from '../server/media/wav';
 import { replaceSpeakers, setSpeakerVoice, updateProjectFields } from '../server/domains/projects/repository';
 import { insertSegments } from '../server/domains/projects/transcript/repository';
-import { setStatus } from '../server/pipeline/stages';
+import { setStatus } from '../server/domains/projects/pipeline/stages';
 
 interface AutocannonResult {
   requests: { average: number; total: number };

@@ -8,8 +8,8 @@ import type { ConfiguredAdapters } from './engines/adapters/index';
 import type { EngineRegistry } from './engines/registry';
 import type { ToolLimits } from './media/run';
 import type { Logger, Metrics } from './observability';
-import type { Pipeline } from './pipeline/pipeline';
-import type { PipelineListeners } from './pipeline/stages';
+import type { Pipeline } from './domains/projects/pipeline/registry';
+import type { PipelineListeners } from './domains/projects/pipeline/stages';
 import type { Storage } from './storage/types';
 import type { PaymentsProvider } from './domains/billing/provider';
 
@@ -29,7 +29,7 @@ export interface AppDeps {
   engines: EngineRegistry;
   /** The HTTP engine adapters LLM_ENGINE/ASR_ENGINE/MT_ENGINE/TTS_ENGINE configured (rewriter for /api/tools, voice cloner...). */
   engineAdapters: ConfiguredAdapters;
-  /** The pipeline runtime (server/pipeline) with the stages the domains registered. */
+  /** The job runtime (server/jobs) running the project stages (server/domains/projects/pipeline). */
   pipeline: Pipeline;
   /**
    * This app's CPU slots, tool niceness and tool spawner (server/media/run.ts, server/media/spawner.ts): its jobs and

@@ -10,7 +10,7 @@ import { MAX_BATCH_ITEMS } from '../../../contract/schemas/batch';
 import { isFailure, isFinished, isGeneratable, type ProjectStatus } from '../../../contract/statuses';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
-import { setStatus, type StageName, type StatusChange } from '../../pipeline/stages';
+import { setStatus, type StageName, type StatusChange } from '../projects/pipeline/stages';
 import { requireFeature } from '../billing/entitlements';
 import * as ledger from '../billing/ledger';
 import { badRequest, conflict, DomainError, notFound, unprocessable } from '../../errors';

@@ -1,7 +1,7 @@
 // What billing does when a project's status changes (registered with the pipeline's onStatusChange, run in the
 // transaction of the change): a generation that fails or is cancelled gets its minutes back; a finished one
 // becomes the base of the next re-dub's charge.
-import type { SideTaskFailure, StatusChange } from '../../pipeline/stages';
+import type { SideTaskFailure, StatusChange } from '../projects/pipeline/stages';
 import type { Db } from '../../db/index';
 import * as ledger from './ledger';
 import { markGenerationDubbed, projectBilling } from './repository';

@@ -11,7 +11,7 @@ import type { Language } from '../../../contract/schemas/settings';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
 import { mediaUrl, uploadKey } from '../../storage/index';
-import { setStatus, type StageName } from '../../pipeline/stages';
+import { setStatus, type StageName } from '../projects/pipeline/stages';
 import { badRequest, conflict, DomainError, forbidden } from '../../errors';
 import { effectiveTierOf, getUserSubscriptionCached } from '../billing/plan';
 import { finishMedia, insertMedia } from '../library/repository';

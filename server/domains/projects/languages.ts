@@ -3,7 +3,7 @@
 // transcript, speakers) instead of running it again. Each language is its own project, listed under the source.
 import type { Db } from '../../db/index';
 import type { EngineRegistry } from '../../engines/registry';
-import { setStatus } from '../../pipeline/stages';
+import { setStatus } from './pipeline/stages';
 import { projectKey } from '../../storage/index';
 import type { Storage } from '../../storage/types';
 import { copySegments } from './transcript/repository';

@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../caller';
 import * as repo from './repository';
 import { loadProject, STILL_STOPPING } from './service';
-import { stoppingJobs } from '../../pipeline/repository';
+import { stoppingJobs } from '../../jobs/repository';
 import { oneProjectJson } from './shape';
 
 /** POST /api/project/{id}/run_check_face_task: queues the face check (a second click joins the running one). */

@@ -2,7 +2,7 @@
 // (REDIS_URL, queue "webhooks"), like the pipeline's queue (server/pipeline/queue.ts). A job id is
 // `<deliveryId>-<attempt>`, so pushing the same attempt twice is harmless.
 import * as v from 'valibot';
-import { MemoryQueue } from '../../pipeline/memory-queue';
+import { MemoryQueue } from '../../jobs/memory-queue';
 
 const Payload = v.object({ deliveryId: v.pipe(v.string(), v.uuid()), attempt: v.pipe(v.number(), v.integer(), v.minValue(0)) });
 export type DeliveryJobData = v.InferOutput<typeof Payload>;

@@ -8,7 +8,7 @@ import { type WebhookDelivery, type WebhookEndpoint, type WebhookEndpointWithSec
 import { isFailure, type ProjectStatus } from '../../../contract/statuses';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/index';
-import type { StatusChange } from '../../pipeline/stages';
+import type { StatusChange } from '../projects/pipeline/stages';
 import { requireFeature } from '../billing/entitlements';
 import { notFound, unprocessable } from '../../errors';
 import { isUuid } from '../spaces/guard';

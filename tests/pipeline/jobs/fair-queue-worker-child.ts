@@ -4,9 +4,9 @@
 import { loadConfig } from '../../../server/config';
 import { openDb } from '../../../server/db/index';
 import { jobsAtOnce } from '../../../server/domains/billing/jobs-at-once';
-import { createPipelineServices } from '../../../server/pipeline/index';
-import type { StageHandler } from '../../../server/pipeline/pipeline';
-import { STAGES, type StageName } from '../../../server/pipeline/stages';
+import { createPipelineServices } from '../../../server/domains/projects/pipeline/index';
+import type { StageHandler } from '../../../server/domains/projects/pipeline/registry';
+import { STAGES, type StageName } from '../../../server/domains/projects/pipeline/stages';
 import { sleep } from './queue-helpers';
 
 const config = loadConfig();

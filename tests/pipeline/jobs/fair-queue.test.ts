@@ -2,10 +2,10 @@
 // takes the first slot that frees (it does not wait for A's batch), and A never runs more jobs at once than its
 // plan allows (the scheduler enforces it, not only the creation of jobs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageHandler } from '../../../server/pipeline/pipeline';
-import { InProcessQueue, type JobData, type JobProcessor } from '../../../server/pipeline/queue';
-import { DeferJob, type Ticket } from '../../../server/pipeline/scheduler';
-import { STAGES, type StageName } from '../../../server/pipeline/stages';
+import type { StageHandler } from '../../../server/domains/projects/pipeline/registry';
+import { InProcessQueue, type JobData, type JobProcessor } from '../../../server/jobs/queue';
+import { DeferJob, type Ticket } from '../../../server/jobs/scheduler';
+import { STAGES, type StageName } from '../../../server/domains/projects/pipeline/stages';
 import { createHarness, type Harness } from '../../server/harness';
 import { replacePipeline } from '../../server/projects/projects-fixtures';
 import { allEnded, figures, spaceWithProjects, STAGE, type Mark } from './fair-queue-fixtures';
@@ -35,18 +35,18 @@ function stubs(marks: Mark[]): Record<StageName, StageHandler> {
 }
 
 /** The in-process queue, marking when a job enters it and when it is handed to the pipeline. */
-class MarkingQueue extends InProcessQueue {
+class MarkingQueue extends InProcessQueue<StageName> {
   constructor(private readonly marks: Mark[]) {
     super();
   }
-  override async push(job: JobData, ticket?: Ticket): Promise<void> {
+  override async push(job: JobData<StageName>, ticket?: Ticket): Promise<void> {
     await super.push(job, ticket);
-    this.marks.push({ projectId: job.projectId, kind: 'queued', at: Date.now() });
+    this.marks.push({ projectId: job.subject, kind: 'queued', at: Date.now() });
   }
-  override startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
+  override startProcessing(processor: JobProcessor<StageName>, concurrency: number): Promise<void> {
     return super.startProcessing((j) => {
-      this.marks.push({ projectId: j.projectId, kind: 'taken', at: Date.now() });
-      return processor(j).finally(() => this.marks.push({ projectId: j.projectId, kind: 'released', at: Date.now() }));
+      this.marks.push({ projectId: j.subject, kind: 'taken', at: Date.now() });
+      return processor(j).finally(() => this.marks.push({ projectId: j.subject, kind: 'released', at: Date.now() }));
     }, concurrency);
   }
 }
@@ -99,7 +99,7 @@ describe('fair queues (embedded)', () => {
     );
     const refused = await p.scheduler.claim(`${y}-${STAGE}`, y, p.owner, 30);
     expect(refused).toBeInstanceOf(DeferJob);
-    await expect(p.run({ projectId: y, stage: STAGE, run: 0 })).rejects.toBeInstanceOf(DeferJob);
+    await expect(p.run({ subject: y, stage: STAGE, run: 0 })).rejects.toBeInstanceOf(DeferJob);
     expect(marks).toEqual([]);
     // A running job whose worker died (stale heartbeat) no longer holds the slot.
     await h.deps.db.query(`UPDATE pipeline_jobs SET heartbeat_at = now() - interval '1 hour' WHERE id = $1`, [`${x}-${STAGE}`]);

@@ -5,10 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullQueue } from '../../../server/pipeline/queue';
-import { createPipelineServices } from '../../../server/pipeline/index';
-import type { Pipeline } from '../../../server/pipeline/pipeline';
-import { setStatus, type StageName } from '../../../server/pipeline/stages';
+import { BullQueue } from '../../../server/jobs/queue';
+import { PROJECT_JOBS } from '../../../server/domains/projects/pipeline/payload';
+import { createPipelineServices } from '../../../server/domains/projects/pipeline/index';
+import type { Pipeline } from '../../../server/domains/projects/pipeline/registry';
+import { setStatus, type StageName } from '../../../server/domains/projects/pipeline/stages';
 import { createHarness, type Harness } from '../../server/harness';
 import { jobRows, projectRow, projectState, recorder, recordingHandlers, untilAborted, waitFor, type Recorder } from './queue-helpers';
 
@@ -28,7 +29,7 @@ function make(
   // machine (a late lock renewal or heartbeat) must not hand a live stage to another worker and run it twice.
   // BullMQ runs one stalled-job check per queue per stalledInterval (a key with that lifetime), so the test with a
   // short interval uses a queue of its own: a long interval left by earlier workers would hold its check back.
-  const queue = new BullQueue({ redisUrl: REDIS_URL, prefix, queueName: o.queueName, stalledSec: o.stalledSec ?? 30 });
+  const queue = new BullQueue({ redisUrl: REDIS_URL, codec: PROJECT_JOBS, prefix, queueName: o.queueName, stalledSec: o.stalledSec ?? 30 });
   const { pipeline } = createPipelineServices(h.config, h.deps.db, {
     storage: h.deps.storage,
     engines: h.deps.engines,
@@ -51,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of pipelines) await p.stop({ force: true }).catch(() => {});
   for (const queueName of [undefined, CRASH_QUEUE]) {
-    const q = new BullQueue({ redisUrl: REDIS_URL, prefix, queueName });
+    const q = new BullQueue({ redisUrl: REDIS_URL, codec: PROJECT_JOBS, prefix, queueName });
     await q.obliterate().catch(() => {});
     await q.close();
   }
@@ -94,14 +95,14 @@ describe('BullMQ queue', () => {
 
   it('enqueueing the same stage twice is harmless', async () => {
     const producer = make(recorder(), { owner: 'server-2' });
-    const queue = producer.queue as BullQueue;
+    const queue = producer.queue as BullQueue<StageName>;
     const id = await projectRow(h, 'translation_done');
     await setStatus(h.deps.db, id, 'voiceover_started');
     expect(await producer.enqueue(id, 'voiceover')).toBe(true);
     expect(await producer.enqueue(id, 'voiceover')).toBe(false);
     // Even pushing past the database check: BullMQ keeps one job per id.
-    await queue.push({ projectId: id, stage: 'voiceover' });
-    await queue.push({ projectId: id, stage: 'voiceover' });
+    await queue.push({ subject: id, stage: 'voiceover' });
+    await queue.push({ subject: id, stage: 'voiceover' });
     expect(await queue.counts()).toEqual({ waiting: 1, active: 0 });
     const rec = recorder();
     const worker = make(rec, { owner: 'worker-2' });

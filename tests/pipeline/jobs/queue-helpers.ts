@@ -1,7 +1,7 @@
 // Orchestration-test helpers: tiny stage handlers (they only record what the runtime gives them; the
 // engines are not involved) and project rows made directly in the database.
-import type { StageContext, StageHandler } from '../../../server/pipeline/pipeline';
-import { STAGES, type StageName } from '../../../server/pipeline/stages';
+import type { StageContext, StageHandler } from '../../../server/domains/projects/pipeline/registry';
+import { STAGES, type StageName } from '../../../server/domains/projects/pipeline/stages';
 import type { Harness } from '../../server/harness';
 import { makeUser } from '../../server/spaces/spaces-fixtures';
 

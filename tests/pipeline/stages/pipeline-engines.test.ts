@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Language } from '../../../contract/schemas/settings';
 import { probe } from '../../../server/media/probe';
-import type { StageName } from '../../../server/pipeline/stages';
+import type { StageName } from '../../../server/domains/projects/pipeline/stages';
 import { FakeDeepL } from '../../fakes/deepl';
 import { FakeElevenLabs } from '../../fakes/elevenlabs';
 import { FakeOpenAi, type ChatRequest } from '../../fakes/openai';

@@ -7,8 +7,8 @@ import { translationCues } from '../../../server/domains/projects/stages/burn-su
 import { mapCuesToSegments } from '../../../server/domains/projects/stages/translation';
 import { chooseVoices } from '../../../server/domains/projects/stages/voices';
 import { charsPerSecond } from '../../../server/domains/projects/stages/rates';
-import { InvalidJobError, parseJobData } from '../../../server/pipeline/queue';
-import { ON_DONE, STAGES, STAGE_STATUS, stageToResume } from '../../../server/pipeline/stages';
+import { InvalidJobError, parseJobData } from '../../../server/domains/projects/pipeline/payload';
+import { ON_DONE, STAGES, STAGE_STATUS, stageToResume } from '../../../server/domains/projects/pipeline/stages';
 import type { Voice } from '../../../server/engines/types';
 
 describe('segmentRegions', () => {

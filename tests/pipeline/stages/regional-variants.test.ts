@@ -11,7 +11,7 @@ import { insertSegments } from '../../../server/domains/projects/transcript/repo
 import { createDeepLMt } from '../../../server/engines/adapters/deepl';
 import { createOpenAiMt } from '../../../server/engines/adapters/openai-chat';
 import { canonicalLanguage } from '../../../server/engines/languages';
-import { setStatus } from '../../../server/pipeline/stages';
+import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { FakeDeepL } from '../../fakes/deepl';
 import { FakeOpenAi, type ChatRequest } from '../../fakes/openai';

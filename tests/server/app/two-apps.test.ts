@@ -14,7 +14,7 @@ import { cpuSlots, run, takeCpuSlot, toolNiceness, withCpuSlot, withToolLimits }
 import { mailerOf, sendMail } from '../../../server/mailer';
 import { shopCall, shopifyOf } from '../../../server/domains/shop/library';
 import { projectEventsOf } from '../../../server/live/events';
-import { setStatus, type StatusChange } from '../../../server/pipeline/stages';
+import { setStatus, type StatusChange } from '../../../server/domains/projects/pipeline/stages';
 import type { ProjectEvent } from '../../../contract/events';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';

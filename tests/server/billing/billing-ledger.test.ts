@@ -6,7 +6,7 @@ import * as ledger from '../../../server/domains/billing/ledger';
 import {
   addMonths, applyPlan, cancelAtPeriodEnd, findLifecycle, pause, resume, runBillingClock, undoCancellation,
 } from '../../../server/domains/billing/subscriptions';
-import { setStatus } from '../../../server/pipeline/stages';
+import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';

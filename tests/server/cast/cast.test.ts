@@ -9,7 +9,7 @@ import { featureRefusalText } from '../../../contract/features';
 import type { VoiceProfile } from '../../../contract/schemas/voice-preset';
 import { voiceSuggest } from '../../../server/domains/projects/stages/voice-suggest';
 import { findProject } from '../../../server/domains/projects/repository';
-import { setStatus } from '../../../server/pipeline/stages';
+import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';

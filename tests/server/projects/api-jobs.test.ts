@@ -3,7 +3,7 @@
 // cancelled generation gets its minutes back; cancel on a project where nothing runs is 409. Idempotency-Key on
 // the creating calls: a retry with the same key answers the first answer and creates nothing; another body 422.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StageContext } from '../../../server/pipeline/pipeline';
+import type { StageContext } from '../../../server/domains/projects/pipeline/registry';
 import { PROJECT_STAGES } from '../../../server/domains/projects/stages/index';
 import { balances, generationRef } from '../../../server/domains/billing/ledger';
 import { makeSpeechVideo } from '../../fixtures/media';

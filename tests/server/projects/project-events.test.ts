@@ -4,7 +4,7 @@
 // space's; a stranger is refused before any stream opens.
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAGE_STATUS, setProgress, setStatus } from '../../../server/pipeline/stages';
+import { STAGE_STATUS, setProgress, setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';

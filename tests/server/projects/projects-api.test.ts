@@ -11,7 +11,7 @@ import {
   api, createProject, jobsOf, newUser, seedProject, uploadOk, type TestUser,
 } from './projects-fixtures';
 import { projectKey } from '../../../server/storage/index';
-import { setStatus } from '../../../server/pipeline/stages';
+import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { grantPlan } from '../spaces/spaces-fixtures';
 
 let h: Harness;

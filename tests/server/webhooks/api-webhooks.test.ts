@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featureRefusalText } from '../../../contract/features';
 import { blockedReason, urlProblem } from '../../../server/domains/webhooks/ssrf';
 import { backoffMs, startWebhookWorker, type WebhookWorker } from '../../../server/domains/webhooks/service';
-import { setStatus } from '../../../server/pipeline/stages';
+import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';

@@ -6,10 +6,10 @@ import { projectKey } from '../../../storage/index';
 import { findMedia } from '../../library/repository';
 import { parseSrt, type Cue } from '../../../media/subtitles';
 import { readFile } from 'node:fs/promises';
-import type { StageContext, StageHandler } from '../../../pipeline/pipeline';
+import type { StageContext, StageHandler } from '../pipeline/registry';
 import { findProject, type ProjectRow } from '../repository';
 import { ready } from '../../../engines/registry';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 
 /** Artifact names under projects/<id>/. */
 export const A = {

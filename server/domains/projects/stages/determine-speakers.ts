@@ -6,7 +6,7 @@ import { GENDER_SURE } from '../../../engines/builtin/voice-profile';
 import { replaceSpeakers } from '../repository';
 import { segmentsOf, setSegmentSpeakers } from '../transcript/repository';
 import { ready } from '../../../engines/registry';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { A, checkAborted, input, key, timed, type ProjectStageContext } from './common';
 import { makePendingLanguages } from '../languages';
 

@@ -9,7 +9,7 @@ import {
 } from '../../../engines/builtin/align';
 import { cpuSlots } from '../../../media/run';
 import type { NewSegment } from '../transcript/repository';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { A, input, key, srtCues, timed, type ProjectStageContext } from './common';
 
 /** Artifact holding a plain-text source transcript given at creation (UTF-8). */

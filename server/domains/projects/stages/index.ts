@@ -1,10 +1,9 @@
 // The project stages the pipeline runs (registered in the composition root, server/bootstrap.ts): exactly one
 // handler per stage (the Record type makes a missing one a compile error), and the failure hook of the
 // subtitle-burning side task, which keeps its own state instead of the project's status.
-import type { StageRegistry } from '../../../pipeline/pipeline';
-import { recordSideTaskFailure } from '../../../pipeline/repository';
-import { notifySideTaskFailure, type StageName } from '../../../pipeline/stages';
-import type { StageFailureHook } from '../../../pipeline/pipeline';
+import type { StageFailureHook, StageRegistry } from '../pipeline/registry';
+import { recordSideTaskFailure } from '../pipeline/repository';
+import { notifySideTaskFailure, type StageName } from '../pipeline/stages';
 import { updateProjectFields } from '../repository';
 import { determineSpeakers } from './determine-speakers';
 import { separateBackground } from './separate-background';

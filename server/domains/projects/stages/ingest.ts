@@ -9,7 +9,7 @@ import { extractMonoWav, extractStereoWav } from '../../../media/ffmpeg';
 import { checkIngestLink, fetchLink } from '../../../media/link';
 import { MediaError } from '../../../media/errors';
 import { probe, type ProbeResult } from '../../../media/probe';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { A, allOrAbort, key, save, scratch, timed, type ProjectStageContext } from './common';
 
 export async function ingest(ctx: ProjectStageContext): Promise<void> {

@@ -11,7 +11,7 @@ import { fitSize, readFrames, videoGeometry } from '../../../media/frames';
 import { mediaUrl } from '../../../storage/index';
 import { S3Storage } from '../../../storage/s3';
 import type { ProjectStageContext } from './common';
-import * as jobsRepo from '../../../pipeline/repository';
+import * as jobsRepo from '../pipeline/repository';
 import type { VoiceoverStats } from './voiceover';
 import { A, checkAborted, input, loadJson, save, scratch, timed } from './common';
 import { ready } from '../../../engines/registry';

@@ -1,6 +1,6 @@
 // Stage 3, transcribe_segments: speech regions (VAD) cut into segments of at most MAX_SEGMENT_SEC.
 import type { SpeechRegion } from '../../../engines/types';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { A, saveJson, speechRegions, srtCues, type ProjectStageContext } from './common';
 
 // ------------------------------------------------------------------ transcribe_segments

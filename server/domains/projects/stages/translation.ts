@@ -6,7 +6,7 @@ import { findGlossary, speakersOf } from '../repository';
 import { checkSegmentTerms, termRuleHits, termsFor } from '../../glossaries/check';
 import { segmentsOf, setSegmentTranslations, type SegmentRow } from '../transcript/repository';
 import { ready } from '../../../engines/registry';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { checkAborted, srtCues, timed, type ProjectStageContext } from './common';
 import { segmentBudgets } from './budget';
 

@@ -1,7 +1,7 @@
 // Stage 6, voice_suggest: a voice per speaker (the cast's when recognised, else the closest stock voice).
 import { speakersOf, setSpeakerVoice, updateProjectFields } from '../repository';
 import { ready } from '../../../engines/registry';
-import { StageFailure } from '../../../pipeline/stages';
+import { StageFailure } from '../pipeline/stages';
 import { type ProjectStageContext } from './common';
 import { chooseVoices } from './voices';
 import { clonedEngineVoiceIds, presetForVoice, ttsProviderOfSpeakers } from '../../voices/service';

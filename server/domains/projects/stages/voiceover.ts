@@ -12,8 +12,8 @@ import type { TtsEngine } from '../../../engines/types';
 import { LocalStorage } from '../../../storage/local';
 import { projectKey } from '../../../storage/index';
 import { buildVoiceTrack, fitSegments, type FitSegmentInput, type FittedSegment } from './fit';
-import * as jobsRepo from '../../../pipeline/repository';
-import { StageFailure } from '../../../pipeline/stages';
+import * as jobsRepo from '../pipeline/repository';
+import { StageFailure } from '../pipeline/stages';
 import { A, checkAborted, key, save, saveJson, scratch, timed, type ProjectStageContext } from './common';
 
 export interface VoiceoverStats {

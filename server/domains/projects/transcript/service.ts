@@ -8,7 +8,7 @@ import { keptRead } from '../../../cache/kept-reads';
 import { badRequest, conflict, notFound } from '../../../errors';
 import type { AppDeps } from '../../../deps';
 import type { UserRow } from '../../../caller';
-import { setStatus } from '../../../pipeline/stages';
+import { setStatus } from '../pipeline/stages';
 import { ensureSpeaker, findGlossary, findProjectWithTranscriptVersion, lockProject, type ProjectRow } from '../repository';
 import { checkSpaceFacts, isUuid } from '../../spaces/guard';
 import { loadProject } from '../service';

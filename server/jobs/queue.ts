@@ -1,52 +1,46 @@
-// Queue adapters. Jobs carry ids only ({projectId, stage, run}); the queue id is `<projectId>-<stage>#<run>`, so
-// pushing the same work twice is harmless, while a job queued again after its last run (a new run number) is never
-// swallowed by that run still finishing. In-process (embedded default) or BullMQ (REDIS_URL).
-import * as v from 'valibot';
+// Queue adapters. Jobs carry ids only ({subject, stage, run}); the queue id is `<subject>-<stage>#<run>`, so pushing the
+// same work twice is harmless, while a job queued again after its last run (a new run number) is never swallowed by
+// that run still finishing. In-process (embedded default) or BullMQ (REDIS_URL), whose payloads in Redis are written
+// and parsed by the domain's codec (their field names are the domain's wire format).
+import type { Config } from '../config';
 import { MemoryQueue } from './memory-queue';
 import { jobId } from './repository';
 import { DeferJob, type Ticket } from './scheduler';
-import { STAGES } from './stages';
 
-/** A job's payload as it travels through the queue (Redis for BullMQ): parsed, never cast, by the worker. */
-const JobPayload = v.object({
-  projectId: v.pipe(v.string(), v.uuid('projectId is not a project id')),
-  stage: v.picklist(STAGES, 'stage is not a pipeline stage'),
+/** A job as the runtime knows it: one stage of one subject, and the run of its job row it was queued for. */
+export interface JobData<S extends string = string> {
+  subject: string;
+  stage: S;
   /** How many times the job row has been queued (pipeline_jobs.queued_runs); absent in older payloads. */
-  run: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-});
-export type JobData = v.InferOutput<typeof JobPayload>;
+  run?: number;
+}
+
+/** A job's payload as it travels through a shared queue (Redis for BullMQ): written, and parsed (never cast), by the domain. */
+export interface JobCodec<S extends string> {
+  encode(job: JobData<S>): Record<string, unknown>;
+  /** Throws, naming what is wrong, for a payload that is not a job of this domain (another version's, or corrupted). */
+  decode(raw: unknown): JobData<S>;
+}
 
 /** The queue's id of a job: its row's id and the run it was queued for. */
 export function queueId(job: JobData): string {
-  return `${jobId(job.projectId, job.stage)}#${job.run ?? 0}`;
+  return `${jobId(job.subject, job.stage)}#${job.run ?? 0}`;
 }
 
-/** A payload that is not a job of this pipeline (another version's, or a corrupted one). */
-export class InvalidJobError extends Error {
-  override readonly name = 'InvalidJobError';
-}
+export type JobProcessor<S extends string = string> = (job: JobData<S>) => Promise<void>;
 
-/** Parses a job payload from the queue; throws InvalidJobError naming what is wrong. */
-export function parseJobData(raw: unknown): JobData {
-  const r = v.safeParse(JobPayload, raw);
-  if (r.success) return r.output;
-  throw new InvalidJobError(`Invalid job payload ${JSON.stringify(raw)}: ${r.issues.map((i) => i.message).join('; ')}`);
-}
-
-export type JobProcessor = (job: JobData) => Promise<void>;
-
-export interface JobQueue {
+export interface JobQueue<S extends string = string> {
   readonly kind: 'memory' | 'bullmq';
   /**
    * Adds a job; a job with the same id that is waiting or running is not added again. The ticket (scheduler.ts)
    * places it fairly: its group and the group's limit (in-process), or its priority (BullMQ).
    */
-  push(job: JobData, ticket?: Ticket): Promise<void>;
+  push(job: JobData<S>, ticket?: Ticket): Promise<void>;
   /**
    * Starts processing with `processor` (a producer-only queue never calls it). A processor that throws DeferJob
    * hands the job back to the queue, which offers it again after the delay.
    */
-  startProcessing(processor: JobProcessor, concurrency: number): Promise<void>;
+  startProcessing(processor: JobProcessor<S>, concurrency: number): Promise<void>;
   /** Stops taking jobs; waits for running ones unless `force`. */
   close(opts?: { force?: boolean }): Promise<void>;
   /** Jobs waiting or running in this process (in-process queue) or in Redis (BullMQ). */
@@ -59,15 +53,15 @@ export interface JobQueue {
  * The embedded queue: in memory, N jobs at a time, no job id twice; fair across groups (Teamspaces) and never more
  * of a group's jobs at once than its ticket's limit.
  */
-export class InProcessQueue implements JobQueue {
+export class InProcessQueue<S extends string = string> implements JobQueue<S> {
   readonly kind = 'memory' as const;
-  private readonly q: MemoryQueue<JobData>;
+  private readonly q: MemoryQueue<JobData<S>>;
 
-  constructor(onError: (e: unknown, job: JobData) => void = () => {}) {
+  constructor(onError: (e: unknown, job: JobData<S>) => void = () => {}) {
     this.q = new MemoryQueue(queueId, onError, (e) => (e instanceof DeferJob ? e.delayMs : null));
   }
 
-  async push(job: JobData, ticket?: Ticket): Promise<void> {
+  async push(job: JobData<S>, ticket?: Ticket): Promise<void> {
     this.q.push(job, ticket ? { group: ticket.group, limit: ticket.limit } : {});
   }
 
@@ -76,7 +70,7 @@ export class InProcessQueue implements JobQueue {
     return this.q.activeByGroup();
   }
 
-  async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
+  async startProcessing(processor: JobProcessor<S>, concurrency: number): Promise<void> {
     this.q.start(processor, concurrency);
   }
 
@@ -98,8 +92,10 @@ export class InProcessQueue implements JobQueue {
   }
 }
 
-export interface BullOptions {
+export interface BullOptions<S extends string> {
   redisUrl: string;
+  /** The payloads' format in Redis (the domain's). */
+  codec: JobCodec<S>;
   /** Key prefix in Redis (tests use a unique one). */
   prefix?: string;
   queueName?: string;
@@ -108,13 +104,13 @@ export interface BullOptions {
 }
 
 /** BullMQ over Redis: any number of processes push, any number of workers (`npm run worker`) process. */
-export class BullQueue implements JobQueue {
+export class BullQueue<S extends string = string> implements JobQueue<S> {
   readonly kind = 'bullmq' as const;
   private queue: import('bullmq').Queue | null = null;
   private worker: import('bullmq').Worker | null = null;
   private connections: Array<import('ioredis').Redis> = [];
 
-  constructor(private readonly o: BullOptions, private readonly onError: (e: unknown, job: JobData | null) => void = () => {}) {}
+  constructor(private readonly o: BullOptions<S>, private readonly onError: (e: unknown, job: JobData<S> | null) => void = () => {}) {}
 
   private async connection() {
     const { Redis } = await import('ioredis');
@@ -140,9 +136,9 @@ export class BullQueue implements JobQueue {
     return this.queue;
   }
 
-  async push(job: JobData, ticket?: Ticket): Promise<void> {
+  async push(job: JobData<S>, ticket?: Ticket): Promise<void> {
     const q = await this.q();
-    await q.add(job.stage, job, {
+    await q.add(job.stage, this.o.codec.encode(job), {
       jobId: queueId(job),
       // 1 is taken first (BullMQ's limit is 2^21): a space with few live jobs goes ahead of another's long batch.
       priority: ticket ? Math.min(Math.max(1, ticket.priority), 2_097_152) : undefined,
@@ -152,15 +148,15 @@ export class BullQueue implements JobQueue {
     });
   }
 
-  async startProcessing(processor: JobProcessor, concurrency: number): Promise<void> {
+  async startProcessing(processor: JobProcessor<S>, concurrency: number): Promise<void> {
     if (this.worker) return;
     const { Worker, DelayedError } = await import('bullmq');
     this.worker = new Worker(
       this.name,
       async (j, token) => {
-        let job: JobData;
+        let job: JobData<S>;
         try {
-          job = parseJobData(j.data);
+          job = this.o.codec.decode(j.data);
         } catch (e) {
           this.onError(e, null);
           throw e; // BullMQ fails the job (removeOnFail): nothing runs on a payload that is not ours
@@ -214,4 +210,19 @@ export class BullQueue implements JobQueue {
     }
     this.connections = [];
   }
+}
+
+/** The queue of `config`: BullMQ over REDIS_URL, else in this process's memory. */
+export function createQueue<S extends string>(
+  config: Config,
+  codec: JobCodec<S>,
+  o: { prefix?: string; log?: (m: string, meta?: Record<string, unknown>) => void } = {},
+): JobQueue<S> {
+  const log = o.log ?? ((m, meta) => console.error(`[queue] ${m}`, meta ?? ''));
+  if (config.redisUrl) {
+    return new BullQueue({ redisUrl: config.redisUrl, codec, prefix: o.prefix ?? config.queuePrefix, stalledSec: config.worker.staleSec }, (e, job) =>
+      log('queue error', { error: e instanceof Error ? e.message : String(e), job }),
+    );
+  }
+  return new InProcessQueue<S>((e, job) => log('job crashed', { error: e instanceof Error ? e.stack : String(e), job }));
 }

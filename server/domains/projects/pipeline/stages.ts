@@ -1,11 +1,12 @@
-// The pipeline's state machine: stage names, the statuses each stage writes, the ONE function that
-// changes a project's status (with its progress and error), and the onDone table that queues the next stage.
-import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../contract/statuses';
-import { namespace } from '../cache/index';
-import type { Db } from '../db/index';
-import { projectEventsOf } from '../live/events';
+// The project pipeline's state machine: stage names, the statuses each stage writes, the ONE function that
+// changes a project's status (with its progress and error), and the onDone table that queues the next stage. The job
+// runtime (server/jobs) runs the stages; hooks.ts tells it what they mean for a project.
+import { FAILURE_STATUSES, PROGRESS, type ProjectStatus } from '../../../../contract/statuses';
+import { namespace } from '../../../cache/index';
+import type { Db } from '../../../db/index';
+import { projectEventsOf } from '../../../live/events';
 import { raiseProgress, writeStatus } from './repository';
-import { storableText } from '../db/text';
+import { storableText } from '../../../db/text';
 
 export const STAGES = [
   'ingest',
@@ -54,7 +55,7 @@ export const STAGE_STATUS: Record<StageName, StageStatuses | null> = {
   lipsync: null,
 };
 
-/** Side tasks that record their own failure (see pipeline/repository.ts recordSideTaskFailure). */
+/** Side tasks that record their own failure (see repository.ts recordSideTaskFailure). */
 export const SIDE_TASKS: ReadonlySet<StageName> = new Set<StageName>(['check_face', 'lipsync']);
 
 /**
@@ -188,7 +189,7 @@ export type SideTaskFailureListener = (db: Db, failure: SideTaskFailure) => Prom
 
 /**
  * What the domains do with a status change or a side task's (lip-sync, face check) failure, in the same
- * transaction (the pipeline imports no domain): one per app, wired by its composition root (server/bootstrap.ts
+ * transaction (the projects domain imports none of them for it): one per app, wired by its composition root (server/bootstrap.ts
  * buildDeps, AppDeps.listeners). Registering the same function twice keeps one.
  */
 export class PipelineListeners {
