@@ -1,4 +1,4 @@
-// Fair scheduling of jobs across groups (a subject's owner: for projects, their Teamspace), and the group's limit of
+// Fair scheduling of jobs across groups (a subject's owner, e.g. a Teamspace), and the group's limit of
 // jobs at once enforced where jobs start. Both modes share the same two rules, kept in PostgreSQL/PGlite (no broker of
 // our own):
 //  - a ticket at push time: the job's group with its limit, and a priority = the group's live jobs (queued or
@@ -15,7 +15,7 @@ import type { JobGroup, JobSubjects } from './subjects';
 
 /** What the queue needs to know to schedule a job fairly. */
 export interface Ticket {
-  /** `<kind>:<id>` of the job's group (for projects: 'space:<id>', or 'user:<id>' without a Teamspace). */
+  /** `<kind>:<id>` of the job's group (JobSubjects.group: e.g. 'space:<id>'). */
   group: string;
   /** Jobs of the group running at once (null = no limit but the workers' concurrency). */
   limit: number | null;

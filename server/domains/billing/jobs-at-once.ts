@@ -1,4 +1,4 @@
-// The plan's jobs at once per Teamspace, as the pipeline's scheduler asks for it (server/pipeline/scheduler.ts,
+// The plan's jobs at once per Teamspace, as the pipeline's scheduler asks for it (server/jobs/scheduler.ts,
 // registered through the project stages): the space owner's plan (entitlements' concurrentJobs, or API_CONCURRENT_JOBS
 // for the tier when set); staff are not limited. A project without a space counts against its user's plan.
 import type { Config } from '../../config';

@@ -1,5 +1,5 @@
 // The delivery queue of webhooks: jobs carry a delivery id only. In-process (embedded default) or BullMQ
-// (REDIS_URL, queue "webhooks"), like the pipeline's queue (server/pipeline/queue.ts). A job id is
+// (REDIS_URL, queue "webhooks"), like the pipeline's queue (server/jobs/queue.ts). A job id is
 // `<deliveryId>-<attempt>`, so pushing the same attempt twice is harmless.
 import * as v from 'valibot';
 import { MemoryQueue } from '../../jobs/memory-queue';
