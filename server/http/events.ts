@@ -1,6 +1,6 @@
 // Live project events over server-sent events: GET /api/project/events?space_id= (the translation list)
 // and GET /api/project/{id}/events (the editor). Each event is `event: project` with
-// {id, space_id, status, progress}: a status change or a step of in-stage progress (server/pipeline/events).
+// {id, space_id, status, progress}: a status change or a step of in-stage progress (server/live/events.ts).
 // Access is checked when the stream opens and again at every heartbeat; a stream ends after
 // STREAM_MAX_MS so the client reconnects with a fresh token. Clients keep polling as the fallback.
 import type { Context } from 'hono';

@@ -1,4 +1,4 @@
-// The live project events bus belongs to its database (server/pipeline/events.ts): two apps in one process do not
+// The live project events bus belongs to its database (server/live/events.ts): two apps in one process do not
 // hear each other, except through Redis on the channel of their queue prefix, as two processes would.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
