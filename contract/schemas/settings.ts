@@ -41,9 +41,11 @@ export const Warning = v.object({
   message: v.nullable(v.string()),
 });
 export const Survey = v.object({ id: v.string(), title: v.string(), questions: v.array(v.string()) });
+/** The app-wide maintenance flag and warning banner: the settings' `features`, and the answer of PUT /api/admin/settings. */
+export const AppFlags = v.object({ maintenance: v.boolean(), warning: v.nullable(Warning) });
 export const Settings = v.object({
   kind: v.picklist(['app', 'user', 'space']),
-  features: v.object({ maintenance: v.boolean(), warning: v.nullable(Warning) }),
+  features: AppFlags,
   languages: v.object({ transcription: v.array(Language), translation: v.array(Language) }),
   scope_settings: v.object({
     available_features: v.record(v.picklist(FEATURE_KEYS), AvailableFeatureSchema),

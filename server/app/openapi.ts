@@ -72,9 +72,11 @@ export function buildOpenApi(apiRoutes: RegisteredRoute[], o: { version?: string
     const responses: Record<string, unknown> = {
       [status]: status === '204'
         ? { description: 'Done' }
-        : op?.binary
-          ? { description: 'Success', content: { [op.binary]: { schema: { type: 'string', format: 'binary' } } } }
-          : { description: 'Success', content: json(op?.response ? (op.list ? { type: 'array', items: ref(op.response) } : ref(op.response)) : { type: 'object' }) },
+        : status.startsWith('3')
+          ? { description: 'Redirect (see Location)' }
+          : op?.binary
+            ? { description: 'Success', content: { [op.binary]: { schema: { type: 'string', format: 'binary' } } } }
+            : { description: 'Success', content: json(op?.response ? (op.list ? { type: 'array', items: ref(op.response) } : ref(op.response)) : { type: 'object' }) },
     };
     for (const [code, description] of Object.entries(ERRORS)) {
       if (op?.public && code === '401') continue;

@@ -64,7 +64,7 @@ export const SCHEMAS = {
   ChangePlanRequest: payments.ChangePlanRequest, SubscriptionAnswer: user.SubscriptionAnswer,
   AdminMinutesGrantRequest: payments.AdminMinutesGrant, AdminMinutesGrantResult: payments.AdminMinutesGrantResult,
   AdminPaymentsSettingsRequest: payments.AdminPaymentsSettings, AdminPaymentsAnswer: payments.AdminPaymentsAnswer,
-  AdminSettingsRequest: settings.AdminSettingsUpdate,
+  AdminSettingsRequest: settings.AdminSettingsUpdate, AppFlags: settings.AppFlags,
   ShopBillingStatus: shopBilling.ShopBillingStatus, ShopSubscribeRequest: shopBilling.ShopSubscribeRequest, ShopSubscribeResponse: shopBilling.ShopSubscribeResponse,
   ShopMinutesRequest: shopBilling.ShopMinutesRequest, ShopMinutesResponse: shopBilling.ShopMinutesResponse,
   SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation, SupportThread: onboarding.SupportThread,

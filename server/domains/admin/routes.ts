@@ -73,6 +73,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .put('/settings', routeFacts({
     summary: 'The maintenance flag and warning banner (superuser)',
     body: 'AdminSettingsRequest',
+    response: 'AppFlags',
   }), async (c) => {
     const body = await jsonBody(c, AdminSettingsUpdate);
     return c.json(await writeAppFlags(c.get('deps').db, body));

@@ -83,7 +83,12 @@ export const authRoutes = new Hono<AppEnv>()
       : { enabled: false, providers: [] };
     return c.json(out);
   })
-  .get('/oidc/start', routeFacts({ public: true }), async (c) => {
+  .get('/oidc/start', routeFacts({
+    summary: 'Start single sign-on: redirects to the provider, with the flow in a cookie',
+    query: [{ name: 'origin', description: 'The path of this site to return to (default /)' }],
+    status: 302,
+    public: true,
+  }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);
     const origin = safeOrigin(c.req.query('origin'));
@@ -106,7 +111,16 @@ export const authRoutes = new Hono<AppEnv>()
     c.header('cache-control', 'no-store');
     return c.redirect(started.url, 302);
   })
-  .get('/oidc/callback', routeFacts({ public: true }), async (c) => {
+  .get('/oidc/callback', routeFacts({
+    summary: 'The provider returns here: redirects to /auth/callback with the tokens (or the error) in the fragment',
+    query: [
+      { name: 'code', description: 'The authorization code' },
+      { name: 'state', description: 'The state of the flow' },
+      { name: 'error', description: 'The provider\'s refusal' },
+    ],
+    status: 302,
+    public: true,
+  }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);
     const { fragment } = await completeFlow(deps, {

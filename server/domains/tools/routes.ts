@@ -14,6 +14,7 @@ export const toolsRoutes = new Hono<AppEnv>().post('/summarize', routeFacts({
   summary: 'AI rewrite of a text',
   body: 'SummarizeRequest',
   response: 'SummarizeResponse',
+  query: [{ name: 'space_id', description: 'The Teamspace whose plan applies (the caller must be a member); the caller\'s own plan when absent' }],
   gates: [
     { feature: 'ai_rewrite', scope: 'space', note: 'the AI rewrite tool' },
   ],

@@ -267,7 +267,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/auth/oidc/callback */
+        /** The provider returns here: redirects to /auth/callback with the tokens (or the error) in the fragment */
         get: operations["get_auth_oidc_callback"];
         put?: never;
         post?: never;
@@ -301,7 +301,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/auth/oidc/start */
+        /** Start single sign-on: redirects to the provider, with the flow in a cookie */
         get: operations["get_auth_oidc_start"];
         put?: never;
         post?: never;
@@ -4043,6 +4043,15 @@ export interface components {
                 message: string | null;
             } | null;
         };
+        AppFlags: {
+            maintenance: boolean;
+            warning: {
+                /** @enum {string} */
+                severity: "info" | "warning" | "critical";
+                maintenance_time: string | null;
+                message: string | null;
+            } | null;
+        };
         ShopBillingStatus: {
             shop: boolean;
             currency: string;
@@ -4536,7 +4545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AppFlags"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -5480,21 +5489,26 @@ export interface operations {
     };
     get_auth_oidc_callback: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The authorization code */
+                code?: string;
+                /** @description The state of the flow */
+                state?: string;
+                /** @description The provider's refusal */
+                error?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
+            /** @description Redirect (see Location) */
+            302: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
@@ -5610,21 +5624,22 @@ export interface operations {
     };
     get_auth_oidc_start: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The path of this site to return to (default /) */
+                origin?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
+            /** @description Redirect (see Location) */
+            302: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
@@ -15910,7 +15925,10 @@ export interface operations {
     };
     post_tools_summarize: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace whose plan applies (the caller must be a member); the caller's own plan when absent */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
