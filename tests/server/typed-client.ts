@@ -3,7 +3,7 @@
 // Paths, path and query parameters, bodies and answers are checked by the compiler: a test that sends a field the
 // API does not take, or reads one it does not answer, does not compile.
 import createClient from 'openapi-fetch';
-import type { paths } from '../../src/lib/api/schema';
+import type { components, paths } from '../../src/lib/api/schema';
 import type { Harness } from './harness';
 
 export function typedClient(h: Harness, token?: string | null, headers: Record<string, string> = {}) {
@@ -12,4 +12,9 @@ export function typedClient(h: Harness, token?: string | null, headers: Record<s
     headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     fetch: (req: Request) => Promise.resolve(h.app.fetch(req)),
   });
+}
+
+/** The validation issues of an error answer (a 422 lists them in `detail`; any other error has none). */
+export function issuesOf(error: components['schemas']['Error'] | undefined): components['schemas']['ValidationIssue'][] {
+  return Array.isArray(error?.detail) ? error.detail : [];
 }

@@ -2,7 +2,8 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../harness';
-import { api, signUpAndCreate } from '../helpers';
+import { signUpAndCreate } from '../helpers';
+import { typedClient } from '../typed-client';
 
 const KEY = 'embed-app-key-123';
 const SECRET = 'embed-app-secret-abcdefghijklmnop';
@@ -45,30 +46,34 @@ async function sessionToken(o: Opts = {}): Promise<string> {
   return jwt.sign(new TextEncoder().encode(o.secret ?? SECRET));
 }
 
+/** GET /api/users/current with a session token (the account is made on first sight). */
+const current = (token: string, hh = h) => typedClient(hh, token).GET('/api/users/current');
+
 describe('embedded session tokens', () => {
   it('creates the account (and default space) on first sight and maps shop + sub to one identity', async () => {
     const token = await sessionToken({ sub: '42' });
-    const r = await api(h, 'GET', '/api/users/current', { token });
-    expect(r.status).toBe(200);
-    expect(r.json.email).toBe('42@demo-shop.myshopify.com');
-    expect(r.json.email_type).toBe('embed');
+    const r = await current(token);
+    expect(r.response.status).toBe(200);
+    const user = r.data!;
+    expect(user.email).toBe('42@demo-shop.myshopify.com');
+    expect(user.email_type).toBe('embed');
     const identity = await h.deps.db.one<{ id: string; provider: string; subject: string }>(
       'SELECT id, provider, subject FROM identities WHERE id = $1',
-      [r.json.cognitoId],
+      [user.cognitoId],
     );
     expect(identity).toMatchObject({ provider: 'embed', subject: 'demo-shop.myshopify.com|42' });
-    const spaces = await h.deps.db.query('SELECT id FROM spaces WHERE owner_id = $1 AND is_default', [r.json.id]);
+    const spaces = await h.deps.db.query('SELECT id FROM spaces WHERE owner_id = $1 AND is_default', [user.id]);
     expect(spaces).toHaveLength(1);
     // Same user, fresh token: same account.
-    const again = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '42' }) });
-    expect(again.json.id).toBe(r.json.id);
+    const again = await current(await sessionToken({ sub: '42' }));
+    expect(again.data!.id).toBe(user.id);
   });
 
   it('is idempotent under concurrent first requests', async () => {
     const tokens = await Promise.all(Array.from({ length: 6 }, () => sessionToken({ sub: '777' })));
-    const rs = await Promise.all(tokens.map((token) => api(h, 'GET', '/api/users/current', { token })));
-    for (const r of rs) expect(r.status).toBe(200);
-    expect(new Set(rs.map((r) => r.json.id)).size).toBe(1);
+    const rs = await Promise.all(tokens.map((token) => current(token)));
+    for (const r of rs) expect(r.response.status).toBe(200);
+    expect(new Set(rs.map((r) => r.data!.id)).size).toBe(1);
     const n = await h.deps.db.one<{ i: number; u: number; s: number }>(
       `SELECT (SELECT count(*)::int FROM identities WHERE subject = 'demo-shop.myshopify.com|777') AS i,
               (SELECT count(*)::int FROM users WHERE email = '777@demo-shop.myshopify.com') AS u,
@@ -78,20 +83,20 @@ describe('embedded session tokens', () => {
   });
 
   it('uses the email claim when present, and falls back to the shop address when it belongs to someone else', async () => {
-    const a = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '100', email: 'Owner@Shop.example' }) });
-    expect(a.json.email).toBe('owner@shop.example');
+    const a = await current(await sessionToken({ sub: '100', email: 'Owner@Shop.example' }));
+    expect(a.data!.email).toBe('owner@shop.example');
     await signUpAndCreate(h, 'taken@example.com');
-    const b = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '101', email: 'taken@example.com' }) });
-    expect(b.status).toBe(200);
-    expect(b.json.email).toBe('101@demo-shop.myshopify.com');
+    const b = await current(await sessionToken({ sub: '101', email: 'taken@example.com' }));
+    expect(b.response.status).toBe(200);
+    expect(b.data!.email).toBe('101@demo-shop.myshopify.com');
   });
 
   it('keeps shops apart: the same sub in two shops is two accounts', async () => {
-    const a = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '5' }) });
-    const b = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '5', dest: 'https://other-shop.myshopify.com' }) });
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    expect(a.json.id).not.toBe(b.json.id);
+    const a = await current(await sessionToken({ sub: '5' }));
+    const b = await current(await sessionToken({ sub: '5', dest: 'https://other-shop.myshopify.com' }));
+    expect(a.response.status).toBe(200);
+    expect(b.response.status).toBe(200);
+    expect(a.data!.id).not.toBe(b.data!.id);
   });
 
   it('accepts a token within the 5 s clock tolerance', async () => {
@@ -100,10 +105,10 @@ describe('embedded session tokens', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const now = Math.floor(Date.now() / 1000);
-      const r = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ exp: now - 2, nbf: now - 60 }) });
-      expect(r.status).toBe(200);
-      const early = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ nbf: now + 2 }) });
-      expect(early.status).toBe(200);
+      const r = await current(await sessionToken({ exp: now - 2, nbf: now - 60 }));
+      expect(r.response.status).toBe(200);
+      const early = await current(await sessionToken({ nbf: now + 2 }));
+      expect(early.response.status).toBe(200);
     } finally {
       vi.useRealTimers();
     }
@@ -129,12 +134,12 @@ describe('embedded session tokens', () => {
       noIss: await sessionToken({ iss: null }),
     };
     for (const [name, token] of Object.entries(cases)) {
-      const r = await api(h, 'GET', '/api/users/current', { token });
-      expect(r.status, name).toBe(401);
-      expect(typeof r.json.detail, name).toBe('string');
+      const r = await current(token);
+      expect(r.response.status, name).toBe(401);
+      expect(typeof r.error?.detail, name).toBe('string');
     }
-    const expired = await api(h, 'GET', '/api/users/current', { token: cases.expired });
-    expect(expired.json).toEqual({ detail: 'Token expired' });
+    const expired = await current(cases.expired);
+    expect(expired.error).toEqual({ detail: 'Token expired' });
     // Nothing was created for the rejected tokens.
     const n = await h.deps.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM identities WHERE subject LIKE '%|90_'`);
     expect(n.n).toBe(0);
@@ -142,11 +147,11 @@ describe('embedded session tokens', () => {
 
   it('after the account is deleted, the next session token starts a fresh account', async () => {
     const token = await sessionToken({ sub: '555' });
-    const first = await api(h, 'GET', '/api/users/current', { token });
-    expect((await api(h, 'DELETE', '/api/users/current', { token })).status).toBe(204);
-    const next = await api(h, 'GET', '/api/users/current', { token: await sessionToken({ sub: '555' }) });
-    expect(next.status).toBe(200);
-    expect(next.json.id).not.toBe(first.json.id);
+    const first = await current(token);
+    expect((await typedClient(h, token).DELETE('/api/users/current')).response.status).toBe(204);
+    const next = await current(await sessionToken({ sub: '555' }));
+    expect(next.response.status).toBe(200);
+    expect(next.data!.id).not.toBe(first.data!.id);
   });
 });
 
@@ -159,8 +164,8 @@ describe('without embedded configuration', () => {
     await plain?.close();
   });
   it('session tokens are not accepted at all', async () => {
-    const r = await api(plain, 'GET', '/api/users/current', { token: await sessionToken() });
-    expect(r.status).toBe(401);
+    const r = await current(await sessionToken(), plain);
+    expect(r.response.status).toBe(401);
     expect(await plain.deps.db.query(`SELECT id FROM identities WHERE provider = 'embed'`)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
-import { api } from '../helpers';
+import { typedClient } from '../typed-client';
 
 const CLIENT_ID = 'studio-client';
 const CLIENT_SECRET = 'studio-secret';
@@ -112,7 +112,7 @@ beforeEach(() => {
 
 /** GET /start; returns the authorization request parameters and the flow cookie. */
 async function start(origin = '/projects?tab=all') {
-  const r = await h.request('GET', `/api/auth/oidc/start?origin=${encodeURIComponent(origin)}`);
+  const r = (await typedClient(h).GET('/api/auth/oidc/start', { params: { query: { origin } } })).response;
   expect(r.status).toBe(302);
   const location = new URL(r.headers.get('location') ?? '');
   const setCookie = r.headers.get('set-cookie') ?? '';
@@ -138,9 +138,8 @@ function authorize(
   return code;
 }
 
-async function callback(query: Record<string, string>, cookie: string | null) {
-  const qs = new URLSearchParams(query).toString();
-  const r = await h.request('GET', `/api/auth/oidc/callback?${qs}`, { headers: cookie ? { cookie } : {} });
+async function callback(query: { code?: string; state?: string; error?: string }, cookie: string | null) {
+  const r = (await typedClient(h, null, cookie ? { cookie } : {}).GET('/api/auth/oidc/callback', { params: { query } })).response;
   expect(r.status).toBe(302);
   const location = r.headers.get('location') ?? '';
   const [path, fragment] = location.split('#');
@@ -149,9 +148,9 @@ async function callback(query: Record<string, string>, cookie: string | null) {
 
 describe('OIDC sign-in', () => {
   it('publishes its configuration', async () => {
-    const r = await api(h, 'GET', '/api/auth/oidc/config');
-    expect(r.status).toBe(200);
-    expect(r.json).toEqual({ enabled: true, providers: [{ id: 'oidc', name: 'Acme ID' }] });
+    const r = await typedClient(h).GET('/api/auth/oidc/config');
+    expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({ enabled: true, providers: [{ id: 'oidc', name: 'Acme ID' }] });
   });
 
   it('redirects to the authorization endpoint with PKCE, state and nonce, in a sealed browser-bound cookie', async () => {
@@ -187,30 +186,31 @@ describe('OIDC sign-in', () => {
     // The server sent the PKCE verifier and authenticated as the client.
     expect(lastTokenRequest?.body.get('code_verifier')).toBeTruthy();
     const access = cb.fragment.get('access_token') ?? '';
-    const created = await api(h, 'POST', '/api/users', { token: access, body: { email: 'olga@example.com' } });
-    expect(created.status).toBe(201);
-    expect(created.json.email_type).toBe('oidc');
+    const created = await typedClient(h, access).POST('/api/users', { body: { email: 'olga@example.com' } });
+    expect(created.response.status).toBe(201);
+    const olga = created.data!;
+    expect(olga.email_type).toBe('oidc');
     const identity = await h.deps.db.one<{ provider: string; subject: string; email: string }>(
       'SELECT provider, subject, email FROM identities WHERE id = $1',
-      [created.json.cognitoId],
+      [olga.cognitoId],
     );
     expect(identity).toEqual({ provider: `oidc:${new URL(issuer).host}`, subject: 'user-1', email: 'olga@example.com' });
-    const refreshed = await api(h, 'POST', '/api/auth/refresh', { body: { refresh_token: cb.fragment.get('refresh_token') } });
-    expect(refreshed.status).toBe(200);
+    const refreshed = await typedClient(h).POST('/api/auth/refresh', { body: { refresh_token: cb.fragment.get('refresh_token') ?? '' } });
+    expect(refreshed.response.status).toBe(200);
     // Signing in again maps to the same identity and account; discovery was fetched once and cached.
     const again = await start('/');
     const code2 = authorize(again.params, { sub: 'user-1', email: 'olga@example.com' });
     const cb2 = await callback({ code: code2, state: again.params.get('state') ?? '' }, again.cookie);
-    const me = await api(h, 'GET', '/api/users/current', { token: cb2.fragment.get('access_token') });
-    expect(me.json.id).toBe(created.json.id);
+    const me = await typedClient(h, cb2.fragment.get('access_token')).GET('/api/users/current');
+    expect(me.data!.id).toBe(olga.id);
     expect(hits.discovery - before).toBeLessThanOrEqual(1);
   });
 
   it('refuses absolute or scheme-relative origins (no open redirect)', async () => {
     for (const origin of ['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'projects']) {
-      const r = await api(h, 'GET', `/api/auth/oidc/start?origin=${encodeURIComponent(origin)}`);
-      expect(r.status, origin).toBe(400);
-      expect(r.json).toEqual({ detail: 'Invalid origin' });
+      const r = await typedClient(h).GET('/api/auth/oidc/start', { params: { query: { origin } } });
+      expect(r.response.status, origin).toBe(400);
+      expect(r.error).toEqual({ detail: 'Invalid origin' });
     }
     const { params } = await start('/');
     expect(params.get('state')).toBeTruthy();

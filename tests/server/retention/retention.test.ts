@@ -10,7 +10,8 @@ import { countGarbage } from '../../../server/domains/retention/repository';
 import { projectKey, type Storage } from '../../../server/storage/index';
 import { makeSilentVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, signUpAndCreate } from '../helpers';
+import { signUpAndCreate } from '../helpers';
+import { typedClient } from '../typed-client';
 import { makeUser, seedProject, srtText, uploadFile, uploadOk, newUser } from '../projects/projects-fixtures';
 
 let h: Harness;
@@ -48,11 +49,12 @@ describe('deleting removes the stored files', () => {
     const u = await newUser(h, 'del-project');
     const { id, mediaId } = await projectWithFiles(u);
     expect(await keys()).toEqual(expect.arrayContaining([`uploads/${mediaId}/file.mp4`, projectKey(id, 'source.mp4')]));
-    const r = await api(h, 'DELETE', `/api/project/${id}`, { token: u.token });
-    expect(r.status).toBe(200);
+    const asU = typedClient(h, u.token);
+    const r = await asU.DELETE('/api/project/{id}', { params: { path: { id } } });
+    expect(r.response.status).toBe(200);
     expect(await keys()).toEqual([]);
     expect(await countGarbage(h.deps.db)).toBe(0);
-    expect(await api(h, 'GET', `/api/library/media/${mediaId}`, { token: u.token })).toMatchObject({ status: 404 });
+    expect((await asU.GET('/api/library/media/{id}', { params: { path: { id: mediaId } } })).response.status).toBe(404);
   });
 
   it('a project keeps an upload another project still uses', async () => {
@@ -62,10 +64,11 @@ describe('deleting removes the stored files', () => {
     const b = await seedProject(h, u, { mediaId });
     await storage.putBuffer(projectKey(a, 'source.mp4'), 'a');
     await storage.putBuffer(projectKey(b, 'source.mp4'), 'b');
-    expect((await api(h, 'DELETE', `/api/project/${a}`, { token: u.token })).status).toBe(200);
+    const asU = typedClient(h, u.token);
+    expect((await asU.DELETE('/api/project/{id}', { params: { path: { id: a } } })).response.status).toBe(200);
     // b keeps its files and the upload (with the cover frame taken at upload).
     expect(await keys()).toEqual([projectKey(b, 'cover.jpg'), projectKey(b, 'source.mp4'), `uploads/${mediaId}/cover.jpg`, `uploads/${mediaId}/file.mp4`].sort());
-    expect((await api(h, 'DELETE', `/api/project/${b}`, { token: u.token })).status).toBe(200);
+    expect((await asU.DELETE('/api/project/{id}', { params: { path: { id: b } } })).response.status).toBe(200);
     expect(await keys()).toEqual([]);
   });
 
@@ -73,31 +76,36 @@ describe('deleting removes the stored files', () => {
     const root = await makeUser(h, 'root-retention@example.com', { superuser: true });
     const o = await signUpAndCreate(h, 'space-owner@example.com');
     const owner = { id: o.user.id, email: o.user.email, token: o.token, defaultSpaceId: '', claimed: [] };
-    await api(h, 'PATCH', `/api/admin/users/${o.user.id}`, { token: root.token, body: { plan: 'creator_pro' } });
-    const s = await api(h, 'POST', '/api/space/create', { token: o.token, body: { data: { name: 'Extra', color: 'sand' } } });
-    expect(s.status).toBe(201);
-    const p1 = await projectWithFiles(owner, s.json.id);
-    const p2 = await projectWithFiles(owner, s.json.id);
+    const asRoot = typedClient(h, root.token);
+    const asOwner = typedClient(h, o.token);
+    const plan = (p: 'creator_pro' | 'trial') => asRoot.PATCH('/api/admin/users/{id}', { params: { path: { id: o.user.id } }, body: { plan: p } });
+    await plan('creator_pro');
+    const s = await asOwner.POST('/api/space/create', { body: { data: { name: 'Extra', color: 'sand' } } });
+    expect(s.response.status).toBe(201);
+    const extra = s.data!.id;
+    const p1 = await projectWithFiles(owner, extra);
+    const p2 = await projectWithFiles(owner, extra);
     const srt = join(h.dataDir, 'cues.srt');
     writeFileSync(srt, srtText([[0, 1, 'Hi']]));
-    const up = await uploadFile(h, owner, srt, { kind: 'srt', spaceId: s.json.id });
+    const up = await uploadFile(h, owner, srt, { kind: 'srt', spaceId: extra });
     expect(up.status).toBe(200);
     expect((await keys()).length).toBeGreaterThanOrEqual(11);
-    await api(h, 'PATCH', `/api/admin/users/${o.user.id}`, { token: root.token, body: { plan: 'trial' } });
-    const r = await api(h, 'DELETE', `/api/space/${s.json.id}`, { token: o.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    await plan('trial');
+    const r = await asOwner.DELETE('/api/space/{id}', { params: { path: { id: extra } } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     expect(await keys()).toEqual([]);
     expect(await h.deps.db.query(`SELECT id FROM projects WHERE id IN ($1, $2)`, [p1.id, p2.id])).toEqual([]);
   });
 
   it('an account: its spaces, projects and uploads', async () => {
     const a = await signUpAndCreate(h, 'leaving@example.com');
-    const u = { id: a.user.id, email: a.user.email, token: a.token, defaultSpaceId: (await api(h, 'GET', '/api/space/list', { token: a.token })).json[0].id, claimed: [] };
+    const asA = typedClient(h, a.token);
+    const u = { id: a.user.id, email: a.user.email, token: a.token, defaultSpaceId: (await asA.GET('/api/space/list')).data![0]!.id, claimed: [] };
     await projectWithFiles(u);
     await uploadOk(h, u, video, { name: 'unused.mp4' });
     expect((await keys()).length).toBeGreaterThan(4);
-    const r = await api(h, 'DELETE', '/api/users/current', { token: a.token });
-    expect(r.status).toBe(204);
+    const r = await asA.DELETE('/api/users/current');
+    expect(r.response.status).toBe(204);
     expect(await keys()).toEqual([]);
   });
 });
@@ -113,8 +121,8 @@ describe('the cleanup survives failures', () => {
       throw Object.assign(new Error('store unreachable'), { code: 'ECONNRESET' });
     };
     try {
-      const r = await api(h, 'DELETE', `/api/project/${id}`, { token: u.token });
-      expect(r.status).toBe(200); // the deletion itself succeeded
+      const r = await typedClient(h, u.token).DELETE('/api/project/{id}', { params: { path: { id } } });
+      expect(r.response.status).toBe(200); // the deletion itself succeeded
     } finally {
       storage.deletePrefix = real;
     }

@@ -8,6 +8,7 @@ import { upsertSubscription } from '../../../server/domains/billing/repository';
 import type { EngineRegistry } from '../../../server/engines/registry';
 import { createHarness, type Harness } from '../harness';
 import { api, signUp, signUpAndCreate } from '../helpers';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let admin: { token: string; user: { id: string } };
@@ -30,6 +31,9 @@ const fakeEngines = {
   },
 } as unknown as EngineRegistry;
 
+/** GET /api/settings as `token` (anonymous without), in `spaceId` when given. */
+const settingsOf = (token?: string, spaceId?: string) => typedClient(h, token).GET('/api/settings', spaceId ? { params: { query: { space_id: spaceId } } } : {});
+
 async function grant(userId: string, tier: string, periodEnd = new Date(Date.now() + 30 * 86400_000)) {
   // Through the billing repository, like every in-process writer (it invalidates the account cache).
   await upsertSubscription(h.deps.db, { id: `sub_${userId}`, userId, tier, status: 'active', interval: 'month', currentPeriodEnd: periodEnd });
@@ -47,16 +51,17 @@ afterAll(async () => {
 
 describe('GET /api/settings', () => {
   it('app settings for anonymous callers: trial features, config limits, white label, contract shape', async () => {
-    const r = await api(h, 'GET', '/api/settings');
-    expect(r.status).toBe(200);
-    expect(v.is(Settings, r.json)).toBe(true);
-    expect(r.json.kind).toBe('app');
-    expect(Object.keys(r.json.scope_settings.available_features).sort()).toEqual([...FEATURE_KEYS].sort());
-    expect(r.json.scope_settings).toMatchObject({ max_video_size: 1000000, max_video_duration: 600, max_video_download_duration: 300 });
-    expect(r.json.white_label).toBe(true);
-    expect(r.json.surveys).toEqual([]);
-    expect(r.json.features).toEqual({ maintenance: false, warning: null });
-    const f = r.json.scope_settings.available_features;
+    const r = await settingsOf();
+    expect(r.response.status).toBe(200);
+    expect(v.is(Settings, r.data)).toBe(true);
+    const app = r.data!;
+    expect(app.kind).toBe('app');
+    expect(Object.keys(app.scope_settings.available_features).sort()).toEqual([...FEATURE_KEYS].sort());
+    expect(app.scope_settings).toMatchObject({ max_video_size: 1000000, max_video_duration: 600, max_video_download_duration: 300 });
+    expect(app.white_label).toBe(true);
+    expect(app.surveys).toEqual([]);
+    expect(app.features).toEqual({ maintenance: false, warning: null });
+    const f = app.scope_settings.available_features;
     expect(f.audio_download.enabled).toBe(true);
     expect(f.lipsync.enabled).toBe(false);
     expect(f.glossary.enabled).toBe(false);
@@ -65,10 +70,10 @@ describe('GET /api/settings', () => {
 
   it('languages come from the engine registry, sorted by id', async () => {
     const lists = await realEngines.languageLists();
-    const r = await api(h, 'GET', '/api/settings');
+    const r = await settingsOf();
     const ids = (l: Language[]) => l.map((x) => x.id);
-    expect(ids(r.json.languages.transcription)).toEqual(ids(lists.transcription).sort((a, b) => a - b));
-    expect(ids(r.json.languages.translation)).toEqual(
+    expect(ids(r.data!.languages.transcription)).toEqual(ids(lists.transcription).sort((a, b) => a - b));
+    expect(ids(r.data!.languages.translation)).toEqual(
       ids(lists.translation.filter((l) => !l.is_free)).sort((a, b) => a - b),
     );
   });
@@ -76,15 +81,15 @@ describe('GET /api/settings', () => {
   it('drops free languages from translation unless free_languages is enabled (enterprise)', async () => {
     h.deps.engines = fakeEngines;
     try {
-      const anon = await api(h, 'GET', '/api/settings');
-      expect(anon.json.languages.transcription.map((l: Language) => l.value)).toEqual(['en', 'fr', 'de']);
-      expect(anon.json.languages.translation.map((l: Language) => l.value)).toEqual(['en', 'it']);
+      const anon = await settingsOf();
+      expect(anon.data!.languages.transcription.map((l) => l.value)).toEqual(['en', 'fr', 'de']);
+      expect(anon.data!.languages.translation.map((l) => l.value)).toEqual(['en', 'it']);
       const ent = await signUpAndCreate(h, 'ent@example.com');
       await grant(ent.user.id, 'enterprise');
-      const r = await api(h, 'GET', '/api/settings', { token: ent.token });
-      expect(r.json.kind).toBe('user');
-      expect(r.json.scope_settings.available_features.free_languages.enabled).toBe(true);
-      expect(r.json.languages.translation.map((l: Language) => l.value)).toEqual(['en', 'es', 'pt', 'it']);
+      const r = await settingsOf(ent.token);
+      expect(r.data!.kind).toBe('user');
+      expect(r.data!.scope_settings.available_features.free_languages.enabled).toBe(true);
+      expect(r.data!.languages.translation.map((l) => l.value)).toEqual(['en', 'es', 'pt', 'it']);
     } finally {
       h.deps.engines = realEngines;
     }
@@ -92,20 +97,20 @@ describe('GET /api/settings', () => {
 
   it("user settings follow the caller's own plan; an expired plan falls back to free features", async () => {
     const u = await signUpAndCreate(h, 'pro@example.com');
-    const trial = await api(h, 'GET', '/api/settings', { token: u.token });
-    expect(trial.json.kind).toBe('user');
-    expect(trial.json.scope_settings.available_features.lipsync.enabled).toBe(false);
+    const trial = await settingsOf(u.token);
+    expect(trial.data!.kind).toBe('user');
+    expect(trial.data!.scope_settings.available_features.lipsync.enabled).toBe(false);
     await grant(u.user.id, 'creator_pro');
-    const pro = await api(h, 'GET', '/api/settings', { token: u.token });
-    expect(v.is(Settings, pro.json)).toBe(true);
-    const f = pro.json.scope_settings.available_features;
+    const pro = await settingsOf(u.token);
+    expect(v.is(Settings, pro.data)).toBe(true);
+    const f = pro.data!.scope_settings.available_features;
     expect(f.lipsync.enabled).toBe(true);
     expect(f.srt_upload.enabled).toBe(true);
     expect(f.glossary.enabled).toBe(false);
     expect(f.spaces).toEqual({ enabled: true, visible: true, metadata: { user_limit: 3, limit: 2 } });
     await grant(u.user.id, 'creator_pro', new Date(Date.now() - 1000));
-    const expired = await api(h, 'GET', '/api/settings', { token: u.token });
-    expect(expired.json.scope_settings.available_features.lipsync.enabled).toBe(false);
+    const expired = await settingsOf(u.token);
+    expect(expired.data!.scope_settings.available_features.lipsync.enabled).toBe(false);
   });
 
   it("space settings use the space owner's plan for members; non-members get 403; superusers get user settings", async () => {
@@ -114,42 +119,42 @@ describe('GET /api/settings', () => {
     const space = await h.deps.db.one<{ id: string }>('SELECT id FROM spaces WHERE owner_id = $1 AND is_default', [owner.user.id]);
     const editor = await signUpAndCreate(h, 'editor@example.com');
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [space.id, editor.user.id]);
-    const r = await api(h, 'GET', `/api/settings?space_id=${space.id}`, { token: editor.token });
-    expect(r.status).toBe(200);
-    expect(r.json.kind).toBe('space');
-    expect(r.json.scope_settings.available_features.glossary.enabled).toBe(true);
-    expect(r.json.scope_settings.available_features.spaces.metadata).toEqual({ user_limit: 5, limit: 2 });
+    const r = await settingsOf(editor.token, space.id);
+    expect(r.response.status).toBe(200);
+    expect(r.data!.kind).toBe('space');
+    expect(r.data!.scope_settings.available_features.glossary.enabled).toBe(true);
+    expect(r.data!.scope_settings.available_features.spaces.metadata).toEqual({ user_limit: 5, limit: 2 });
     // The same editor without space_id: their own (trial) plan.
-    const own = await api(h, 'GET', '/api/settings', { token: editor.token });
-    expect(own.json.kind).toBe('user');
-    expect(own.json.scope_settings.available_features.glossary.enabled).toBe(false);
+    const own = await settingsOf(editor.token);
+    expect(own.data!.kind).toBe('user');
+    expect(own.data!.scope_settings.available_features.glossary.enabled).toBe(false);
 
     const stranger = await signUpAndCreate(h, 'stranger@example.com');
-    const denied = await api(h, 'GET', `/api/settings?space_id=${space.id}`, { token: stranger.token });
-    expect(denied.status).toBe(403);
-    expect(denied.json.detail).toMatch(new RegExp(`^${TEXT.noAccess}`));
-    const unknown = await api(h, 'GET', `/api/settings?space_id=00000000-0000-4000-8000-000000000000`, { token: stranger.token });
-    expect(unknown.status).toBe(403);
+    const denied = await settingsOf(stranger.token, space.id);
+    expect(denied.response.status).toBe(403);
+    expect(denied.error!.detail).toMatch(new RegExp(`^${TEXT.noAccess}`));
+    const unknown = await settingsOf(stranger.token, '00000000-0000-4000-8000-000000000000');
+    expect(unknown.response.status).toBe(403);
 
-    const sup = await api(h, 'GET', `/api/settings?space_id=${space.id}`, { token: admin.token });
-    expect(sup.json.kind).toBe('user');
+    const sup = await settingsOf(admin.token, space.id);
+    expect(sup.data!.kind).toBe('user');
     // Anonymous with a space id: still the public app settings.
-    expect((await api(h, 'GET', `/api/settings?space_id=${space.id}`)).json.kind).toBe('app');
+    expect((await settingsOf(undefined, space.id)).data!.kind).toBe('app');
   });
 
   it('a signed-in identity without an account gets app settings; a bad token is 401', async () => {
     const t = await signUp(h, 'noacct@example.com');
-    const r = await api(h, 'GET', '/api/settings', { token: t.access_token });
-    expect(r.status).toBe(200);
-    expect(r.json.kind).toBe('app');
-    const bad = await api(h, 'GET', '/api/settings', { token: 'not.a.token' });
-    expect(bad.status).toBe(401);
+    const r = await settingsOf(t.access_token);
+    expect(r.response.status).toBe(200);
+    expect(r.data!.kind).toBe('app');
+    const bad = await settingsOf('not.a.token');
+    expect(bad.response.status).toBe(401);
   });
 
   it('maintenance from the MAINTENANCE config flag', async () => {
     h.config.maintenance = true;
     try {
-      expect((await api(h, 'GET', '/api/settings')).json.features.maintenance).toBe(true);
+      expect((await settingsOf()).data!.features.maintenance).toBe(true);
     } finally {
       h.config.maintenance = false;
     }
@@ -158,27 +163,31 @@ describe('GET /api/settings', () => {
 
 describe('PUT /api/admin/settings', () => {
   it('lets a superuser set maintenance and the warning banner, which settings then show', async () => {
-    const warning = { severity: 'warning', maintenance_time: '2030-01-01T10:00:00.000Z', message: null };
-    const r = await api(h, 'PUT', '/api/admin/settings', { token: admin.token, body: { maintenance: true, warning } });
-    expect(r.status).toBe(200);
-    expect(r.json).toEqual({ maintenance: true, warning });
-    const s = await api(h, 'GET', '/api/settings');
-    expect(s.json.features).toEqual({ maintenance: true, warning });
-    const off = await api(h, 'PUT', '/api/admin/settings', { token: admin.token, body: { maintenance: false, warning: null } });
-    expect(off.json).toEqual({ maintenance: false, warning: null });
-    expect((await api(h, 'GET', '/api/settings')).json.features).toEqual({ maintenance: false, warning: null });
+    const warning = { severity: 'warning' as const, maintenance_time: '2030-01-01T10:00:00.000Z', message: null };
+    const asAdmin = typedClient(h, admin.token);
+    const r = await asAdmin.PUT('/api/admin/settings', { body: { maintenance: true, warning } });
+    expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({ maintenance: true, warning });
+    const s = await settingsOf();
+    expect(s.data!.features).toEqual({ maintenance: true, warning });
+    const off = await asAdmin.PUT('/api/admin/settings', { body: { maintenance: false, warning: null } });
+    expect(off.data).toEqual({ maintenance: false, warning: null });
+    expect((await settingsOf()).data!.features).toEqual({ maintenance: false, warning: null });
   });
 
   it('validates the body and is for superusers only', async () => {
+    const asAdmin = typedClient(h, admin.token);
+    // Malformed on purpose: a severity that does not exist.
     const bad = await api(h, 'PUT', '/api/admin/settings', { token: admin.token, body: { warning: { severity: 'apocalyptic', maintenance_time: null, message: 'x' } } });
     expect(bad.status).toBe(422);
     expect(bad.json.detail[0].loc).toEqual(['body', 'warning', 'severity']);
-    expect((await api(h, 'PUT', '/api/admin/settings', { token: admin.token, body: {} })).status).toBe(422);
+    expect((await asAdmin.PUT('/api/admin/settings', { body: {} })).response.status).toBe(422);
+    // Malformed on purpose: maintenance is not a boolean.
     expect((await api(h, 'PUT', '/api/admin/settings', { token: admin.token, body: { maintenance: 'yes' } })).status).toBe(422);
     const user = await signUpAndCreate(h, 'plain@example.com');
-    const forbidden = await api(h, 'PUT', '/api/admin/settings', { token: user.token, body: { maintenance: true } });
-    expect(forbidden.status).toBe(403);
-    expect((await api(h, 'PUT', '/api/admin/settings', { body: { maintenance: true } })).status).toBe(401);
-    expect((await api(h, 'GET', '/api/settings')).json.features.maintenance).toBe(false);
+    const forbidden = await typedClient(h, user.token).PUT('/api/admin/settings', { body: { maintenance: true } });
+    expect(forbidden.response.status).toBe(403);
+    expect((await typedClient(h).PUT('/api/admin/settings', { body: { maintenance: true } })).response.status).toBe(401);
+    expect((await settingsOf()).data!.features.maintenance).toBe(false);
   });
 });

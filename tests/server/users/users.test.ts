@@ -7,6 +7,7 @@ import { User } from '../../../contract/schemas/user';
 import { createHmac } from 'node:crypto';
 import { createHarness, type Harness } from '../harness';
 import { api, eventually, signUp, signUpAndCreate, TEST_PASSWORD } from '../helpers';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,11 +22,11 @@ describe('POST /api/users', () => {
     const tokens = await Promise.all(['first@example.com', 'second@example.com', 'third@example.com'].map((e) => signUp(h, e)));
     const created = await Promise.all(
       tokens.map((t, i) =>
-        api(h, 'POST', '/api/users', { token: t.access_token, body: { email: ['first', 'second', 'third'][i] + '@example.com' } }),
+        typedClient(h, t.access_token).POST('/api/users', { body: { email: ['first', 'second', 'third'][i] + '@example.com' } }),
       ),
     );
-    for (const c of created) expect(c.status).toBe(201);
-    const supers = created.filter((c) => c.json.is_superuser);
+    for (const c of created) expect(c.response.status).toBe(201);
+    const supers = created.filter((c) => c.data!.is_superuser);
     expect(supers).toHaveLength(1);
     const count = await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE is_superuser');
     expect(count.n).toBe(1);
@@ -33,11 +34,12 @@ describe('POST /api/users', () => {
 
   it('returns the full User and creates the default Teamspace with trial minutes', async () => {
     const t = await signUp(h, 'Lea@Example.com');
-    const r = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'lea@example.com', referral_id: 'ref-42', token: 'x' } });
-    expect(r.status).toBe(201);
-    expect(v.is(User, r.json)).toBe(true);
+    const r = await typedClient(h, t.access_token).POST('/api/users', { body: { email: 'lea@example.com', referral_id: 'ref-42', token: 'x' } });
+    expect(r.response.status).toBe(201);
+    expect(v.is(User, r.data)).toBe(true);
     const identity = await h.deps.db.one<{ id: string }>(`SELECT id FROM identities WHERE subject = 'lea@example.com'`);
-    expect(r.json).toMatchObject({
+    const lea = r.data!;
+    expect(lea).toMatchObject({
       email: 'lea@example.com',
       email_type: 'password',
       is_superuser: false,
@@ -53,25 +55,26 @@ describe('POST /api/users', () => {
       subscription: null,
       pending_welcome_spaces: [],
     });
-    expect(Number.isNaN(Date.parse(r.json.created_date))).toBe(false);
+    expect(Number.isNaN(Date.parse(lea.created_date))).toBe(false);
     const spaces = await h.deps.db.query<{ name: string; color: string; is_default: boolean; minutes_total: number; owner_id: string }>(
       `SELECT name, color, is_default, (SELECT COALESCE(SUM(minutes), 0)::float8 FROM minutes_ledger l WHERE l.space_id = s.id) AS minutes_total,
          owner_id FROM spaces s WHERE owner_id = $1`,
-      [r.json.id],
+      [lea.id],
     );
     expect(spaces).toEqual([
-      { name: "Lea's Teamspace", color: DEFAULT_TEAMSPACE_COLOR, is_default: true, minutes_total: DEFAULT_TEAMSPACE_MINUTES, owner_id: r.json.id },
+      { name: "Lea's Teamspace", color: DEFAULT_TEAMSPACE_COLOR, is_default: true, minutes_total: DEFAULT_TEAMSPACE_MINUTES, owner_id: lea.id },
     ]);
-    const ref = await h.deps.db.one<{ referral_id: string }>('SELECT referral_id FROM users WHERE id = $1', [r.json.id]);
+    const ref = await h.deps.db.one<{ referral_id: string }>('SELECT referral_id FROM users WHERE id = $1', [lea.id]);
     expect(ref.referral_id).toBe('ref-42');
   });
 
   it('refuses a second create with 409 and leaves one account', async () => {
     const t = await signUp(h, 'max@example.com');
-    expect((await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'max@example.com' } })).status).toBe(201);
-    const again = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'max@example.com' } });
-    expect(again.status).toBe(409);
-    expect(again.json).toEqual({ detail: 'User already exists' });
+    const asMax = typedClient(h, t.access_token);
+    expect((await asMax.POST('/api/users', { body: { email: 'max@example.com' } })).response.status).toBe(201);
+    const again = await asMax.POST('/api/users', { body: { email: 'max@example.com' } });
+    expect(again.response.status).toBe(409);
+    expect(again.error).toEqual({ detail: 'User already exists' });
     const n = await h.deps.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email = 'max@example.com'`);
     expect(n.n).toBe(1);
     const spaces = await h.deps.db.one<{ n: number }>(
@@ -82,16 +85,18 @@ describe('POST /api/users', () => {
 
   it('requires the identity e-mail (case-insensitive) and a token', async () => {
     const t = await signUp(h, 'ned@example.com');
-    const other = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'someone@example.com' } });
-    expect(other.status).toBe(400);
-    expect(other.json).toEqual({ detail: 'Email does not match the signed-in account' });
-    const noToken = await api(h, 'POST', '/api/users', { body: { email: 'ned@example.com' } });
-    expect(noToken.status).toBe(401);
+    const asNed = typedClient(h, t.access_token);
+    const other = await asNed.POST('/api/users', { body: { email: 'someone@example.com' } });
+    expect(other.response.status).toBe(400);
+    expect(other.error).toEqual({ detail: 'Email does not match the signed-in account' });
+    const noToken = await typedClient(h).POST('/api/users', { body: { email: 'ned@example.com' } });
+    expect(noToken.response.status).toBe(401);
+    // Malformed on purpose: the e-mail is a number.
     const badBody = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 12 } });
     expect(badBody.status).toBe(422);
     expect(badBody.json.detail[0].loc).toEqual(['body', 'email']);
-    const ok = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'NED@example.COM' } });
-    expect(ok.status).toBe(201);
+    const ok = await asNed.POST('/api/users', { body: { email: 'NED@example.COM' } });
+    expect(ok.response.status).toBe(201);
   });
 
   it('joins the spaces the e-mail was invited to and queues their welcome modal once', async () => {
@@ -102,20 +107,21 @@ describe('POST /api/users', () => {
     expect(invitee.user.pending_welcome_spaces).toEqual([space.id]);
     const member = await h.deps.db.maybeOne<{ role: string }>('SELECT role FROM space_members WHERE space_id = $1 AND user_id = $2', [space.id, invitee.user.id]);
     expect(member?.role).toBe('editor');
-    const seen = await api(h, 'PATCH', '/api/users/current', { token: invitee.token, body: { welcome_seen_space_id: space.id } });
-    expect(seen.status).toBe(200);
-    expect(seen.json.pending_welcome_spaces).toEqual([]);
-    const cur = await api(h, 'GET', '/api/users/current', { token: invitee.token });
-    expect(cur.json.pending_welcome_spaces).toEqual([]);
+    const asInvitee = typedClient(h, invitee.token);
+    const seen = await asInvitee.PATCH('/api/users/current', { body: { welcome_seen_space_id: space.id } });
+    expect(seen.response.status).toBe(200);
+    expect(seen.data!.pending_welcome_spaces).toEqual([]);
+    const cur = await asInvitee.GET('/api/users/current');
+    expect(cur.data!.pending_welcome_spaces).toEqual([]);
   });
 });
 
 describe('GET/PATCH /api/users/current', () => {
   it('404 before the account exists', async () => {
     const t = await signUp(h, 'pre@example.com');
-    const r = await api(h, 'GET', '/api/users/current', { token: t.access_token });
-    expect(r.status).toBe(404);
-    expect(r.json).toEqual({ detail: 'User not found' });
+    const r = await typedClient(h, t.access_token).GET('/api/users/current');
+    expect(r.response.status).toBe(404);
+    expect(r.error).toEqual({ detail: 'User not found' });
   });
 
   it('shows the subscription from billing and the churnkey HMAC for billing customers', async () => {
@@ -127,15 +133,16 @@ describe('GET/PATCH /api/users/current', () => {
     );
     await h.deps.db.query(`UPDATE users SET customer_id = 'cus_123' WHERE id = $1`, [user.id]);
     // Written behind the API's back: it shows once the short account cache has let go of the old rows.
+    const asSub = typedClient(h, token);
     const r = await eventually(
-      () => api(h, 'GET', '/api/users/current', { token }),
-      (x) => x.json?.subscription?.id === 'sub_x1' && x.json?.customer_id === 'cus_123',
+      () => asSub.GET('/api/users/current'),
+      (x) => x.data?.subscription?.id === 'sub_x1' && x.data?.customer_id === 'cus_123',
       15_000,
       'the subscription past the account cache',
     );
-    expect(r.status).toBe(200);
-    expect(v.is(User, r.json)).toBe(true);
-    expect(r.json.subscription).toEqual({
+    expect(r.response.status).toBe(200);
+    expect(v.is(User, r.data)).toBe(true);
+    expect(r.data!.subscription).toEqual({
       id: 'sub_x1',
       status: 'active',
       current_period_end: end.toISOString(),
@@ -145,22 +152,24 @@ describe('GET/PATCH /api/users/current', () => {
       provider: 'local',
       payment_issue: null,
     });
-    expect(r.json.customer_id).toBe('cus_123');
-    expect(r.json.churnkey_hmac).toBe(createHmac('sha256', h.config.jwtSecret).update(user.id).digest('hex'));
+    expect(r.data!.customer_id).toBe('cus_123');
+    expect(r.data!.churnkey_hmac).toBe(createHmac('sha256', h.config.jwtSecret).update(user.id).digest('hex'));
   });
 
   it('updates onboarding and e-mail consent, and validates the body', async () => {
     const { token } = await signUpAndCreate(h, 'onb@example.com');
-    const r = await api(h, 'PATCH', '/api/users/current', { token, body: { onboarding: ['welcome', 'upload', 'welcome'], email_consent: true } });
-    expect(r.status).toBe(200);
-    expect(r.json.onboarding).toEqual(['welcome', 'upload']);
-    expect(r.json.email_consent).toBe(true);
-    const only = await api(h, 'PATCH', '/api/users/current', { token, body: { email_consent: false } });
-    expect(only.json.onboarding).toEqual(['welcome', 'upload']);
-    expect(only.json.email_consent).toBe(false);
-    expect((await api(h, 'GET', '/api/users/current', { token })).json.email_consent).toBe(false);
-    const empty = await api(h, 'PATCH', '/api/users/current', { token, body: {} });
-    expect(empty.status).toBe(422);
+    const asOnb = typedClient(h, token);
+    const r = await asOnb.PATCH('/api/users/current', { body: { onboarding: ['welcome', 'upload', 'welcome'], email_consent: true } });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.onboarding).toEqual(['welcome', 'upload']);
+    expect(r.data!.email_consent).toBe(true);
+    const only = await asOnb.PATCH('/api/users/current', { body: { email_consent: false } });
+    expect(only.data!.onboarding).toEqual(['welcome', 'upload']);
+    expect(only.data!.email_consent).toBe(false);
+    expect((await asOnb.GET('/api/users/current')).data!.email_consent).toBe(false);
+    const empty = await asOnb.PATCH('/api/users/current', { body: {} });
+    expect(empty.response.status).toBe(422);
+    // Malformed on purpose: onboarding is not a list; a raw body that is not JSON.
     const wrong = await api(h, 'PATCH', '/api/users/current', { token, body: { onboarding: 'welcome' } });
     expect(wrong.status).toBe(422);
     expect(wrong.json.detail[0].loc).toEqual(['body', 'onboarding']);
@@ -172,14 +181,20 @@ describe('GET/PATCH /api/users/current', () => {
     const { token, user } = await signUpAndCreate(h, 'gone@example.com');
     await h.deps.db.query('UPDATE users SET is_active = false WHERE id = $1', [user.id]);
     // Written behind the API's back: it takes effect once the short account cache has let go of the old row.
-    await eventually(() => api(h, 'GET', '/api/users/current', { token }), (x) => x.status === 400, 15_000, 'Inactive user');
-    for (const [m, body] of [['GET', undefined], ['PATCH', { email_consent: true }], ['DELETE', undefined]] as const) {
-      const r = await api(h, m, '/api/users/current', { token, body });
-      expect(r.status, m).toBe(400);
-      expect(r.json).toEqual({ detail: TEXT.inactiveUser });
+    const asGone = typedClient(h, token);
+    await eventually(() => asGone.GET('/api/users/current'), (x) => x.response.status === 400, 15_000, 'Inactive user');
+    const calls = {
+      GET: () => asGone.GET('/api/users/current'),
+      PATCH: () => asGone.PATCH('/api/users/current', { body: { email_consent: true } }),
+      DELETE: () => asGone.DELETE('/api/users/current'),
+    };
+    for (const [m, call] of Object.entries(calls)) {
+      const r = await call();
+      expect(r.response.status, m).toBe(400);
+      expect(r.error).toEqual({ detail: TEXT.inactiveUser });
     }
-    const settings = await api(h, 'GET', '/api/settings', { token });
-    expect(settings.status).toBe(400);
+    const settings = await asGone.GET('/api/settings');
+    expect(settings.response.status).toBe(400);
   });
 });
 
@@ -187,17 +202,19 @@ describe('DELETE /api/users/current', () => {
   it('deletes the account, its owned spaces, its identity and its sessions', async () => {
     const { token, refreshToken, user } = await signUpAndCreate(h, 'bye@example.com');
     const other = await signUpAndCreate(h, 'stay@example.com');
-    const r = await api(h, 'DELETE', '/api/users/current', { token });
-    expect(r.status).toBe(204);
+    const asBye = typedClient(h, token);
+    const anon = typedClient(h);
+    const r = await asBye.DELETE('/api/users/current');
+    expect(r.response.status).toBe(204);
     expect(await h.deps.db.maybeOne('SELECT id FROM users WHERE id = $1', [user.id])).toBeNull();
     expect((await h.deps.db.query('SELECT id FROM spaces WHERE owner_id = $1', [user.id])).length).toBe(0);
     expect(await h.deps.db.maybeOne('SELECT id FROM identities WHERE id = $1', [user.cognitoId])).toBeNull();
-    expect((await api(h, 'GET', '/api/users/current', { token })).status).toBe(404);
-    expect((await api(h, 'POST', '/api/auth/refresh', { body: { refresh_token: refreshToken } })).status).toBe(401);
-    expect((await api(h, 'POST', '/api/users', { token, body: { email: 'bye@example.com' } })).status).toBe(401);
-    expect((await api(h, 'POST', '/api/auth/sign-in', { body: { email: 'bye@example.com', password: TEST_PASSWORD } })).status).toBe(401);
+    expect((await asBye.GET('/api/users/current')).response.status).toBe(404);
+    expect((await anon.POST('/api/auth/refresh', { body: { refresh_token: refreshToken } })).response.status).toBe(401);
+    expect((await asBye.POST('/api/users', { body: { email: 'bye@example.com' } })).response.status).toBe(401);
+    expect((await anon.POST('/api/auth/sign-in', { body: { email: 'bye@example.com', password: TEST_PASSWORD } })).response.status).toBe(401);
     // The other account is untouched; the e-mail can sign up again.
-    expect((await api(h, 'GET', '/api/users/current', { token: other.token })).status).toBe(200);
+    expect((await typedClient(h, other.token).GET('/api/users/current')).response.status).toBe(200);
     expect((await signUpAndCreate(h, 'bye@example.com')).user.id).not.toBe(user.id);
   });
 });
