@@ -2185,7 +2185,7 @@ export interface paths {
         get: operations["get_users_current"];
         put?: never;
         post?: never;
-        /** DELETE /api/users/current */
+        /** Delete the current account (its Teamspaces, projects and uploads go with it) */
         delete: operations["delete_users_current"];
         options?: never;
         head?: never;
@@ -16165,14 +16165,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
+            /** @description Done */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
