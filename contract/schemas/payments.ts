@@ -126,6 +126,8 @@ export const BillingDetailsRequest = v.pipe(
   v.check((o) => Object.values(o).some((x) => x !== undefined), 'Nothing to update'),
 );
 export type BillingDetails = v.InferOutput<typeof BillingDetailsRequest>;
+/** POST update_customer_billing_details: the provider took them. */
+export const BillingDetailsAnswer = v.object({ ok: v.literal(true) });
 
 /** Superuser: minutes granted to a user's default Teamspace (a local minute pack). */
 export const AdminMinutesGrant = v.object({

@@ -17,9 +17,11 @@ import {
   subscriptionCheckout, undoSubscriptionCancellation, updateBillingDetails,
 } from './payments-service';
 import { handleStripeWebhook } from './webhooks';
-import { routeFacts } from '../../http/route-facts';
+import { routeFacts, type QueryFact } from '../../http/route-facts';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
+/** The Teamspace the minutes are bought for (its owner only); the caller's default Teamspace when absent. */
+const MINUTES_SPACE_Q: QueryFact = { name: 'space_id', description: 'The Teamspace the minutes are for (default: your own)' };
 
 export const paymentsRoutes = new Hono<AppEnv>()
   .post('/webhook', routeFacts({ public: true }), async (c) => {
@@ -43,7 +45,15 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const q = queryWith(c, SubscriptionCheckoutQuery);
     return c.json(await subscriptionCheckout(c.get('deps'), c.get('user'), q, c.req.url));
   })
-  .get('/create_checkout_session_payment', async (c) => {
+  .get('/create_checkout_session_payment', routeFacts({
+    summary: 'A checkout for minutes of the Teamspace (the query form of the POST)',
+    response: 'CheckoutResponse',
+    query: [
+      { name: 'price_id', required: true, description: 'The minute pack\'s price' }, { name: 'quantity', required: true, description: 'Minutes: 1 to 10000' },
+      { name: 'success_url', required: true, description: 'Where the checkout returns after paying' },
+      { name: 'cancel_url', required: true, description: 'Where the checkout returns when cancelled' }, MINUTES_SPACE_Q,
+    ],
+  }), async (c) => {
     const q = queryWith(c, PaymentCheckoutQuery);
     const spaceId = await spaceOf(c);
     return c.json(await minutesCheckout(c.get('deps'), c.get('user'), spaceId, q, c.req.url));
@@ -52,6 +62,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     summary: 'A checkout for minutes of the Teamspace',
     body: 'PaymentCheckoutRequest',
     response: 'CheckoutResponse',
+    query: [MINUTES_SPACE_Q],
   }), async (c) => {
     const b = await jsonBody(c, PaymentCheckoutBody);
     const spaceId = await spaceOf(c);
@@ -78,7 +89,11 @@ export const paymentsRoutes = new Hono<AppEnv>()
   })
   .post('/cancel_subscription', routeFacts({ summary: 'Cancel the plan at the end of its period', response: 'SubscriptionAnswer' }), async (c) => c.json(await cancelSubscription(c.get('deps'), c.get('user'))))
   .post('/cancel_subscription_cancellation', routeFacts({ summary: 'Undo a cancellation', response: 'SubscriptionAnswer' }), async (c) => c.json(await undoSubscriptionCancellation(c.get('deps'), c.get('user'))))
-  .post('/update_customer_billing_details', async (c) => {
+  .post('/update_customer_billing_details', routeFacts({
+    summary: 'Update the billing details (name, e-mail, phone, address) the payment provider keeps',
+    body: 'BillingDetailsRequest',
+    response: 'BillingDetailsAnswer',
+  }), async (c) => {
     const b = await jsonBody(c, BillingDetailsRequest);
     return c.json(await updateBillingDetails(c.get('deps'), c.get('user'), b));
   });

@@ -58,7 +58,12 @@ export const usersRoutes = new Hono<AppEnv>()
     const user = await confirmEmailChange(deps.db, c.get('user'), body.token);
     return c.json(await currentUserView(deps.db, user, deps.config.jwtSecret));
   })
-  .post('/feature_group', async (c) => {
+  .post('/feature_group', routeFacts({
+    summary: 'Join an A/B feature group (the option of a named group): the account\'s feature groups',
+    body: 'FeatureGroupRequest',
+    response: 'FeatureGroup',
+    list: true,
+  }), async (c) => {
     const body = await jsonBody(c, FeatureGroupRequest);
     return c.json(await joinFeatureGroup(c.get('deps').db, c.get('user'), body));
   })

@@ -840,7 +840,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/payments/create_checkout_session_payment */
+        /** A checkout for minutes of the Teamspace (the query form of the POST) */
         get: operations["get_payments_create_checkout_session_payment"];
         put?: never;
         /** A checkout for minutes of the Teamspace */
@@ -945,7 +945,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/update_customer_billing_details */
+        /** Update the billing details (name, e-mail, phone, address) the payment provider keeps */
         post: operations["post_payments_update_customer_billing_details"];
         delete?: never;
         options?: never;
@@ -2237,7 +2237,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/users/feature_group */
+        /** Join an A/B feature group (the option of a named group): the account's feature groups */
         post: operations["post_users_feature_group"];
         delete?: never;
         options?: never;
@@ -3485,6 +3485,18 @@ export interface components {
                 used: number;
             };
         };
+        FeatureGroupRequest: {
+            name: string;
+            option: {
+                id: string;
+            };
+        };
+        FeatureGroup: {
+            name: string;
+            option: {
+                id: string;
+            };
+        };
         DefaultSpace: {
             default_space_id: string;
         };
@@ -4010,6 +4022,24 @@ export interface components {
             provider?: "local" | "stripe";
             payment_issue?: string | null;
         } | null;
+        BillingDetailsRequest: {
+            name?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            address?: {
+                line1?: string;
+                line2?: string;
+                city?: string;
+                state?: string;
+                postal_code?: string;
+                country?: string;
+            };
+        };
+        BillingDetailsAnswer: {
+            /** @constant */
+            ok: true;
+        };
         AdminMinutesGrantRequest: {
             minutes: number;
             note?: string;
@@ -4194,6 +4224,19 @@ export interface components {
                 loc: (string | number)[];
                 msg: string;
                 type: string;
+            }[];
+            code?: string;
+            feature?: string;
+            required_plan?: string;
+            limit?: number;
+            running?: number;
+            raise_cap_url?: string | null;
+            new_capped_amount?: number | null;
+            capped_amount?: number;
+            balance_used?: number;
+            user_errors?: {
+                field: string[] | null;
+                message: string;
             }[];
         };
         ValidationIssue: {
@@ -8802,7 +8845,18 @@ export interface operations {
     };
     get_payments_create_checkout_session_payment: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The minute pack's price */
+                price_id: string;
+                /** @description Minutes: 1 to 10000 */
+                quantity: string;
+                /** @description Where the checkout returns after paying */
+                success_url: string;
+                /** @description Where the checkout returns when cancelled */
+                cancel_url: string;
+                /** @description The Teamspace the minutes are for (default: your own) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8815,7 +8869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -8876,7 +8930,10 @@ export interface operations {
     };
     post_payments_create_checkout_session_payment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the minutes are for (default: your own) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9346,7 +9403,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingDetailsRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -9354,7 +9415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["BillingDetailsAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -16549,7 +16610,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureGroupRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -16557,7 +16622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FeatureGroup"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
