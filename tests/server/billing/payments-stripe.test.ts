@@ -10,6 +10,8 @@ import { startStripeStandIn, type StripeStandIn } from '../../fakes/stripe';
 import { createHarness, type Harness } from '../harness';
 import { api } from '../helpers';
 import { makeUser, type TestUser } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 
 let h: Harness;
 let stripe: StripeStandIn;
@@ -35,18 +37,25 @@ const minutes = async (u: TestUser) => (await ledger.balances(h.deps.db, u.defau
 const ledgerRows = (u: TestUser) =>
   h.deps.db.query<{ kind: string; minutes: number; ref: string }>(`SELECT kind, minutes::float8 AS minutes, ref FROM minutes_ledger WHERE space_id = $1 ORDER BY id`, [u.defaultSpaceId]);
 const sub = (u: TestUser) => findLifecycle(h.deps.db, u.id);
-const features = async (u: TestUser) => (await api(h, 'GET', '/api/settings', { token: u.token })).json.scope_settings.available_features;
-const checkoutUrl = (priceId: string) =>
-  `/api/payments/create_checkout_session_subscription?price_id=${priceId}&success_url=${encodeURIComponent(ok)}&cancel_url=${encodeURIComponent(cancel)}`;
-const minutesUrl = (q: number | string, spaceId?: string) =>
-  `/api/payments/create_checkout_session_payment?price_id=price_minutes&quantity=${q}&success_url=${encodeURIComponent(ok)}&cancel_url=${encodeURIComponent(`${APP}/?payment-credits-canceled`)}${spaceId ? `&space_id=${spaceId}` : ''}`;
+const as = (u: TestUser | null) => typedClient(h, u?.token);
+const features = async (u: TestUser) => (await as(u).GET('/api/settings')).data!.scope_settings.available_features;
+/** GET create_checkout_session_subscription for a plan's price (by `u`, or without credentials). */
+const checkout = (u: TestUser | null, priceId: string, o: { success_url?: string; promotion_code?: string } = {}) =>
+  as(u).GET('/api/payments/create_checkout_session_subscription', { params: { query: { price_id: priceId, success_url: ok, cancel_url: cancel, ...o } } });
+/** GET create_checkout_session_payment: `q` minutes of the minute pack (for `spaceId`, else the caller's own space). */
+const buyMinutes = (u: TestUser, q: number | string, spaceId?: string) =>
+  as(u).GET('/api/payments/create_checkout_session_payment', {
+    params: { query: { price_id: 'price_minutes', quantity: String(q), success_url: ok, cancel_url: `${APP}/?payment-credits-canceled`, ...(spaceId ? { space_id: spaceId } : {}) } },
+  });
+/** The validation issues of a 422 answer (none for a text detail). */
+const issues = (e: components['schemas']['Error'] | undefined) => (e && typeof e.detail !== 'string' ? e.detail : []);
 const sessionOf = (url: string) => stripe.sessions.get(url.split('/pay/')[1])!;
 
 /** Subscribes a user to a plan through checkout and the hosted page (webhooks delivered). */
 async function subscribe(u: TestUser, priceId = 'price_creator_month') {
-  const r = await api(h, 'GET', checkoutUrl(priceId), { token: u.token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  const s = sessionOf(r.json.checkout_url);
+  const r = await checkout(u, priceId);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  const s = sessionOf(r.data!.checkout_url);
   await stripe.completeCheckout(String(s.id));
   return { session: s, subscription: stripe.subscriptions.get(String(s.subscription))! };
 }
@@ -54,12 +63,13 @@ async function subscribe(u: TestUser, priceId = 'price_creator_month') {
 describe('catalogue and checkout', () => {
   it('lists the configured plans by metadata.position and the minute pack in cents', async () => {
     const u = await user();
-    const r = await api(h, 'GET', '/api/payments/products', { token: u.token });
-    expect(r.status).toBe(200);
-    expect(r.json.provider).toBe('stripe');
-    expect(r.json.checkout).toBe('stripe');
-    expect(r.json.plans.map((p: { tier: string }) => p.tier)).toEqual(['starter', 'creator', 'creator_pro', 'business', 'enterprise']);
-    const creator = r.json.plans[1];
+    const r = await as(u).GET('/api/payments/products');
+    expect(r.response.status).toBe(200);
+    const catalogue = r.data!;
+    expect(catalogue.provider).toBe('stripe');
+    expect(catalogue.checkout).toBe('stripe');
+    expect(catalogue.plans.map((p) => p.tier)).toEqual(['starter', 'creator', 'creator_pro', 'business', 'enterprise']);
+    const creator = catalogue.plans[1]!;
     expect(creator).toMatchObject({ id: 'prod_creator', name: 'Creator', category: 'creator', is_archived: false, metadata: { position: 2, monthly_minutes: 100 } });
     expect(creator.prices).toEqual(
       expect.arrayContaining([
@@ -67,17 +77,17 @@ describe('catalogue and checkout', () => {
         { id: 'price_creator_year', unit_amount: 46800, currency: 'usd', interval: 'year', is_archived: false },
       ]),
     );
-    expect(r.json.plans[4]).toMatchObject({ category: 'enterprise', prices: [] });
-    expect(r.json.credits).toEqual([{ id: 'prod_minutes', name: 'Extra minutes', prices: [{ id: 'price_minutes', unit_amount: 200, currency: 'usd', interval: null, is_archived: false }] }]);
+    expect(catalogue.plans[4]).toMatchObject({ category: 'enterprise', prices: [] });
+    expect(catalogue.credits).toEqual([{ id: 'prod_minutes', name: 'Extra minutes', prices: [{ id: 'price_minutes', unit_amount: 200, currency: 'usd', interval: null, is_archived: false }] }]);
     expect(stripe.violations).toEqual([]);
   });
 
   it('opens a Checkout Session for a plan with the customer, the user and the return URLs', async () => {
     const u = await user();
-    const r = await api(h, 'GET', checkoutUrl('price_creator_pro_year'), { token: u.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.checkout_url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
-    const s = sessionOf(r.json.checkout_url);
+    const r = await checkout(u, 'price_creator_pro_year');
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.checkout_url).toMatch(new RegExp(`^${stripe.url}/pay/cs_test_`));
+    const s = sessionOf(r.data!.checkout_url);
     expect(s).toMatchObject({ mode: 'subscription', client_reference_id: u.id, success_url: ok, cancel_url: cancel, allow_promotion_codes: true });
     expect(s.line_items).toEqual([{ price: 'price_creator_pro_year', quantity: 1 }]);
     const cust = stripe.customers.get(String(s.customer))!;
@@ -88,26 +98,25 @@ describe('catalogue and checkout', () => {
 
   it('refuses unknown prices, the minute pack as a plan, and return URLs of other sites', async () => {
     const u = await user();
-    expect((await api(h, 'GET', checkoutUrl('price_nope'), { token: u.token })).status).toBe(404);
-    expect((await api(h, 'GET', checkoutUrl('price_minutes'), { token: u.token })).status).toBe(422);
-    const evil = `/api/payments/create_checkout_session_subscription?price_id=price_creator_month&success_url=${encodeURIComponent('https://evil.example/x')}&cancel_url=${encodeURIComponent(cancel)}`;
-    const r = await api(h, 'GET', evil, { token: u.token });
-    expect(r.status).toBe(422);
-    expect(r.json.detail[0].msg).toBe('The return address must be a page of this app');
-    expect((await api(h, 'GET', checkoutUrl('price_creator_month'))).status).toBe(401);
+    expect((await checkout(u, 'price_nope')).response.status).toBe(404);
+    expect((await checkout(u, 'price_minutes')).response.status).toBe(422);
+    const r = await checkout(u, 'price_creator_month', { success_url: 'https://evil.example/x' });
+    expect(r.response.status).toBe(422);
+    expect(issues(r.error)[0]!.msg).toBe('The return address must be a page of this app');
+    expect((await checkout(null, 'price_creator_month')).response.status).toBe(401);
   });
 
   it('two checkout clicks at once open one session and one customer', async () => {
     const u = await user();
     const before = stripe.sessions.size;
     const customersBefore = stripe.customers.size;
-    const [a, b] = await Promise.all([api(h, 'GET', checkoutUrl('price_business_month'), { token: u.token }), api(h, 'GET', checkoutUrl('price_business_month'), { token: u.token })]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect(a.json.checkout_url).toBe(b.json.checkout_url);
+    const [a, b] = await Promise.all([checkout(u, 'price_business_month'), checkout(u, 'price_business_month')]);
+    expect([a.response.status, b.response.status]).toEqual([200, 200]);
+    expect(a.data!.checkout_url).toBe(b.data!.checkout_url);
     expect(stripe.sessions.size).toBe(before + 1);
     expect(stripe.customers.size).toBe(customersBefore + 1);
-    const c = await api(h, 'GET', checkoutUrl('price_business_month'), { token: u.token });
-    expect(c.json.checkout_url).toBe(a.json.checkout_url);
+    const c = await checkout(u, 'price_business_month');
+    expect(c.data!.checkout_url).toBe(a.data!.checkout_url);
   });
 });
 
@@ -120,12 +129,12 @@ describe('webhooks', () => {
     const s = await sub(u);
     expect(s).toMatchObject({ provider: 'stripe', tier: 'creator', status: 'active', price_id: 'price_creator_month', product_id: 'prod_creator', interval: 'month' });
     expect((await minutes(u)).total).toBe(before.total + 100);
-    const me = await api(h, 'GET', '/api/users/current', { token: u.token });
-    expect(me.json.subscription).toMatchObject({ status: 'active', plan: { tier: 'creator', name: 'Creator', id: 'price_creator_month' }, provider: 'stripe' });
-    const pay = await api(h, 'GET', '/api/payments/latest_payment_info', { token: u.token });
-    expect(pay.json).toMatchObject({ items: [{ item_name: 'Creator Monthly', quantity: 1 }], amount: 4900, currency: 'usd' });
+    const me = await as(u).GET('/api/users/current');
+    expect(me.data!.subscription).toMatchObject({ status: 'active', plan: { tier: 'creator', name: 'Creator', id: 'price_creator_month' }, provider: 'stripe' });
+    const pay = await as(u).GET('/api/payments/latest_payment_info');
+    expect(pay.data).toMatchObject({ items: [{ item_name: 'Creator Monthly', quantity: 1 }], amount: 4900, currency: 'usd' });
     // A second checkout for a plan while subscribed: change it from Manage subscription instead.
-    expect((await api(h, 'GET', checkoutUrl('price_business_month'), { token: u.token })).status).toBe(409);
+    expect((await checkout(u, 'price_business_month')).response.status).toBe(409);
   });
 
   it('a forged or stale signature is refused with 400 and changes nothing', async () => {
@@ -153,16 +162,16 @@ describe('webhooks', () => {
   it('the same event twice changes nothing the second time', async () => {
     const u = await user();
     await subscribe(u);
-    const r = await api(h, 'GET', minutesUrl(250), { token: u.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const events = await stripe.completeCheckout(String(sessionOf(r.json.checkout_url).id));
+    const r = await buyMinutes(u, 250);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const events = await stripe.completeCheckout(String(sessionOf(r.data!.checkout_url).id));
     const after = await minutes(u);
     const payload = JSON.stringify(events[0]);
     const again = await h.request('POST', '/api/payments/webhook', { raw: payload, headers: { 'stripe-signature': stripe.sign(payload) } });
     expect(again.status).toBe(200);
     expect((await again.json()).outcome).toBe('duplicate');
     // Another event about the same checkout session (Stripe sends async_payment_succeeded too) credits nothing.
-    await stripe.send(stripe.event('checkout.session.async_payment_succeeded', sessionOf(r.json.checkout_url)));
+    await stripe.send(stripe.event('checkout.session.async_payment_succeeded', sessionOf(r.data!.checkout_url)));
     expect(await minutes(u)).toEqual(after);
     expect((await ledgerRows(u)).filter((x) => x.kind === 'purchase')).toEqual([{ kind: 'purchase', minutes: 250, ref: `payment:${String(events[0].data && (events[0].data as { object: { id: string } }).object.id)}` }]);
   });
@@ -181,8 +190,8 @@ describe('webhooks', () => {
 
     // A new subscriber whose invoice.paid arrives before checkout.session.completed: minutes credited once.
     const v = await user();
-    const r = await api(h, 'GET', checkoutUrl('price_starter_month'), { token: v.token });
-    const s = sessionOf(r.json.checkout_url);
+    const r = await checkout(v, 'price_starter_month');
+    const s = sessionOf(r.data!.checkout_url);
     const subB = stripe.createSubscription({ customer: String(s.customer), price: 'price_starter_month', metadata: { user_id: v.id } });
     Object.assign(s, { status: 'complete', payment_status: 'paid', subscription: subB.id });
     const before = await minutes(v);
@@ -211,21 +220,21 @@ describe('webhooks', () => {
     stripe.updateSubscription(id, { cancel_at_period_end: true, canceled_at: Math.floor(Date.now() / 1000) });
     await stripe.send(stripe.event('customer.subscription.updated', stripe.subscriptions.get(id)!));
     expect(await sub(u)).toMatchObject({ cancel_at_period_end: true, status: 'active' });
-    expect((await features(u)).subtitles.enabled).toBe(true);
-    const me = await api(h, 'GET', '/api/users/current', { token: u.token });
-    expect(me.json.subscription.cancel_at_period_end).toBe(true);
+    expect((await features(u)).subtitles!.enabled).toBe(true);
+    const me = await as(u).GET('/api/users/current');
+    expect(me.data!.subscription!.cancel_at_period_end).toBe(true);
     // Undo through the app (cancel_subscription_cancellation): Stripe is told, and the row follows.
-    const undo = await api(h, 'POST', '/api/payments/cancel_subscription_cancellation', { token: u.token });
-    expect(undo.status, JSON.stringify(undo.json)).toBe(200);
+    const undo = await as(u).POST('/api/payments/cancel_subscription_cancellation');
+    expect(undo.response.status, JSON.stringify(undo.error)).toBe(200);
     expect(stripe.subscriptions.get(id)!.cancel_at_period_end).toBe(false);
-    expect(undo.json.cancel_at_period_end).toBe(false);
-    expect((await api(h, 'POST', '/api/payments/cancel_subscription_cancellation', { token: u.token })).status).toBe(409);
+    expect(undo.data!.cancel_at_period_end).toBe(false);
+    expect((await as(u).POST('/api/payments/cancel_subscription_cancellation')).response.status).toBe(409);
     // Cancel again, and the period ends: Stripe deletes the subscription.
-    expect((await api(h, 'POST', '/api/payments/cancel_subscription', { token: u.token })).json.cancel_at_period_end).toBe(true);
+    expect((await as(u).POST('/api/payments/cancel_subscription')).data!.cancel_at_period_end).toBe(true);
     stripe.updateSubscription(id, { status: 'canceled', ended_at: Math.floor(Date.now() / 1000) });
     await stripe.send(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(id)!));
     expect((await sub(u))!.status).toBe('canceled');
-    expect((await features(u)).subtitles.enabled).toBe(false);
+    expect((await features(u)).subtitles!.enabled).toBe(false);
     expect((await minutes(u)).available).toBe(3);
   });
 
@@ -238,8 +247,9 @@ describe('webhooks', () => {
     await stripe.send(stripe.event('customer.subscription.updated', stripe.subscriptions.get(id)!));
     expect((await sub(u))!.payments_collection_paused).toBe(true);
     const f = await features(u);
-    expect(f.subtitles.enabled).toBe(false);
-    expect(f.srt_download.enabled).toBe(false);
+    expect(f.subtitles!.enabled).toBe(false);
+    expect(f.srt_download!.enabled).toBe(false);
+    // Untyped: mode 'shorten' is no mode of the tool, and the plan gate refuses before the body is read.
     const refused = await api(h, 'POST', `/api/tools/summarize?space_id=${u.defaultSpaceId}`, { token: u.token, body: { text: 'Hello there.', mode: 'shorten' } });
     expect(refused.status).toBe(403);
     expect(refused.json.code).toBe('feature_not_in_plan');
@@ -248,7 +258,7 @@ describe('webhooks', () => {
     // Resumed: the features are back.
     stripe.updateSubscription(id, { pause_collection: null });
     await stripe.send(stripe.event('customer.subscription.resumed', stripe.subscriptions.get(id)!));
-    expect((await features(u)).subtitles.enabled).toBe(true);
+    expect((await features(u)).subtitles!.enabled).toBe(true);
   });
 
   it('an expired card: past_due locks the features and the account says why', async () => {
@@ -261,21 +271,21 @@ describe('webhooks', () => {
       stripe.event('charge.failed', { id: 'ch_1', object: 'charge', customer, failure_code: 'expired_card', failure_message: 'Your card has expired.' }),
       stripe.event('invoice.payment_failed', stripe.invoiceFor(id, { paid: false })),
     );
-    const me = await api(h, 'GET', '/api/users/current', { token: u.token });
-    expect(me.json.subscription).toMatchObject({ status: 'past_due', payment_issue: 'expired_card' });
-    expect((await features(u)).glossary.enabled).toBe(false);
+    const me = await as(u).GET('/api/users/current');
+    expect(me.data!.subscription).toMatchObject({ status: 'past_due', payment_issue: 'expired_card' });
+    expect((await features(u)).glossary!.enabled).toBe(false);
     // The card is replaced and the invoice paid: the plan is back, the issue cleared.
     stripe.updateSubscription(id, { status: 'active' });
     await stripe.send(stripe.event('invoice.paid', stripe.invoiceFor(id)));
-    const after = await api(h, 'GET', '/api/users/current', { token: u.token });
-    expect(after.json.subscription).toMatchObject({ status: 'active', payment_issue: null });
-    expect((await features(u)).glossary.enabled).toBe(true);
+    const after = await as(u).GET('/api/users/current');
+    expect(after.data!.subscription).toMatchObject({ status: 'active', payment_issue: null });
+    expect((await features(u)).glossary!.enabled).toBe(true);
   });
 
   it('a renewal credits the next month once', async () => {
     const u = await user();
-    const r = await api(h, 'GET', checkoutUrl('price_starter_month'), { token: u.token });
-    const customer = String(sessionOf(r.json.checkout_url).customer);
+    const r = await checkout(u, 'price_starter_month');
+    const customer = String(sessionOf(r.data!.checkout_url).customer);
     // Subscribed a month ago: the renewal's period begins now.
     const monthAgo = new Date();
     monthAgo.setUTCMonth(monthAgo.getUTCMonth() - 1);
@@ -294,44 +304,45 @@ describe('webhooks', () => {
 
   it('an enterprise subscription applies when its product is the catalogue enterprise plan', async () => {
     const u = await user();
-    const r = await api(h, 'GET', checkoutUrl('price_starter_month'), { token: u.token });
-    const s = sessionOf(r.json.checkout_url);
+    const r = await checkout(u, 'price_starter_month');
+    const s = sessionOf(r.data!.checkout_url);
     const ent = stripe.createSubscription({ customer: String(s.customer), price: 'price_enterprise_custom', metadata: { user_id: u.id } });
     await stripe.send(stripe.event('customer.subscription.created', ent));
     expect(await sub(u)).toMatchObject({ tier: 'enterprise', product_id: 'prod_enterprise' });
-    expect((await features(u)).api.enabled).toBe(true);
+    expect((await features(u)).api!.enabled).toBe(true);
     // Not offered on the pricing page: the price is listed as archived.
-    const products = await api(h, 'GET', '/api/payments/products', { token: u.token });
-    const plan = products.json.plans.find((p: { id: string }) => p.id === 'prod_enterprise');
-    expect(plan.prices).toEqual([expect.objectContaining({ id: 'price_enterprise_custom', is_archived: true })]);
+    const products = await as(u).GET('/api/payments/products');
+    const plan = products.data!.plans.find((p) => p.id === 'prod_enterprise');
+    expect(plan!.prices).toEqual([expect.objectContaining({ id: 'price_enterprise_custom', is_archived: true })]);
   });
 });
 
 describe('minutes, portal, promotion codes, plan changes', () => {
   it('buys minutes: trial users cannot, 0 and 10001 are refused, a purchase is credited once', async () => {
     const trial = await user();
-    const refused = await api(h, 'GET', minutesUrl(100), { token: trial.token });
-    expect(refused.status).toBe(403);
-    expect(refused.json.detail).toBe('Buying minutes needs an active subscription: choose a plan first');
+    const refused = await buyMinutes(trial, 100);
+    expect(refused.response.status).toBe(403);
+    expect(refused.error!.detail).toBe('Buying minutes needs an active subscription: choose a plan first');
     const u = await user();
     await subscribe(u);
     for (const q of [0, 10001, -5, 'abc', '1e3', 2.5]) {
-      const r = await api(h, 'GET', minutesUrl(q), { token: u.token });
-      expect(r.status, String(q)).toBe(422);
+      const r = await buyMinutes(u, q);
+      expect(r.response.status, String(q)).toBe(422);
     }
     const body = { id: 'price_minutes', quantity: 0, success_url: ok, cancel_url: ok };
-    expect((await api(h, 'POST', '/api/payments/create_checkout_session_payment', { token: u.token, body })).status).toBe(422);
-    expect((await api(h, 'POST', '/api/payments/create_checkout_session_payment', { token: u.token, body: { ...body, quantity: 10001 } })).status).toBe(422);
-    const good = await api(h, 'POST', '/api/payments/create_checkout_session_payment', { token: u.token, body: { ...body, quantity: 10000 } });
-    expect(good.status, JSON.stringify(good.json)).toBe(200);
-    const s = sessionOf(good.json.checkout_url);
+    const buy = (b: typeof body) => as(u).POST('/api/payments/create_checkout_session_payment', { body: b });
+    expect((await buy(body)).response.status).toBe(422);
+    expect((await buy({ ...body, quantity: 10001 })).response.status).toBe(422);
+    const good = await buy({ ...body, quantity: 10000 });
+    expect(good.response.status, JSON.stringify(good.error)).toBe(200);
+    const s = sessionOf(good.data!.checkout_url);
     expect(s).toMatchObject({ mode: 'payment', amount_total: 10000 * 200 });
     expect(s.line_items).toEqual([{ price: 'price_minutes', quantity: 10000 }]);
     const before = await minutes(u);
     await stripe.completeCheckout(String(s.id));
     expect((await minutes(u)).available).toBe(before.available + 10000);
-    const pay = await api(h, 'GET', '/api/payments/latest_payment_info', { token: u.token });
-    expect(pay.json.items).toEqual([{ item_name: 'Extra minutes', quantity: 10000 }]);
+    const pay = await as(u).GET('/api/payments/latest_payment_info');
+    expect(pay.data!.items).toEqual([{ item_name: 'Extra minutes', quantity: 10000 }]);
   });
 
   it('only the owner of a Teamspace buys minutes for it', async () => {
@@ -340,47 +351,48 @@ describe('minutes, portal, promotion codes, plan changes', () => {
     const member = await user();
     await subscribe(member);
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [owner.defaultSpaceId, member.id]);
-    const r = await api(h, 'GET', minutesUrl(10, owner.defaultSpaceId), { token: member.token });
-    expect(r.status).toBe(403);
-    expect(r.json.detail).toBe('Only the Teamspace owner can buy minutes for it');
+    const r = await buyMinutes(member, 10, owner.defaultSpaceId);
+    expect(r.response.status).toBe(403);
+    expect(r.error!.detail).toBe('Only the Teamspace owner can buy minutes for it');
   });
 
   it('billing portal, billing details, promotion codes', async () => {
     const u = await user();
-    expect((await api(h, 'GET', `/api/payments/billing_portal?return_url=${encodeURIComponent(`${APP}/account`)}`, { token: u.token })).status).toBe(409);
+    const portalOf = () => as(u).GET('/api/payments/billing_portal', { params: { query: { return_url: `${APP}/account` } } });
+    expect((await portalOf()).response.status).toBe(409);
     await subscribe(u);
-    const portal = await api(h, 'GET', `/api/payments/billing_portal?return_url=${encodeURIComponent(`${APP}/account`)}`, { token: u.token });
-    expect(portal.status).toBe(200);
-    expect(portal.json.billing_portal_url).toMatch(new RegExp(`^${stripe.url}/portal/bps_`));
-    const details = await api(h, 'POST', '/api/payments/update_customer_billing_details', {
-      token: u.token, body: { name: 'Ada Lovelace', address: { line1: '1 Main St', city: 'London', country: 'GB' } },
+    const portal = await portalOf();
+    expect(portal.response.status).toBe(200);
+    expect(portal.data!.billing_portal_url).toMatch(new RegExp(`^${stripe.url}/portal/bps_`));
+    const details = await as(u).POST('/api/payments/update_customer_billing_details', {
+      body: { name: 'Ada Lovelace', address: { line1: '1 Main St', city: 'London', country: 'GB' } },
     });
-    expect(details.status, JSON.stringify(details.json)).toBe(200);
+    expect(details.response.status, JSON.stringify(details.error)).toBe(200);
     const cid = (await h.deps.db.one<{ customer_id: string }>(`SELECT customer_id FROM users WHERE id = $1`, [u.id])).customer_id;
     expect(stripe.customers.get(cid)).toMatchObject({ name: 'Ada Lovelace', address: { line1: '1 Main St', city: 'London', country: 'GB' } });
-    expect((await api(h, 'POST', '/api/payments/update_customer_billing_details', { token: u.token, body: { address: { country: 'Britain' } } })).status).toBe(422);
+    expect((await as(u).POST('/api/payments/update_customer_billing_details', { body: { address: { country: 'Britain' } } })).response.status).toBe(422);
     stripe.addPromotionCode('LAUNCH20', { percent_off: 20, duration: 'repeating' });
-    const promo = await api(h, 'POST', '/api/payments/promotion_code', { token: u.token, body: { code: 'LAUNCH20' } });
-    expect(promo.status).toBe(200);
-    expect(promo.json).toMatchObject({ code: 'LAUNCH20', coupon: { percent_off: 20, duration: 'repeating' } });
-    expect((await api(h, 'POST', '/api/payments/promotion_code', { token: u.token, body: { code: 'NOPE' } })).status).toBe(404);
+    const promo = await as(u).POST('/api/payments/promotion_code', { body: { code: 'LAUNCH20' } });
+    expect(promo.response.status).toBe(200);
+    expect(promo.data).toMatchObject({ code: 'LAUNCH20', coupon: { percent_off: 20, duration: 'repeating' } });
+    expect((await as(u).POST('/api/payments/promotion_code', { body: { code: 'NOPE' } })).response.status).toBe(404);
     // A promotion code applied to a checkout (no free-form codes then).
     const v = await user();
-    const r = await api(h, 'GET', `${checkoutUrl('price_starter_year')}&promotion_code=${promo.json.id}`, { token: v.token });
-    expect(sessionOf(r.json.checkout_url)).toMatchObject({ discounts: [{ promotion_code: promo.json.id }], allow_promotion_codes: false });
+    const r = await checkout(v, 'price_starter_year', { promotion_code: promo.data!.id });
+    expect(sessionOf(r.data!.checkout_url)).toMatchObject({ discounts: [{ promotion_code: promo.data!.id }], allow_promotion_codes: false });
   });
 
   it('changes the plan of a subscription (POST subscription) and credits the bigger plan', async () => {
     const u = await user();
     const { subscription } = await subscribe(u, 'price_creator_month');
     const before = (await minutes(u)).total;
-    const r = await api(h, 'POST', '/api/payments/subscription', { token: u.token, body: { price_id: 'price_business_month' } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.plan).toMatchObject({ id: 'price_business_month', tier: 'business' });
+    const r = await as(u).POST('/api/payments/subscription', { body: { price_id: 'price_business_month' } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.plan).toMatchObject({ id: 'price_business_month', tier: 'business' });
     const item = (stripe.subscriptions.get(String(subscription.id))!.items as { data: { price: { id: string } }[] }).data[0];
     expect(item.price.id).toBe('price_business_month');
     expect((await minutes(u)).total).toBe(before + 1900);
     const none = await user();
-    expect((await api(h, 'POST', '/api/payments/subscription', { token: none.token, body: { price_id: 'price_business_month' } })).status).toBe(409);
+    expect((await as(none).POST('/api/payments/subscription', { body: { price_id: 'price_business_month' } })).response.status).toBe(409);
   });
 });

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { expect } from 'vitest';
 import type { Harness } from '../harness';
 import { api } from '../helpers';
+import { typedClient } from '../typed-client';
 import { makeUser, type TestUser } from '../spaces/spaces-fixtures';
 import { PROJECT_STAGES } from '../../../server/domains/projects/stages/index';
 import { createPipelineServices, type PipelineBuildOptions } from '../../../server/domains/projects/pipeline/index';
@@ -77,6 +78,7 @@ export function srtText(cues: Array<[number, number, string]>): string {
   return cues.map(([a, b, text], i) => `${i + 1}\n${t(a)} --> ${t(b)}\n${text}\n`).join('\n');
 }
 
+/** POST /api/project/create_transcript with any body: untyped, as callers send malformed and incomplete bodies too (the 422s). */
 export async function createProject(h: Harness, u: TestUser, body: Record<string, unknown>, spaceId = u.defaultSpaceId) {
   return api(h, 'POST', `/api/project/create_transcript?space_id=${spaceId}`, { token: u.token, body });
 }
@@ -97,9 +99,12 @@ export async function seedProject(
     spaceId?: string;
   },
 ) {
-  const r = await createProject(h, u, { name: o.name ?? 'Seeded', src_lang: 'en', dst_lang: 'es', media_id: o.mediaId }, o.spaceId);
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  const id = r.json.id as string;
+  const r = await typedClient(h, u.token).POST('/api/project/create_transcript', {
+    params: { query: { space_id: o.spaceId ?? u.defaultSpaceId } },
+    body: { name: o.name ?? 'Seeded', src_lang: 'en', dst_lang: 'es', media_id: o.mediaId },
+  });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  const id = r.data!.id;
   const db = h.deps.db;
   const segs = o.segments ?? [
     { start: 0.5, end: 2.5, speaker: 'SPEAKER_0', src: 'Hello there.', dst: 'Hola.' },
@@ -136,6 +141,7 @@ export async function waitForStatus(
   const t0 = Date.now();
   let last: { status?: string; error_message?: string | null } | null = null;
   while (Date.now() - t0 < timeoutMs) {
+    // Untyped: its callers (pipeline tests, not converted) read the answer as the untyped JSON this returns.
     const r = await api(h, 'GET', `/api/project/${id}`, { token: u.token });
     last = r.json;
     if (r.status === 200 && until(r.json.status)) return r.json;

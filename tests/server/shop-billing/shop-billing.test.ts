@@ -10,6 +10,7 @@ import { installShopBilling, type FakeShopBilling } from '../../fakes/shop-billi
 import { createHarness, type Harness } from '../harness';
 import { api } from '../helpers';
 import { shopSessionToken } from '../shop/shop-fixtures';
+import { typedClient } from '../typed-client';
 
 const KEY = 'shop-app-key-bill';
 const SECRET = 'shop-app-secret-billing-abcdefghijkl';
@@ -48,11 +49,12 @@ const sessionToken = (shop: string, sub: string) => shopSessionToken({ key: KEY,
 interface Staff { token: string; id: string; spaceId: string; defaultSpaceId: string }
 async function staff(shop: string, sub: string): Promise<Staff> {
   const token = await sessionToken(shop, sub);
-  const r = await api(h, 'GET', '/api/users/current', { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
+  const r = await typedClient(h, token).GET('/api/users/current');
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  const id = r.data!.id;
   const row = await h.deps.db.one<{ space_id: string }>(`SELECT space_id FROM shops WHERE domain = $1`, [shop]);
-  const def = await h.deps.db.one<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [r.json.id]);
-  return { token, id: r.json.id as string, spaceId: row.space_id, defaultSpaceId: def.id };
+  const def = await h.deps.db.one<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [id]);
+  return { token, id, spaceId: row.space_id, defaultSpaceId: def.id };
 }
 
 async function ledgerRows(spaceId: string) {
@@ -66,6 +68,7 @@ async function available(spaceId: string): Promise<number> {
   return Number(r.m);
 }
 async function deliver(w: { headers: Record<string, string>; raw: string }) {
+  // Untyped: a signed raw body.
   const r = await api(h, 'POST', '/api/shop/webhooks', { raw: w.raw, headers: w.headers });
   expect(r.status, JSON.stringify(r.json)).toBe(200);
 }
@@ -78,9 +81,15 @@ async function approve(confirmationUrl: string): Promise<string> {
   expect(r.status).toBe(302);
   return r.headers.get('location')!;
 }
-async function subscribe(s: Staff, tier: string) {
-  return api(h, 'POST', `/api/shop/billing/subscribe?space_id=${s.spaceId}`, { token: s.token, body: { tier } });
+type SoldTier = 'starter' | 'creator' | 'creator_pro' | 'business';
+/** POST /api/shop/billing/subscribe for the shop Teamspace of `s` (or `spaceId`), by `s` (or without credentials: null token). */
+async function subscribe(s: Staff, tier: SoldTier, o: { spaceId?: string; token?: string | null } = {}) {
+  const token = o.token === undefined ? s.token : o.token;
+  return typedClient(h, token).POST('/api/shop/billing/subscribe', { params: { query: { space_id: o.spaceId ?? s.spaceId } }, body: { tier } });
 }
+const billingStatus = (token: string, spaceId: string) => typedClient(h, token).GET('/api/shop/billing/status', { params: { query: { space_id: spaceId } } });
+const buyMinutes = (token: string, spaceId: string, body: { quantity: number; request_id: string }) =>
+  typedClient(h, token).POST('/api/shop/billing/minutes', { params: { query: { space_id: spaceId } }, body });
 
 let owner: Staff;
 let editor: Staff;
@@ -91,15 +100,15 @@ describe('a plan through the platform', () => {
   it('answers the confirmation page of an appSubscriptionCreate with the plan and a capped usage line', async () => {
     owner = await staff(A, '501');
     editor = await staff(A, '502');
-    const status = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.spaceId}`, { token: owner.token });
-    expect(status.status).toBe(200);
-    expect(status.json).toMatchObject({ shop: true, currency: 'USD', minute_price: 1.5, capped_amount: 30, subscription: null });
+    const status = await billingStatus(owner.token, owner.spaceId);
+    expect(status.response.status).toBe(200);
+    expect(status.data).toMatchObject({ shop: true, currency: 'USD', minute_price: 1.5, capped_amount: 30, subscription: null });
 
     const r = await subscribe(owner, 'creator');
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.confirmation_url).toMatch(new RegExp(`^${fake.url}/admin/charges/\\d+/confirm`));
-    subId = r.json.subscription_id as string;
-    confirmationUrl = r.json.confirmation_url as string;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.confirmation_url).toMatch(new RegExp(`^${fake.url}/admin/charges/\\d+/confirm`));
+    subId = r.data!.subscription_id;
+    confirmationUrl = r.data!.confirmation_url;
     const sub = billing.subscriptions.get(subId)!;
     expect(sub.status).toBe('PENDING');
     expect(sub.test).toBe(true);
@@ -116,17 +125,18 @@ describe('a plan through the platform', () => {
 
   it('refuses a member who is not the owner, another shop, and bad input', async () => {
     const byEditor = await subscribe(editor, 'creator');
-    expect(byEditor.status).toBe(403);
-    expect(byEditor.json.detail).toBe('Only the Teamspace owner can buy a plan or minutes for it');
+    expect(byEditor.response.status).toBe(403);
+    expect(byEditor.error!.detail).toBe('Only the Teamspace owner can buy a plan or minutes for it');
     const other = await staff(B, '601');
-    const cross = await api(h, 'POST', `/api/shop/billing/subscribe?space_id=${owner.spaceId}`, { token: other.token, body: { tier: 'creator' } });
-    expect(cross.status).toBe(403);
-    const crossStatus = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.spaceId}`, { token: other.token });
-    expect(crossStatus.status).toBe(403);
-    const bad = await subscribe(owner, 'enterprise');
+    const cross = await subscribe(other, 'creator', { spaceId: owner.spaceId });
+    expect(cross.response.status).toBe(403);
+    const crossStatus = await billingStatus(other.token, owner.spaceId);
+    expect(crossStatus.response.status).toBe(403);
+    // Untyped: a tier the platform does not sell (the types forbid it).
+    const bad = await api(h, 'POST', `/api/shop/billing/subscribe?space_id=${owner.spaceId}`, { token: owner.token, body: { tier: 'enterprise' } });
     expect(bad.status).toBe(422);
-    const noAuth = await api(h, 'POST', `/api/shop/billing/subscribe?space_id=${owner.spaceId}`, { body: { tier: 'creator' } });
-    expect(noAuth.status).toBe(401);
+    const noAuth = await subscribe(owner, 'creator', { token: null });
+    expect(noAuth.response.status).toBe(401);
   });
 
   it('approved: the return re-checks with the platform, the space is on the plan with its minutes as ledger rows', async () => {
@@ -134,6 +144,7 @@ describe('a plan through the platform', () => {
     const back = await approve(confirmationUrl);
     const u = new URL(back);
     expect(u.searchParams.get('charge_id')).toBeTruthy();
+    // Untyped: the platform's return address as it gave it (its own query), a redirect.
     const ret = await api(h, 'GET', `${u.pathname}${u.search}`);
     expect(ret.status).toBe(302);
     expect(ret.headers.get('location')).toBe(`https://${A}/admin/apps/${KEY}/pricing`);
@@ -153,8 +164,8 @@ describe('a plan through the platform', () => {
     expect(pay).toHaveLength(1);
     expect(Number(pay[0]!.amount)).toBe(4900);
     // Members see the plan too.
-    const st = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.spaceId}`, { token: editor.token });
-    expect(st.json.subscription).toMatchObject({ id: subId, tier: 'creator', status: 'ACTIVE' });
+    const st = await billingStatus(editor.token, owner.spaceId);
+    expect(st.data!.subscription).toMatchObject({ id: subId, tier: 'creator', status: 'ACTIVE' });
   });
 
   it('the webhook delivered after the return, and twice, grants nothing more', async () => {
@@ -171,8 +182,8 @@ describe('a plan through the platform', () => {
     const late = billing.webhook(subId);
     billing.setStatus(subId, 'ACTIVE');
     await deliver(late);
-    const st = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.spaceId}`, { token: owner.token });
-    expect(st.json.subscription).toMatchObject({ id: subId, status: 'ACTIVE' });
+    const st = await billingStatus(owner.token, owner.spaceId);
+    expect(st.data!.subscription).toMatchObject({ id: subId, status: 'ACTIVE' });
   });
 });
 
@@ -180,17 +191,17 @@ describe('extra minutes as usage charges', () => {
   it('charges within the cap: one usage record and one minutes ledger row, once per request id', async () => {
     const before = await available(owner.spaceId);
     const request_id = randomUUID();
-    const r = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity: 10, request_id } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json).toMatchObject({ minutes: 10, amount: 15, currency: 'USD', fresh: true });
+    const r = await buyMinutes(owner.token, owner.spaceId, { quantity: 10, request_id });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data).toMatchObject({ minutes: 10, amount: 15, currency: 'USD', fresh: true });
     expect(billing.usageRecords).toHaveLength(1);
     expect(billing.usageRecords[0]).toMatchObject({ price: { amount: 15, currencyCode: 'USD' }, lineItemId: billing.usageLine(subId).id });
     expect(billing.usageRecords[0]!.idempotencyKey).toContain(request_id);
     expect(billing.usageLine(subId).balanceUsed).toBe(15);
     expect(await available(owner.spaceId)).toBe(before + 10);
-    const again = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity: 10, request_id } });
-    expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ fresh: false, usage_record_id: r.json.usage_record_id });
+    const again = await buyMinutes(owner.token, owner.spaceId, { quantity: 10, request_id });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toMatchObject({ fresh: false, usage_record_id: r.data!.usage_record_id });
     expect(billing.usageRecords).toHaveLength(1);
     expect(await available(owner.spaceId)).toBe(before + 10);
     const purchases = (await ledgerRows(owner.spaceId)).filter((x) => x.kind === 'purchase');
@@ -200,38 +211,38 @@ describe('extra minutes as usage charges', () => {
 
   it('over the cap: a clear 402 with the page to raise it, and no minutes', async () => {
     const before = await available(owner.spaceId);
-    const r = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity: 11, request_id: randomUUID() } });
-    expect(r.status).toBe(402);
-    expect(r.json.detail).toBe(
+    const r = await buyMinutes(owner.token, owner.spaceId, { quantity: 11, request_id: randomUUID() });
+    expect(r.response.status).toBe(402);
+    expect(r.error!.detail).toBe(
       'The spending limit for extra minutes is reached: 15.00 USD of 30.00 USD used this billing period, and these minutes cost 16.50 USD. Raise the limit to buy them.',
     );
-    expect(r.json.code).toBe('usage_cap_reached');
-    expect(r.json.raise_cap_url).toMatch(/\/confirm_update\?/);
-    expect(r.json.new_capped_amount).toBe(60);
+    expect(r.error!.code).toBe('usage_cap_reached');
+    expect(r.error!.raise_cap_url).toMatch(/\/confirm_update\?/);
+    expect(r.error!.new_capped_amount).toBe(60);
     expect(billing.usageRecords).toHaveLength(1);
     expect(await available(owner.spaceId)).toBe(before);
     // The merchant raises the cap on the platform: the same purchase goes through.
-    const raised = await fetch(`${r.json.raise_cap_url}&approve=1`, { redirect: 'manual' });
+    const raised = await fetch(`${r.error!.raise_cap_url}&approve=1`, { redirect: 'manual' });
     expect(raised.status).toBe(302);
     expect(billing.usageLine(subId).cappedAmount!.amount).toBe(60);
-    const ok = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity: 11, request_id: randomUUID() } });
-    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    const ok = await buyMinutes(owner.token, owner.spaceId, { quantity: 11, request_id: randomUUID() });
+    expect(ok.response.status, JSON.stringify(ok.error)).toBe(200);
     expect(await available(owner.spaceId)).toBe(before + 11);
   });
 
   it('refuses a member who is not the owner, another shop, and bad quantities', async () => {
-    const byEditor = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: editor.token, body: { quantity: 1, request_id: randomUUID() } });
-    expect(byEditor.status).toBe(403);
+    const byEditor = await buyMinutes(editor.token, owner.spaceId, { quantity: 1, request_id: randomUUID() });
+    expect(byEditor.response.status).toBe(403);
     const other = await staff(B, '601');
-    const cross = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: other.token, body: { quantity: 1, request_id: randomUUID() } });
-    expect(cross.status).toBe(403);
+    const cross = await buyMinutes(other.token, owner.spaceId, { quantity: 1, request_id: randomUUID() });
+    expect(cross.response.status).toBe(403);
     // Shop B has no plan: buying minutes needs one.
-    const noPlan = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${other.spaceId}`, { token: other.token, body: { quantity: 1, request_id: randomUUID() } });
-    expect(noPlan.status).toBe(402);
-    expect(noPlan.json.detail).toBe('Buying minutes needs an active plan: choose a plan first');
+    const noPlan = await buyMinutes(other.token, other.spaceId, { quantity: 1, request_id: randomUUID() });
+    expect(noPlan.response.status).toBe(402);
+    expect(noPlan.error!.detail).toBe('Buying minutes needs an active plan: choose a plan first');
     for (const quantity of [0, -1, 1.5, 10001]) {
-      const bad = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity, request_id: randomUUID() } });
-      expect(bad.status).toBe(422);
+      const bad = await buyMinutes(owner.token, owner.spaceId, { quantity, request_id: randomUUID() });
+      expect(bad.response.status).toBe(422);
     }
     expect(billing.usageRecords.length).toBe(2);
   });
@@ -241,10 +252,10 @@ describe('the end of a plan', () => {
   it('a declined subscription never starts', async () => {
     const other = await staff(B, '601');
     const r = await subscribe(other, 'starter');
-    expect(r.status).toBe(200);
-    const dec = await fetch(`${r.json.confirmation_url}&decline=1`, { redirect: 'manual' });
+    expect(r.response.status).toBe(200);
+    const dec = await fetch(`${r.data!.confirmation_url}&decline=1`, { redirect: 'manual' });
     expect(dec.status).toBe(302);
-    await deliver(billing.webhook(r.json.subscription_id));
+    await deliver(billing.webhook(r.data!.subscription_id));
     expect((await spaceEntitlements(h.deps.db, other.spaceId)).state).toBe('trial');
     expect((await ledgerRows(other.spaceId)).filter((x) => x.kind === 'refill')).toHaveLength(0);
   });
@@ -252,17 +263,18 @@ describe('the end of a plan', () => {
   it('approved then the webhook alone (no return): the space is on the plan, one grant however often it comes', async () => {
     const other = await staff(B, '601');
     const r = await subscribe(other, 'starter');
-    expect(r.status).toBe(200);
-    await approve(r.json.confirmation_url as string);
-    const w = billing.webhook(r.json.subscription_id as string);
+    expect(r.response.status).toBe(200);
+    const created = r.data!;
+    await approve(created.confirmation_url);
+    const w = billing.webhook(created.subscription_id);
     await deliver(w);
     await deliver(w);
-    await deliver(billing.webhook(r.json.subscription_id as string));
+    await deliver(billing.webhook(created.subscription_id));
     expect(await spaceEntitlements(h.deps.db, other.spaceId)).toMatchObject({ tier: 'starter', state: 'active' });
     const refills = (await ledgerRows(other.spaceId)).filter((x) => x.kind === 'refill' && x.bucket === 'minutes');
     expect(refills.map((x) => x.minutes)).toEqual([25]);
     // A webhook naming this subscription from another shop changes nothing.
-    const forged = billing.webhook(r.json.subscription_id as string);
+    const forged = billing.webhook(created.subscription_id);
     const body = JSON.parse(forged.raw) as { app_subscription: { status: string } };
     body.app_subscription.status = 'CANCELLED';
     await deliver(signWebhook(SECRET, { topic: 'APP_SUBSCRIPTIONS_UPDATE', domain: A, body }));
@@ -283,8 +295,8 @@ describe('the end of a plan', () => {
     billing.setStatus(subId, 'ACTIVE');
     await deliver(billing.webhook(subId));
     expect((await spaceEntitlements(h.deps.db, owner.spaceId)).state).not.toBe('active');
-    const r = await api(h, 'POST', `/api/shop/billing/minutes?space_id=${owner.spaceId}`, { token: owner.token, body: { quantity: 1, request_id: randomUUID() } });
-    expect(r.status).toBe(402);
+    const r = await buyMinutes(owner.token, owner.spaceId, { quantity: 1, request_id: randomUUID() });
+    expect(r.response.status).toBe(402);
   });
 });
 
@@ -312,26 +324,24 @@ describe('renewals', () => {
 describe("the checkout in a shop's Teamspace", () => {
   it('is refused: the store pays through the platform', async () => {
     const app = 'http://localhost:5173';
-    const r = await api(
-      h, 'GET',
-      `/api/payments/create_checkout_session_payment?space_id=${owner.spaceId}&price_id=price_local_minutes&quantity=10&success_url=${encodeURIComponent(`${app}/ok`)}&cancel_url=${encodeURIComponent(app)}`,
-      { token: owner.token },
-    );
-    expect(r.status, JSON.stringify(r.json)).toBe(409);
-    expect(r.json.detail).toBe("This Teamspace is your store's: its plan and minutes are bought through the store's billing, not the checkout");
+    const r = await typedClient(h, owner.token).GET('/api/payments/create_checkout_session_payment', {
+      params: { query: { space_id: owner.spaceId, price_id: 'price_local_minutes', quantity: '10', success_url: `${app}/ok`, cancel_url: app } },
+    });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(409);
+    expect(r.error!.detail).toBe("This Teamspace is your store's: its plan and minutes are bought through the store's billing, not the checkout");
   });
 });
 
 describe('a space that is not a shop', () => {
   it('keeps the checkout: the platform billing refuses it', async () => {
-    const status = await api(h, 'GET', `/api/shop/billing/status?space_id=${owner.defaultSpaceId}`, { token: owner.token });
-    expect(status.status).toBe(200);
-    expect(status.json).toMatchObject({ shop: false, subscription: null });
-    const r = await api(h, 'POST', `/api/shop/billing/subscribe?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { tier: 'creator' } });
-    expect(r.status).toBe(409);
-    expect(r.json.detail).toBe('This Teamspace is not a shop: its plan is bought with the checkout');
-    const products = await api(h, 'GET', '/api/payments/products', { token: owner.token });
-    expect(products.status).toBe(200);
-    expect(products.json.provider).toBe('local');
+    const status = await billingStatus(owner.token, owner.defaultSpaceId);
+    expect(status.response.status).toBe(200);
+    expect(status.data).toMatchObject({ shop: false, subscription: null });
+    const r = await subscribe(owner, 'creator', { spaceId: owner.defaultSpaceId });
+    expect(r.response.status).toBe(409);
+    expect(r.error!.detail).toBe('This Teamspace is not a shop: its plan is bought with the checkout');
+    const products = await typedClient(h, owner.token).GET('/api/payments/products');
+    expect(products.response.status).toBe(200);
+    expect(products.data!.provider).toBe('local');
   });
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { Harness } from '../harness';
-import { api } from '../helpers';
+import { typedClient } from '../typed-client';
 
 export function shopSessionToken(
   app: { key: string; secret: string },
@@ -27,7 +27,7 @@ export function shopSessionToken(
 /** A staff user of the shop opens the app: their session token and user id. */
 export async function shopStaff(h: Harness, app: { key: string; secret: string }, shop: string, sub: string): Promise<{ token: string; id: string }> {
   const token = await shopSessionToken(app, shop, sub);
-  const r = await api(h, 'GET', '/api/users/current', { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return { token, id: r.json.id as string };
+  const r = await typedClient(h, token).GET('/api/users/current');
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return { token, id: r.data!.id };
 }

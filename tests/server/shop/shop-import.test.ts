@@ -17,6 +17,7 @@ import { createHarness, type Harness } from '../harness';
 import { api, signUpAndCreate } from '../helpers';
 import { shopStaff } from './shop-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 const KEY = 'shop-app-key-import';
 const SECRET = 'shop-app-secret-import-abcdefghijklmnop';
@@ -51,8 +52,13 @@ const image = (id: number): FakeMedia => ({ id: `gid://shopify/MediaImage/${id}`
 const staff = (shop: string, sub: string) => shopStaff(h, { key: KEY, secret: SECRET }, shop, sub);
 const spaceOf = async (domain: string) => (await h.deps.db.one<{ space_id: string }>(`SELECT space_id FROM shops WHERE domain = $1`, [domain])).space_id;
 
-interface ProductJ { id: string; title: string; thumbnail: string | null; videos: Array<{ id: string; thumbnail: string | null; status: string }> }
-interface PageJ { products: ProductJ[]; next: string | null; locales: { primary: string | null; published: string[] } }
+/** GET /api/shop/products of shop A's Teamspace (by `token`, default the owner). */
+const products = (query: { q?: string; after?: string } = {}, token = owner.token, spaceId = spaceA) =>
+  typedClient(h, token).GET('/api/shop/products', { params: { query: { space_id: spaceId, ...query } } });
+type ImportBody = { items: Array<{ product_id: string; media_id: string }>; src_lang: string; dst_langs: string[] };
+/** POST /api/shop/import into shop A's Teamspace (by `token`, default the owner). */
+const importVideos = (body: ImportBody, token = owner.token) =>
+  typedClient(h, token).POST('/api/shop/import', { params: { query: { space_id: spaceA } }, body });
 
 beforeAll(async () => {
   videoDir = mkdtempSync(join(tmpdir(), 'shop-cdn-'));
@@ -101,9 +107,9 @@ beforeEach(() => {
 
 describe('listing the store videos', () => {
   it("lists the shop's products with videos, with thumbnails and the shop's locales as our languages", async () => {
-    const r = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}`, { token: owner.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const page = r.json as unknown as PageJ;
+    const r = await products();
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const page = r.data!;
     const titles = page.products.map((p) => p.title);
     expect(titles.slice(0, 2)).toEqual(['Rain Jacket', 'Trail Shoes']);
     expect(titles).not.toContain('Wool Hat'); // no video
@@ -115,12 +121,12 @@ describe('listing the store videos', () => {
   });
 
   it('searches by title', async () => {
-    const r = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}&q=${encodeURIComponent('jack')}`, { token: owner.token });
-    expect(r.status).toBe(200);
-    expect((r.json as unknown as PageJ).products.map((p) => p.title)).toEqual(['Rain Jacket']);
-    const none = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}&q=nothing-like-this`, { token: owner.token });
-    expect((none.json as unknown as PageJ).products).toEqual([]);
-    expect((none.json as unknown as PageJ).next).toBeNull();
+    const r = await products({ q: 'jack' });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.products.map((p) => p.title)).toEqual(['Rain Jacket']);
+    const none = await products({ q: 'nothing-like-this' });
+    expect(none.data!.products).toEqual([]);
+    expect(none.data!.next).toBeNull();
   });
 
   it('pages through the catalogue', async () => {
@@ -128,10 +134,9 @@ describe('listing the store videos', () => {
     let after: string | null = null;
     let pages = 0;
     do {
-      const q: string = after ? `&after=${encodeURIComponent(after)}` : '';
-      const r = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}${q}`, { token: owner.token });
-      expect(r.status).toBe(200);
-      const page = r.json as unknown as PageJ;
+      const r = await products(after ? { after } : {});
+      expect(r.response.status).toBe(200);
+      const page = r.data!;
       seen.push(...page.products.map((p) => p.title));
       after = page.next;
       pages++;
@@ -139,26 +144,25 @@ describe('listing the store videos', () => {
     expect(pages).toBe(2);
     expect(seen.length).toBe(24); // every product with a video, once
     expect(new Set(seen).size).toBe(24);
-    const bad = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}&after=bogus`, { token: owner.token });
-    expect(bad.status).toBe(502);
-    expect(JSON.stringify(bad.json)).toContain('Invalid cursor');
+    const bad = await products({ after: 'bogus' });
+    expect(bad.response.status).toBe(502);
+    expect(JSON.stringify(bad.error)).toContain('Invalid cursor');
   });
 
   it("refuses another shop's staff, and a Teamspace that is not a shop", async () => {
     const other = await staff(B, '9101');
-    const r = await api(h, 'GET', `/api/shop/products?space_id=${spaceA}`, { token: other.token });
-    expect([403, 404]).toContain(r.status);
-    const imp = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: other.token, body: { items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'fr', dst_langs: ['en'] },
-    });
-    expect([403, 404]).toContain(imp.status);
+    const r = await products({}, other.token);
+    expect([403, 404]).toContain(r.response.status);
+    const imp = await importVideos({ items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'fr', dst_langs: ['en'] }, other.token);
+    expect([403, 404]).toContain(imp.response.status);
 
     const plain = await signUpAndCreate(h, 'plain-import@example.com');
-    const own = await api(h, 'GET', '/api/space/list', { token: plain.token });
-    const ownId = (own.json as unknown as Array<{ id: string }>)[0]!.id;
-    const notShop = await api(h, 'GET', `/api/shop/products?space_id=${ownId}`, { token: plain.token });
-    expect(notShop.status).toBe(404);
-    expect(JSON.stringify(notShop.json)).toContain('not a shop');
+    const own = await typedClient(h, plain.token).GET('/api/space/list');
+    const ownId = own.data![0]!.id;
+    const notShop = await products({}, plain.token, ownId);
+    expect(notShop.response.status).toBe(404);
+    expect(JSON.stringify(notShop.error)).toContain('not a shop');
+    // Untyped: without the space_id the types require.
     const noSpace = await api(h, 'GET', `/api/shop/products`, { token: owner.token });
     expect(noSpace.status).toBe(422);
   });
@@ -166,18 +170,15 @@ describe('listing the store videos', () => {
 
 describe('importing store videos', () => {
   it("imports a picked video: the project's video is the product's, and the product is linked", async () => {
-    const r = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token,
-      body: { items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'en', dst_langs: ['es'] },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    const made = r.json as unknown as { projects: Array<{ project_id: string; product_id: string; media_id: string }>; batch_id: string | null };
+    const r = await importVideos({ items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'en', dst_langs: ['es'] });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    const made = r.data!;
     expect(made.batch_id).toBeNull();
     expect(made.projects).toHaveLength(1);
     const pid = made.projects[0]!.project_id;
-    const p = await api(h, 'GET', `/api/project/${pid}`, { token: owner.token });
-    expect(p.status).toBe(200);
-    expect(p.json).toMatchObject({ src_lang: 'en', dst_lang: 'es', name: 'Video 11' });
+    const p = await typedClient(h, owner.token).GET('/api/project/{id}', { params: { path: { id: pid } } });
+    expect(p.response.status).toBe(200);
+    expect(p.data).toMatchObject({ src_lang: 'en', dst_lang: 'es', name: 'Video 11' });
     // The project's upload is the very file the CDN served.
     const row = await h.deps.db.one<{ storage_key: string; space_id: string; status: string }>(
       `SELECT m.storage_key, m.space_id, m.status FROM projects p JOIN media_uploads m ON m.id = p.media_id WHERE p.id = $1`,
@@ -205,42 +206,36 @@ describe('importing store videos', () => {
     const uploads = async () => (await h.deps.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM media_uploads WHERE space_id = $1`, [spaceA])).n;
     const before = await uploads();
     // The trial's minutes do not cover 2 videos x 2 languages: refused, and nothing downloaded is kept.
-    const short = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, { token: owner.token, body });
-    expect(short.status).toBe(402);
-    expect(JSON.stringify(short.json)).toContain('Not enough minutes');
+    const short = await importVideos(body);
+    expect(short.response.status).toBe(402);
+    expect(JSON.stringify(short.error)).toContain('Not enough minutes');
     expect(await uploads()).toBe(before);
     await ledger.post(h.deps.db, { spaceId: spaceA, kind: 'grant', minutes: 10, ref: 'test-import-grant', userId: owner.id, note: 'test' });
-    const r = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, { token: owner.token, body });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    const made = r.json as unknown as { projects: Array<{ project_id: string; product_id: string }>; batch_id: string | null };
+    const r = await importVideos(body);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    const made = r.data!;
     expect(made.batch_id).toBeTruthy();
     expect(made.projects.map((p) => p.product_id)).toEqual(['gid://shopify/Product/3', 'gid://shopify/Product/100']);
-    const b = await api(h, 'GET', `/api/batch/${made.batch_id}`, { token: owner.token });
-    expect(b.status).toBe(200);
-    expect((b.json as unknown as { items: Array<{ project_id: string }> }).items.map((i) => i.project_id)).toEqual(made.projects.map((p) => p.project_id));
+    const b = await typedClient(h, owner.token).GET('/api/batch/{id}', { params: { path: { id: made.batch_id! } } });
+    expect(b.response.status).toBe(200);
+    expect(b.data!.items.map((i) => i.project_id)).toEqual(made.projects.map((p) => p.project_id));
     for (const m of made.projects) expect((await productOfProject(h.deps.db, m.project_id))?.product_id).toBe(m.product_id);
   });
 
   it('refuses a video the product does not hold, or a product of another shop', async () => {
-    const wrong = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token, body: { items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/31' }], src_lang: 'en', dst_langs: ['es'] },
-    });
-    expect(wrong.status).toBe(404);
-    expect(JSON.stringify(wrong.json)).toContain('has no video');
+    const wrong = await importVideos({ items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/31' }], src_lang: 'en', dst_langs: ['es'] });
+    expect(wrong.response.status).toBe(404);
+    expect(JSON.stringify(wrong.error)).toContain('has no video');
     fake.addProduct(B, { id: 'gid://shopify/Product/900', title: 'Beta Bike', handle: 'bike', media: [video(9001)] });
-    const foreign = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token, body: { items: [{ product_id: 'gid://shopify/Product/900', media_id: 'gid://shopify/Video/9001' }], src_lang: 'en', dst_langs: ['es'] },
-    });
-    expect(foreign.status).toBe(404);
-    const bad = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, { token: owner.token, body: { items: [], src_lang: 'en', dst_langs: ['es'] } });
-    expect(bad.status).toBe(422);
+    const foreign = await importVideos({ items: [{ product_id: 'gid://shopify/Product/900', media_id: 'gid://shopify/Video/9001' }], src_lang: 'en', dst_langs: ['es'] });
+    expect(foreign.response.status).toBe(404);
+    const bad = await importVideos({ items: [], src_lang: 'en', dst_langs: ['es'] });
+    expect(bad.response.status).toBe(422);
     // An unsupported pair: refused before any download.
     const cdnCalls = fake.requestsTo('GET', '/cdn/clip.mp4').length;
-    const pair = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token, body: { items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'fr', dst_langs: ['en'] },
-    });
-    expect(pair.status).toBe(400);
-    expect(JSON.stringify(pair.json)).toContain('Unsupported language pair');
+    const pair = await importVideos({ items: [{ product_id: 'gid://shopify/Product/1', media_id: 'gid://shopify/Video/11' }], src_lang: 'fr', dst_langs: ['en'] });
+    expect(pair.response.status).toBe(400);
+    expect(JSON.stringify(pair.error)).toContain('Unsupported language pair');
     expect(fake.requestsTo('GET', '/cdn/clip.mp4').length).toBe(cdnCalls);
   });
 
@@ -248,20 +243,16 @@ describe('importing store videos', () => {
     const port = new URL(fake.url).port;
     fake.addProduct(A, { id: 'gid://shopify/Product/50', title: 'Off CDN', handle: 'off', media: [video(50, { url: `http://localhost:${port}/cdn/clip.mp4` })] });
     const before = fake.requestsTo('GET', '/cdn/clip.mp4').length;
-    const off = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token, body: { items: [{ product_id: 'gid://shopify/Product/50', media_id: 'gid://shopify/Video/50' }], src_lang: 'en', dst_langs: ['es'] },
-    });
-    expect(off.status).toBe(400);
-    expect(JSON.stringify(off.json)).toContain("not on the store's CDN");
+    const off = await importVideos({ items: [{ product_id: 'gid://shopify/Product/50', media_id: 'gid://shopify/Video/50' }], src_lang: 'en', dst_langs: ['es'] });
+    expect(off.response.status).toBe(400);
+    expect(JSON.stringify(off.error)).toContain("not on the store's CDN");
 
     // On the CDN, but redirected to a host that is not: the guard refuses the second hop.
     ext.redirects.set('clip.mp4', `http://localhost:${port}/cdn/clip.mp4`);
     fake.addProduct(A, { id: 'gid://shopify/Product/51', title: 'Redirected', handle: 'redir', media: [video(51, { url: `${fake.url}/cdn-redirect/clip.mp4` })] });
-    const redir = await api(h, 'POST', `/api/shop/import?space_id=${spaceA}`, {
-      token: owner.token, body: { items: [{ product_id: 'gid://shopify/Product/51', media_id: 'gid://shopify/Video/51' }], src_lang: 'en', dst_langs: ['es'] },
-    });
-    expect(redir.status, JSON.stringify(redir.json)).toBe(400);
-    expect(JSON.stringify(redir.json)).toContain(`localhost:${port}`);
+    const redir = await importVideos({ items: [{ product_id: 'gid://shopify/Product/51', media_id: 'gid://shopify/Video/51' }], src_lang: 'en', dst_langs: ['es'] });
+    expect(redir.response.status, JSON.stringify(redir.error)).toBe(400);
+    expect(JSON.stringify(redir.error)).toContain(`localhost:${port}`);
     expect(fake.requestsTo('GET', '/cdn-redirect/clip.mp4').length).toBeGreaterThan(0);
     expect(fake.requestsTo('GET', '/cdn/clip.mp4').length).toBe(before); // never fetched from the refused host
     expect(await h.deps.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM shop_project_products WHERE product_id IN ('gid://shopify/Product/50', 'gid://shopify/Product/51')`)).toEqual({ n: 0 });

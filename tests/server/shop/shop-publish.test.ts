@@ -9,8 +9,9 @@ import { publishIdle, publishTiming } from '../../../server/domains/shop/publish
 import { linkProjectProduct } from '../../../server/domains/shop/repository';
 import { projectKey } from '../../../server/storage/index';
 import { createHarness, type Harness } from '../harness';
-import { api, signUpAndCreate } from '../helpers';
+import { signUpAndCreate } from '../helpers';
 import { shopStaff } from './shop-fixtures';
+import { typedClient } from '../typed-client';
 
 const KEY = 'shop-app-key-pub1';
 const SECRET = 'shop-app-secret-publish-abcdefghijk';
@@ -41,19 +42,26 @@ async function dubbedProject(spaceId: string, userId: string, dst: string, bytes
   return r.id;
 }
 
-interface Pub { id: string; state: string; error: string | null; media_id: string | null; language: string; product_id: string; product_title: string; project_id: string }
+type PublishBody = { project_id: string; language: string; product_id?: string };
+/** GET /api/shop/publish: the project's publications. */
+const listPublications = (token: string, projectId: string) => typedClient(h, token).GET('/api/shop/publish', { params: { query: { project_id: projectId } } });
+/** POST /api/shop/publish. */
+const publish = (token: string, body: PublishBody) => typedClient(h, token).POST('/api/shop/publish', { body });
+/** GET /api/shop/publish/products of a Teamspace. */
+const shopProducts = (token: string, spaceId: string, q?: string) =>
+  typedClient(h, token).GET('/api/shop/publish/products', { params: { query: { space_id: spaceId, ...(q === undefined ? {} : { q }) } } });
 async function publications(token: string, projectId: string) {
-  const r = await api(h, 'GET', `/api/shop/publish?project_id=${projectId}`, { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json as unknown as { publications: Pub[]; origin_product: { id: string; title: string } | null };
+  const r = await listPublications(token, projectId);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!;
 }
-async function publishAndSettle(token: string, body: Record<string, unknown>): Promise<Pub> {
-  const r = await api(h, 'POST', '/api/shop/publish', { token, body });
-  expect(r.status, JSON.stringify(r.json)).toBe(202);
-  expect(r.json.state).toBe('uploading');
+async function publishAndSettle(token: string, body: PublishBody) {
+  const r = await publish(token, body);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(202);
+  expect(r.data!.state).toBe('uploading');
   await publishIdle(h.deps);
-  const list = await publications(token, body.project_id as string);
-  return list.publications.find((p) => p.id === r.json.id)!;
+  const list = await publications(token, body.project_id);
+  return list.publications.find((p) => p.id === r.data!.id)!;
 }
 const videosOf = (productId: string) => fake.product(A, productId)!.media.filter((m) => m.mediaContentType === 'VIDEO');
 
@@ -144,9 +152,9 @@ describe('publish a dub to its product', () => {
   });
 
   it('publishes to another product of the shop, chosen from the product list', async () => {
-    const r = await api(h, 'GET', `/api/shop/publish/products?space_id=${spaceA}&q=rain`, { token: editor.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect((r.json.products as Array<{ id: string; title: string }>).map((p) => p.title)).toEqual(['Rain Jacket']);
+    const r = await shopProducts(editor.token, spaceA, 'rain');
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.products.map((p) => p.title)).toEqual(['Rain Jacket']);
     const pub = await publishAndSettle(editor.token, { project_id: root, language: 'es', product_id: P2 });
     expect(pub).toMatchObject({ state: 'ready', product_id: P2, product_title: 'Rain Jacket' });
     expect(videosOf(P2).map((m) => m.alt)).toEqual(['Rain Jacket (español)']);
@@ -183,10 +191,10 @@ describe('publish a dub to its product', () => {
   it('refuses a second publication of the same language while one is in flight (409)', async () => {
     const release = files.hold();
     try {
-      const first = await api(h, 'POST', '/api/shop/publish', { token: editor.token, body: { project_id: german, language: 'de' } });
-      expect(first.status).toBe(202);
-      const second = await api(h, 'POST', '/api/shop/publish', { token: owner.token, body: { project_id: german, language: 'de' } });
-      expect(second.status).toBe(409);
+      const first = await publish(editor.token, { project_id: german, language: 'de' });
+      expect(first.response.status).toBe(202);
+      const second = await publish(owner.token, { project_id: german, language: 'de' });
+      expect(second.response.status).toBe(409);
       const list = await publications(editor.token, root);
       expect(list.publications.find((p) => p.language === 'de')?.state).toBe('uploading');
     } finally {
@@ -215,48 +223,48 @@ describe('a publication interrupted by a restart', () => {
 describe('who may publish', () => {
   it("refuses another shop's user, and someone who may look but is not an editor of the Teamspace", async () => {
     const other = await me(B, '777');
-    const r = await api(h, 'POST', '/api/shop/publish', { token: other.token, body: { project_id: root, language: 'es' } });
-    expect(r.status).toBe(403);
-    expect((await api(h, 'GET', `/api/shop/publish?project_id=${root}`, { token: other.token })).status).toBe(403);
-    expect((await api(h, 'GET', `/api/shop/publish/products?space_id=${spaceA}`, { token: other.token })).status).toBe(403);
+    const r = await publish(other.token, { project_id: root, language: 'es' });
+    expect(r.response.status).toBe(403);
+    expect((await listPublications(other.token, root)).response.status).toBe(403);
+    expect((await shopProducts(other.token, spaceA)).response.status).toBe(403);
 
     // A superuser may open any project (support) but is no editor of the shop's Teamspace: refused too.
     const support = await signUpAndCreate(h, 'support-publish@example.com');
     await h.deps.db.query(`UPDATE users SET is_superuser = true WHERE id = $1`, [support.user.id]);
-    const seen = await api(h, 'GET', `/api/shop/publish?project_id=${root}`, { token: support.token });
-    expect(seen.status).toBe(200);
-    expect(seen.json).toMatchObject({ shop: true, can_publish: false });
-    const s = await api(h, 'POST', '/api/shop/publish', { token: support.token, body: { project_id: root, language: 'es' } });
-    expect(s.status).toBe(403);
-    expect(JSON.stringify(s.json)).toContain('Only the editors');
-    expect((await api(h, 'GET', `/api/shop/publish/products?space_id=${spaceA}`, { token: support.token })).status).toBe(403);
+    const seen = await listPublications(support.token, root);
+    expect(seen.response.status).toBe(200);
+    expect(seen.data).toMatchObject({ shop: true, can_publish: false });
+    const s = await publish(support.token, { project_id: root, language: 'es' });
+    expect(s.response.status).toBe(403);
+    expect(JSON.stringify(s.error)).toContain('Only the editors');
+    expect((await shopProducts(support.token, spaceA)).response.status).toBe(403);
   });
 
   it('refuses a project of a Teamspace that is not a shop', async () => {
     const u = await signUpAndCreate(h, 'plain-publish@example.com');
     const own = await h.deps.db.one<{ id: string }>(`SELECT id FROM spaces WHERE owner_id = $1 AND is_default`, [u.user.id]);
     const p = await dubbedProject(own.id, u.user.id, 'es', VIDEO_ES);
-    const r = await api(h, 'POST', '/api/shop/publish', { token: u.token, body: { project_id: p, language: 'es', product_id: P1 } });
-    expect(r.status).toBe(400);
-    expect(JSON.stringify(r.json)).toContain('not a shop');
-    expect((await api(h, 'GET', `/api/shop/publish/products?space_id=${own.id}`, { token: u.token })).status).toBe(400);
-    const list = await api(h, 'GET', `/api/shop/publish?project_id=${p}`, { token: u.token });
-    expect(list.json).toEqual({ shop: false, can_publish: false, publications: [], origin_product: null });
+    const r = await publish(u.token, { project_id: p, language: 'es', product_id: P1 });
+    expect(r.response.status).toBe(400);
+    expect(JSON.stringify(r.error)).toContain('not a shop');
+    expect((await shopProducts(u.token, own.id)).response.status).toBe(400);
+    const list = await listPublications(u.token, p);
+    expect(list.data).toEqual({ shop: false, can_publish: false, publications: [], origin_product: null });
   });
 
   it('answers bad input with a clear 4xx', async () => {
-    const bad = await api(h, 'POST', '/api/shop/publish', { token: editor.token, body: { project_id: 'nope', language: 'es' } });
-    expect(bad.status).toBe(422);
-    const badProduct = await api(h, 'POST', '/api/shop/publish', { token: editor.token, body: { project_id: root, language: 'es', product_id: '101' } });
-    expect(badProduct.status).toBe(422);
-    const noDub = await api(h, 'POST', '/api/shop/publish', { token: editor.token, body: { project_id: root, language: 'fr' } });
-    expect(noDub.status).toBe(409);
-    expect(JSON.stringify(noDub.json)).toContain('no finished dubbed video');
+    const bad = await publish(editor.token, { project_id: 'nope', language: 'es' });
+    expect(bad.response.status).toBe(422);
+    const badProduct = await publish(editor.token, { project_id: root, language: 'es', product_id: '101' });
+    expect(badProduct.response.status).toBe(422);
+    const noDub = await publish(editor.token, { project_id: root, language: 'fr' });
+    expect(noDub.response.status).toBe(409);
+    expect(JSON.stringify(noDub.error)).toContain('no finished dubbed video');
     // A video that did not come from a product needs a product chosen.
     const loose = await dubbedProject(spaceA, owner.id, 'it', VIDEO_DE);
-    const noProduct = await api(h, 'POST', '/api/shop/publish', { token: editor.token, body: { project_id: loose, language: 'it' } });
-    expect(noProduct.status).toBe(400);
-    expect(JSON.stringify(noProduct.json)).toContain('Choose the product');
+    const noProduct = await publish(editor.token, { project_id: loose, language: 'it' });
+    expect(noProduct.response.status).toBe(400);
+    expect(JSON.stringify(noProduct.error)).toContain('Choose the product');
     expect((await publications(editor.token, loose)).origin_product).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { projectKey } from '../../../server/storage/index';
 import { createHarness, type Harness } from '../harness';
 import { api } from '../helpers';
 import { shopSessionToken } from './shop-fixtures';
+import { typedClient } from '../typed-client';
 
 const KEY = 'shop-app-key-7f3a';
 const SECRET = 'shop-app-secret-abcdefghijklmnopqrstu';
@@ -40,14 +41,14 @@ beforeEach(() => {
 const sessionToken = (shop: string, sub: string, o: { exp?: number; secret?: string } = {}) =>
   shopSessionToken({ key: KEY, secret: SECRET }, shop, sub, { ttlSec: 60, ...o });
 
-interface SpaceJ { id: string; name: string; owner_id: string; is_default: boolean; shop_domain?: string | null; members: Array<{ user_id: string; role: string }> }
 async function me(shop: string, sub: string) {
   const token = await sessionToken(shop, sub);
-  const r = await api(h, 'GET', '/api/users/current', { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  const spaces = await api(h, 'GET', '/api/space/list', { token });
-  expect(spaces.status).toBe(200);
-  return { token, id: r.json.id as string, spaces: spaces.json as unknown as SpaceJ[] };
+  const c = typedClient(h, token);
+  const r = await c.GET('/api/users/current');
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  const spaces = await c.GET('/api/space/list');
+  expect(spaces.response.status).toBe(200);
+  return { token, id: r.data!.id, spaces: spaces.data! };
 }
 async function shopRow(domain: string) {
   return h.deps.db.maybeOne<{ space_id: string | null; name: string; token_box: string | null; installed: boolean; redacted_at: unknown }>(
@@ -64,6 +65,7 @@ async function insertProject(spaceId: string, userId: string, status: string): P
 }
 async function deliver(topic: string, domain: string, body: unknown = { shop_domain: domain }, o: { secret?: string; webhookId?: string } = {}) {
   const w = signWebhook(o.secret ?? SECRET, { topic, domain, body, webhookId: o.webhookId });
+  // Untyped: a signed raw body.
   return api(h, 'POST', '/api/shop/webhooks', { raw: w.raw, headers: w.headers });
 }
 
@@ -97,8 +99,8 @@ describe('the shop is a Teamspace', () => {
 
   it('is idempotent when staff users open the app at once', async () => {
     const tokens = await Promise.all(['2001', '2002', '2003', '2004'].map((s) => sessionToken(B, s)));
-    const rs = await Promise.all(tokens.map((token) => api(h, 'GET', '/api/users/current', { token })));
-    for (const r of rs) expect(r.status).toBe(200);
+    const rs = await Promise.all(tokens.map((token) => typedClient(h, token).GET('/api/users/current')));
+    for (const r of rs) expect(r.response.status).toBe(200);
     const n = await h.deps.db.one<{ spaces: number; members: number; owners: number }>(
       `SELECT (SELECT count(*)::int FROM shops WHERE domain = $1) AS spaces,
               (SELECT count(*)::int FROM space_members m JOIN shops s ON s.space_id = m.space_id WHERE s.domain = $1) AS members,
@@ -123,20 +125,22 @@ describe('the shop is a Teamspace', () => {
 
     const pA = await insertProject(spaceA, inA.id, 'translation_done');
     // Shop A's staff see it; shop B's (the same person) do not, by id or by listing A's space.
-    expect((await api(h, 'GET', `/api/project/${pA}`, { token: inA.token })).status).toBe(200);
-    const listA = await api(h, 'GET', `/api/project/paginated?space_id=${spaceA}`, { token: inA.token });
-    expect(listA.status).toBe(200);
-    expect(JSON.stringify(listA.json)).toContain(pA);
-    const byId = await api(h, 'GET', `/api/project/${pA}`, { token: inB.token });
-    expect([403, 404]).toContain(byId.status);
-    const listFromB = await api(h, 'GET', `/api/project/paginated?space_id=${spaceA}`, { token: inB.token });
-    expect([403, 404]).toContain(listFromB.status);
-    const spaceFromB = await api(h, 'GET', `/api/space/${spaceA}`, { token: inB.token });
-    expect([403, 404]).toContain(spaceFromB.status);
+    const project = (token: string, id: string) => typedClient(h, token).GET('/api/project/{id}', { params: { path: { id } } });
+    const list = (token: string, spaceId: string) => typedClient(h, token).GET('/api/project/paginated', { params: { query: { space_id: spaceId } } });
+    expect((await project(inA.token, pA)).response.status).toBe(200);
+    const listA = await list(inA.token, spaceA);
+    expect(listA.response.status).toBe(200);
+    expect(JSON.stringify(listA.data)).toContain(pA);
+    const byId = await project(inB.token, pA);
+    expect([403, 404]).toContain(byId.response.status);
+    const listFromB = await list(inB.token, spaceA);
+    expect([403, 404]).toContain(listFromB.response.status);
+    const spaceFromB = await typedClient(h, inB.token).GET('/api/space/{id}', { params: { path: { id: spaceA } } });
+    expect([403, 404]).toContain(spaceFromB.response.status);
     // And B's listing of its own space does not hold A's project.
-    const listB = await api(h, 'GET', `/api/project/paginated?space_id=${spaceB}`, { token: inB.token });
-    expect(listB.status).toBe(200);
-    expect(JSON.stringify(listB.json)).not.toContain(pA);
+    const listB = await list(inB.token, spaceB);
+    expect(listB.response.status).toBe(200);
+    expect(JSON.stringify(listB.data)).not.toContain(pA);
   });
 });
 
@@ -198,6 +202,7 @@ describe("the platform's webhooks", () => {
   it('refuses a delivery without a valid HMAC', async () => {
     expect((await deliver('app/uninstalled', A, { id: 1 }, { secret: 'someone-elses-secret' })).status).toBe(401);
     const w = signWebhook(SECRET, { topic: 'app/uninstalled', domain: A, body: { id: 1 } });
+    // Untyped: signed raw bodies (one tampered, one without its signature).
     const tampered = await api(h, 'POST', '/api/shop/webhooks', { raw: w.raw.replace('1', '2'), headers: w.headers });
     expect(tampered.status).toBe(401);
     const { 'x-shopify-hmac-sha256': _drop, ...noHmac } = w.headers;
@@ -231,7 +236,7 @@ describe("the platform's webhooks", () => {
     const again = await me(A, '1001');
     expect(fake.exchanges.get(A)).toBe(before + 1);
     expect((await shopRow(A))!).toMatchObject({ installed: true, space_id: spaceA });
-    expect((await api(h, 'GET', `/api/project/${done}`, { token: again.token })).status).toBe(200);
+    expect((await typedClient(h, again.token).GET('/api/project/{id}', { params: { path: { id: done } } })).response.status).toBe(200);
   });
 
   it("shop/redact deletes the shop's Teamspace and its data; the other shop and the users' own spaces stay", async () => {
@@ -251,9 +256,9 @@ describe("the platform's webhooks", () => {
     expect((await shopRow(B))!).toMatchObject({ space_id: null, token_box: null });
     expect(await h.deps.db.maybeOne(`SELECT 1 FROM spaces WHERE id = $1`, [spaceA])).not.toBeNull();
     // The staff user's own default space is theirs still.
-    const after = await api(h, 'GET', '/api/space/list', { token: await sessionToken(B, '2001') });
-    expect(after.status).toBe(200);
-    const list = after.json as unknown as SpaceJ[];
+    const after = await typedClient(h, await sessionToken(B, '2001')).GET('/api/space/list');
+    expect(after.response.status).toBe(200);
+    const list = after.data!;
     expect(list.some((s) => s.id === spaceB)).toBe(false);
     expect(list.find((s) => s.is_default)!.owner_id).toBe(u.id);
   });

@@ -7,6 +7,7 @@ import { upsertSubscription } from '../../../server/domains/billing/repository';
 import { claimInvites, ensureDefaultSpace } from '../../../server/domains/spaces/service';
 import type { Harness } from '../harness';
 import { api } from '../helpers';
+import { typedClient } from '../typed-client';
 
 export interface TestUser {
   id: string;
@@ -48,6 +49,7 @@ export async function grantPlan(
   });
 }
 
+/** Any method and path, any body: untyped, as its callers name the path and body at run time (refusals, malformed bodies). */
 export async function call(h: Harness, u: TestUser | null, method: string, path: string, body?: unknown) {
   const r = await api(h, method, path, { token: u?.token ?? null, body });
   return { status: r.status, json: r.json };
@@ -60,5 +62,7 @@ export async function ok(h: Harness, u: TestUser, method: string, path: string, 
 }
 
 export async function createSpace(h: Harness, u: TestUser, name: string, color = 'ocean', emails: string[] = []) {
-  return ok(h, u, 'POST', '/api/space/create', { data: { name, color }, emails }, 201);
+  const r = await typedClient(h, u.token).POST('/api/space/create', { body: { data: { name, color }, emails } });
+  expect({ status: r.response.status, json: r.error }, 'POST /api/space/create').toMatchObject({ status: 201 });
+  return r.data!;
 }
