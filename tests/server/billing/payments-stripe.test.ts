@@ -10,8 +10,7 @@ import { startStripeStandIn, type StripeStandIn } from '../../fakes/stripe';
 import { createHarness, type Harness } from '../harness';
 import { api } from '../helpers';
 import { makeUser, type TestUser } from '../spaces/spaces-fixtures';
-import { typedClient } from '../typed-client';
-import type { components } from '../../../src/lib/api/schema';
+import { issuesOf, typedClient } from '../typed-client';
 
 let h: Harness;
 let stripe: StripeStandIn;
@@ -47,8 +46,6 @@ const buyMinutes = (u: TestUser, q: number | string, spaceId?: string) =>
   as(u).GET('/api/payments/create_checkout_session_payment', {
     params: { query: { price_id: 'price_minutes', quantity: String(q), success_url: ok, cancel_url: `${APP}/?payment-credits-canceled`, ...(spaceId ? { space_id: spaceId } : {}) } },
   });
-/** The validation issues of a 422 answer (none for a text detail). */
-const issues = (e: components['schemas']['Error'] | undefined) => (e && typeof e.detail !== 'string' ? e.detail : []);
 const sessionOf = (url: string) => stripe.sessions.get(url.split('/pay/')[1])!;
 
 /** Subscribes a user to a plan through checkout and the hosted page (webhooks delivered). */
@@ -102,7 +99,7 @@ describe('catalogue and checkout', () => {
     expect((await checkout(u, 'price_minutes')).response.status).toBe(422);
     const r = await checkout(u, 'price_creator_month', { success_url: 'https://evil.example/x' });
     expect(r.response.status).toBe(422);
-    expect(issues(r.error)[0]!.msg).toBe('The return address must be a page of this app');
+    expect(issuesOf(r.error)[0]!.msg).toBe('The return address must be a page of this app');
     expect((await checkout(null, 'price_creator_month')).response.status).toBe(401);
   });
 
