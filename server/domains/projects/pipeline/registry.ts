@@ -4,7 +4,7 @@
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/index';
 import type { EngineRegistry } from '../../../engines/registry';
-import type { JobOutcome, JobRunner, RunnerOptions } from '../../../jobs/runner';
+import type { JobContext, JobOutcome, JobRunner, RunnerOptions } from '../../../jobs/runner';
 import type { Storage } from '../../../storage/types';
 import type { StageName } from './stages';
 
@@ -15,23 +15,11 @@ export interface PipelineDeps {
   engines: EngineRegistry;
 }
 
-/** What a stage handler gets. The handlers load what they work on from projectId. */
-export interface StageContext {
-  deps: PipelineDeps;
-  projectId: string;
-  stage: StageName;
-  signal: AbortSignal;
-  /** Scratch folder of this run, removed afterwards. */
-  tmp: string;
-  log: (msg: string, meta?: Record<string, unknown>) => void;
-  /**
-   * Share of the stage's work done (0..1): moves the project's progress between the stage's started and
-   * done percentages and reaches the live event stream (written at most about once a second).
-   */
-  progress?: (fraction: number) => void;
-  /** Queues a stage of another project (a stage that makes projects, e.g. the languages of a multi-language create). */
-  enqueue?: (projectId: string, stage: StageName) => Promise<boolean>;
-}
+/**
+ * What a stage handler gets: the runtime's job context, whose subject is the project (the handlers load what they
+ * work on from projectId). Its progress moves the project's between the stage's started and done percentages.
+ */
+export type StageContext = Omit<JobContext<StageName, PipelineDeps>, 'subject'> & { projectId: string };
 
 export type StageHandler = (ctx: StageContext) => Promise<void>;
 
