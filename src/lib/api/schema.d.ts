@@ -11292,7 +11292,10 @@ export interface operations {
     };
     get_project_id_transcript: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only these segments: ids separated by commas (or the parameter repeated); all of them when absent */
+                segments?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -19,6 +19,7 @@ export const transcriptRoutes = new Hono<AppEnv>();
 transcriptRoutes.get('/:id/transcript', routeFacts({
   summary: 'The segments of a project (with a weak ETag: If-None-Match with the current one answers 304 without a body; brotli or gzip when Accept-Encoding allows)',
   response: 'TranscriptResponse',
+  query: [{ name: 'segments', description: 'Only these segments: ids separated by commas (or the parameter repeated); all of them when absent' }],
 }), async (c) => {
   // ?segments=a&segments=b or ?segments=a,b
   const ids = (c.req.queries('segments') ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
