@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Segment } from '../../../../contract/schemas/project';
 import { makeSpeechVideo } from '../../../fixtures/media';
 import { createHarness, type Harness } from '../../harness';
+import { typedClient } from '../../typed-client';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
 
 let h: Harness;
@@ -22,13 +23,21 @@ afterAll(async () => {
   await h?.close();
 });
 
-const tpath = (id: string, rest = '') => `/api/project/${id}/transcript${rest}`;
 type Seg = v.InferOutput<typeof Segment>;
+type PatchSeg = { id: string; start?: number; end?: number; speaker?: string; src?: { lang?: string; text: string }; dst?: { lang?: string; text: string } };
+type AddSeg = Omit<PatchSeg, 'id'> & { start: number; end: number; speaker: string };
+const as = (token = u.token) => typedClient(h, token);
+const at = (id: string) => ({ params: { path: { id } } });
+const patch = (id: string, segs: PatchSeg[], token = u.token) => as(token).PATCH('/api/project/{id}/transcript', { ...at(id), body: { segments: segs } });
+const add = (id: string, segs: AddSeg[]) => as().POST('/api/project/{id}/transcript', { ...at(id), body: { segments: segs } });
+const merge = (id: string, ids: string[]) => as().POST('/api/project/{id}/transcript/merge', { ...at(id), body: { segment_ids: ids } });
+const remove = (id: string, segmentId: string) => as().DELETE('/api/project/{id}/transcript/{segmentId}', { params: { path: { id, segmentId } } });
+const project = async (id: string) => (await as().GET('/api/project/{id}', at(id))).data!;
 
 async function segments(id: string): Promise<Seg[]> {
-  const r = await api(h, 'GET', tpath(id), { token: u.token });
-  expect(r.status).toBe(200);
-  return r.json.segments.map((s: unknown) => v.parse(Segment, s));
+  const r = await as().GET('/api/project/{id}/transcript', at(id));
+  expect(r.response.status).toBe(200);
+  return r.data!.segments.map((s) => v.parse(Segment, s));
 }
 
 describe('GET transcript', () => {
@@ -42,11 +51,12 @@ describe('GET transcript', () => {
     ]);
     expect(all[0]!.src.lang).toBe('en');
     expect(all[0]!.dst.lang).toBe('es');
-    const some = await api(h, 'GET', tpath(id, `?segments=${all[0]!.id}&segments=${all[2]!.id}`), { token: u.token });
+    // Untyped: the repeated form of ?segments= (the document types it as one comma-separated string).
+    const some = await api(h, 'GET', `/api/project/${id}/transcript?segments=${all[0]!.id}&segments=${all[2]!.id}`, { token: u.token });
     expect(some.json.segments.map((s: Seg) => s.id)).toEqual([all[0]!.id, all[2]!.id]);
-    const csv = await api(h, 'GET', tpath(id, `?segments=${all[1]!.id},${all[2]!.id}`), { token: u.token });
-    expect(csv.json.segments).toHaveLength(2);
-    expect((await api(h, 'GET', tpath(id), { token: other.token })).status).toBe(403);
+    const csv = await as().GET('/api/project/{id}/transcript', { params: { path: { id }, query: { segments: `${all[1]!.id},${all[2]!.id}` } } });
+    expect(csv.data!.segments).toHaveLength(2);
+    expect((await as(other.token).GET('/api/project/{id}/transcript', at(id))).response.status).toBe(403);
   });
 });
 
@@ -54,44 +64,40 @@ describe('PATCH transcript', () => {
   it('updates text, times and speaker, marks them updated and the project transcript_edited', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a, b] = await segments(id);
-    const r = await api(h, 'PATCH', tpath(id), {
-      token: u.token,
-      body: { segments: [{ ...a, dst: { lang: 'es', text: 'Hola a todos.' } }, { id: b!.id, start: 3.2, end: 5.1 }] },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.segments).toHaveLength(2);
-    expect(r.json.segments[0]).toMatchObject({ id: a!.id, dst: { text: 'Hola a todos.' }, status: 'updated' });
-    expect(r.json.segments[1]).toMatchObject({ id: b!.id, start: 3.2, end: 5.1, status: 'updated' });
-    const p = await api(h, 'GET', `/api/project/${id}`, { token: u.token });
-    expect(p.json).toMatchObject({ status: 'transcript_edited', progress: 100, changed_segments: 2 });
+    const r = await patch(id, [{ ...a!, dst: { lang: 'es', text: 'Hola a todos.' } }, { id: b!.id, start: 3.2, end: 5.1 }]);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.segments).toHaveLength(2);
+    expect(r.data!.segments[0]).toMatchObject({ id: a!.id, dst: { text: 'Hola a todos.' }, status: 'updated' });
+    expect(r.data!.segments[1]).toMatchObject({ id: b!.id, start: 3.2, end: 5.1, status: 'updated' });
+    expect(await project(id)).toMatchObject({ status: 'transcript_edited', progress: 100, changed_segments: 2 });
   });
 
   it('rejects end < start with a detail', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a] = await segments(id);
-    const r = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: a!.id, start: 2, end: 1.5 }] } });
-    expect(r.status).toBe(400);
-    expect(r.json.detail).toBe(`Segment ${a!.id} must end after it starts (start 2, end 1.5)`);
-    const zero = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: a!.id, end: 0.5 }] } });
-    expect(zero.status).toBe(400);
+    const r = await patch(id, [{ id: a!.id, start: 2, end: 1.5 }]);
+    expect(r.response.status).toBe(400);
+    expect(r.error!.detail).toBe(`Segment ${a!.id} must end after it starts (start 2, end 1.5)`);
+    const zero = await patch(id, [{ id: a!.id, end: 0.5 }]);
+    expect(zero.response.status).toBe(400);
     expect((await segments(id))[0]).toMatchObject({ start: 0.5, end: 2.5, status: 'done' });
   });
 
   it('rejects an overlap with the same speaker, allows it across speakers', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a, b, c] = await segments(id);
-    const same = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: c!.id, start: 2 }] } });
-    expect(same.status).toBe(400);
-    expect(same.json.detail).toMatch(/^Segments of the same speaker cannot overlap: /);
-    expect(same.json.detail).toContain(a!.id);
-    expect(same.json.detail).toContain(c!.id);
-    const cross = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: b!.id, start: 2 }] } });
-    expect(cross.status).toBe(200);
+    const same = await patch(id, [{ id: c!.id, start: 2 }]);
+    expect(same.response.status).toBe(400);
+    expect(same.error!.detail).toMatch(/^Segments of the same speaker cannot overlap: /);
+    expect(same.error!.detail).toContain(a!.id);
+    expect(same.error!.detail).toContain(c!.id);
+    const cross = await patch(id, [{ id: b!.id, start: 2 }]);
+    expect(cross.response.status).toBe(200);
     // Changing the speaker into an overlap is refused too; touching ends are fine.
-    const speaker = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: b!.id, speaker: 'SPEAKER_0' }] } });
-    expect(speaker.status).toBe(400);
-    const touch = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: a!.id, end: 3 }, { id: b!.id, start: 3, speaker: 'SPEAKER_0', end: 5.5 }] } });
-    expect(touch.status, JSON.stringify(touch.json)).toBe(200);
+    const speaker = await patch(id, [{ id: b!.id, speaker: 'SPEAKER_0' }]);
+    expect(speaker.response.status).toBe(400);
+    const touch = await patch(id, [{ id: a!.id, end: 3 }, { id: b!.id, start: 3, speaker: 'SPEAKER_0', end: 5.5 }]);
+    expect(touch.response.status, JSON.stringify(touch.error)).toBe(200);
   });
 
   it('takes at most 50 segments per batch and refuses unknown ids', async () => {
@@ -100,79 +106,75 @@ describe('PATCH transcript', () => {
       segments: Array.from({ length: 51 }, (_, i) => ({ start: i, end: i + 0.5, src: `s${i}`, dst: `d${i}` })),
     });
     const segs = await segments(id);
-    const big = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: segs.map((s) => ({ id: s.id, dst: { text: 'x' } })) } });
-    expect(big.status).toBe(422);
-    const fifty = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: segs.slice(0, 50).map((s) => ({ id: s.id, dst: { text: 'x' } })) } });
-    expect(fifty.status).toBe(200);
-    expect(fifty.json.segments).toHaveLength(50);
-    const ghost = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: '00000000-0000-4000-8000-000000000000', end: 3 }] } });
-    expect(ghost.status).toBe(404);
-    const dup = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: segs[0]!.id }, { id: segs[0]!.id }] } });
-    expect(dup.status).toBe(400);
+    const big = await patch(id, segs.map((s) => ({ id: s.id, dst: { text: 'x' } })));
+    expect(big.response.status).toBe(422);
+    const fifty = await patch(id, segs.slice(0, 50).map((s) => ({ id: s.id, dst: { text: 'x' } })));
+    expect(fifty.response.status).toBe(200);
+    expect(fifty.data!.segments).toHaveLength(50);
+    const ghost = await patch(id, [{ id: '00000000-0000-4000-8000-000000000000', end: 3 }]);
+    expect(ghost.response.status).toBe(404);
+    const dup = await patch(id, [{ id: segs[0]!.id }, { id: segs[0]!.id }]);
+    expect(dup.response.status).toBe(400);
   });
 
   it('is refused while the project is being processed, and for another account', async () => {
     const id = await seedProject(h, u, { mediaId, status: 'voiceover_started' });
     const [a] = await segments(id);
-    const r = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: a!.id, dst: { text: 'x' } }] } });
-    expect(r.status).toBe(409);
+    const r = await patch(id, [{ id: a!.id, dst: { text: 'x' } }]);
+    expect(r.response.status).toBe(409);
     const id2 = await seedProject(h, u, { mediaId });
     const [b] = await segments(id2);
-    const foreign = await api(h, 'PATCH', tpath(id2), { token: other.token, body: { segments: [{ id: b!.id, dst: { text: 'x' } }] } });
-    expect(foreign.status).toBe(403);
-    expect(foreign.json.detail).toMatch(/^You have no access to this resource/);
+    const foreign = await patch(id2, [{ id: b!.id, dst: { text: 'x' } }], other.token);
+    expect(foreign.response.status).toBe(403);
+    expect(foreign.error!.detail).toMatch(/^You have no access to this resource/);
   });
 });
 
 describe('POST, DELETE, merge (and split as PATCH + POST)', () => {
   it('adds segments with the same rules', async () => {
     const id = await seedProject(h, u, { mediaId });
-    const r = await api(h, 'POST', tpath(id), {
-      token: u.token,
-      body: { segments: [{ start: 8, end: 9.5, speaker: 'SPEAKER_2', src: { lang: 'en', text: 'Bye.' }, dst: { lang: 'es', text: 'Adiós.' } }] },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.segments[0]).toMatchObject({ start: 8, end: 9.5, speaker: 'SPEAKER_2', status: 'updated', dst: { text: 'Adiós.' } });
-    const p = await api(h, 'GET', `/api/project/${id}`, { token: u.token });
-    expect(p.json.speakers.map((s: { id: string }) => s.id)).toContain('SPEAKER_2');
-    const overlap = await api(h, 'POST', tpath(id), { token: u.token, body: { segments: [{ start: 1, end: 2, speaker: 'SPEAKER_0' }] } });
-    expect(overlap.status).toBe(400);
-    const backwards = await api(h, 'POST', tpath(id), { token: u.token, body: { segments: [{ start: 12, end: 11, speaker: 'SPEAKER_0' }] } });
-    expect(backwards.status).toBe(400);
-    const negative = await api(h, 'POST', tpath(id), { token: u.token, body: { segments: [{ start: -1, end: 0.2, speaker: 'SPEAKER_0' }] } });
-    expect(negative.status).toBe(422);
+    const r = await add(id, [{ start: 8, end: 9.5, speaker: 'SPEAKER_2', src: { lang: 'en', text: 'Bye.' }, dst: { lang: 'es', text: 'Adiós.' } }]);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.segments[0]).toMatchObject({ start: 8, end: 9.5, speaker: 'SPEAKER_2', status: 'updated', dst: { text: 'Adiós.' } });
+    expect((await project(id)).speakers.map((s) => s.id)).toContain('SPEAKER_2');
+    const overlap = await add(id, [{ start: 1, end: 2, speaker: 'SPEAKER_0' }]);
+    expect(overlap.response.status).toBe(400);
+    const backwards = await add(id, [{ start: 12, end: 11, speaker: 'SPEAKER_0' }]);
+    expect(backwards.response.status).toBe(400);
+    const negative = await add(id, [{ start: -1, end: 0.2, speaker: 'SPEAKER_0' }]);
+    expect(negative.response.status).toBe(422);
   });
 
   it('splits a segment with PATCH + POST', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a] = await segments(id);
-    const cut = await api(h, 'PATCH', tpath(id), { token: u.token, body: { segments: [{ id: a!.id, end: 1.5, dst: { text: 'Ho-' } }] } });
-    expect(cut.status).toBe(200);
-    const add = await api(h, 'POST', tpath(id), { token: u.token, body: { segments: [{ start: 1.5, end: 2.5, speaker: 'SPEAKER_0', dst: { text: '-la.' } }] } });
-    expect(add.status).toBe(200);
+    const cut = await patch(id, [{ id: a!.id, end: 1.5, dst: { text: 'Ho-' } }]);
+    expect(cut.response.status).toBe(200);
+    const added = await add(id, [{ start: 1.5, end: 2.5, speaker: 'SPEAKER_0', dst: { text: '-la.' } }]);
+    expect(added.response.status).toBe(200);
     expect((await segments(id)).map((s) => [s.start, s.end])).toEqual([[0.5, 1.5], [1.5, 2.5], [3, 5], [5.5, 7]]);
   });
 
   it('deletes one segment', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a] = await segments(id);
-    expect((await api(h, 'DELETE', tpath(id, `/${a!.id}`), { token: u.token })).status).toBe(200);
+    expect((await remove(id, a!.id)).response.status).toBe(200);
     expect(await segments(id)).toHaveLength(2);
-    expect((await api(h, 'DELETE', tpath(id, `/${a!.id}`), { token: u.token })).status).toBe(404);
-    expect((await api(h, 'GET', `/api/project/${id}`, { token: u.token })).json.status).toBe('transcript_edited');
+    expect((await remove(id, a!.id)).response.status).toBe(404);
+    expect((await project(id)).status).toBe('transcript_edited');
   });
 
   it('merges segments into the first, in time order', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a, b, c] = await segments(id);
-    const r = await api(h, 'POST', tpath(id, '/merge'), { token: u.token, body: { segment_ids: [b!.id, a!.id] } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.segments).toEqual([
+    const r = await merge(id, [b!.id, a!.id]);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.segments).toEqual([
       expect.objectContaining({ id: a!.id, start: 0.5, end: 5, speaker: 'SPEAKER_0', src: { lang: 'en', text: 'Hello there. How are you?' }, dst: { lang: 'es', text: 'Hola. ¿Cómo estás?' }, status: 'updated' }),
     ]);
     expect((await segments(id)).map((s) => s.id)).toEqual([a!.id, c!.id]);
-    const one = await api(h, 'POST', tpath(id, '/merge'), { token: u.token, body: { segment_ids: [a!.id] } });
-    expect(one.status).toBe(422);
+    const one = await merge(id, [a!.id]);
+    expect(one.response.status).toBe(422);
   });
 
   it('refuses a merge that would overlap another segment of the speaker', async () => {
@@ -186,9 +188,9 @@ describe('POST, DELETE, merge (and split as PATCH + POST)', () => {
     });
     const [a, b] = await segments(id);
     // A(0-1) + B(1.5-2) becomes A(0-2): it ends before A's next segment (3-4), so it is fine.
-    const r = await api(h, 'POST', tpath(id, '/merge'), { token: u.token, body: { segment_ids: [a!.id, b!.id] } });
-    expect(r.status).toBe(200);
-    expect(r.json.segments[0]).toMatchObject({ start: 0, end: 2, speaker: 'A' });
+    const r = await merge(id, [a!.id, b!.id]);
+    expect(r.response.status).toBe(200);
+    expect(r.data!.segments[0]).toMatchObject({ start: 0, end: 2, speaker: 'A' });
     const id2 = await seedProject(h, u, {
       mediaId,
       segments: [
@@ -200,8 +202,8 @@ describe('POST, DELETE, merge (and split as PATCH + POST)', () => {
     });
     const s2 = await segments(id2);
     // Merging B(0-1) and B(5-6) would cover B(3-4).
-    const bad = await api(h, 'POST', tpath(id2, '/merge'), { token: u.token, body: { segment_ids: [s2[0]!.id, s2[3]!.id] } });
-    expect(bad.status).toBe(400);
-    expect(bad.json.detail).toMatch(/^Segments of the same speaker cannot overlap/);
+    const bad = await merge(id2, [s2[0]!.id, s2[3]!.id]);
+    expect(bad.response.status).toBe(400);
+    expect(bad.error!.detail).toMatch(/^Segments of the same speaker cannot overlap/);
   });
 });

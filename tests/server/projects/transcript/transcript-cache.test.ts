@@ -8,7 +8,8 @@ import { makeSpeechVideo } from '../../../fixtures/media';
 import { insertGlossary, updateGlossary } from '../../../../server/domains/glossaries/repository';
 import { updateProjectFields } from '../../../../server/domains/projects/repository';
 import { createHarness, type Harness } from '../../harness';
-import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
+import { typedClient } from '../../typed-client';
+import { newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
 
 let h: Harness;
 let u: TestUser;
@@ -26,42 +27,45 @@ afterAll(async () => {
 });
 
 const path = (id: string) => `/api/project/${id}/transcript`;
-const read = (id: string, etag?: string, token = u.token) =>
-  api(h, 'GET', path(id), { token, headers: etag ? { 'if-none-match': etag } : {} });
-const texts = (r: { json: { segments: Array<{ dst: { text: string } }> } }) => r.json.segments.map((s) => s.dst.text);
+const at = (id: string) => ({ params: { path: { id } } });
+const read = (id: string, etag?: string, token: string | null = u.token) =>
+  typedClient(h, token).GET('/api/project/{id}/transcript', { ...at(id), headers: etag ? { 'if-none-match': etag } : {} });
+const texts = (r: Awaited<ReturnType<typeof read>>) => r.data!.segments.map((s) => s.dst.text);
 
 describe('the cached transcript read', () => {
   it('answers 304 to the version the client has, and the new transcript after an edit over the API', async () => {
     const id = await seedProject(h, u, { mediaId });
     const first = await read(id);
-    expect(first.status).toBe(200);
-    expect(first.headers.get('content-type')).toMatch(/application\/json/);
-    expect(first.headers.get('cache-control')).toBe('private, no-cache');
-    const etag = first.headers.get('etag')!;
+    expect(first.response.status).toBe(200);
+    expect(first.response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(first.response.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = first.response.headers.get('etag')!;
     expect(etag).toMatch(/^W\/"t-[\w-]+"$/);
     expect(texts(first)).toEqual(['Hola.', '¿Cómo estás?', 'Bien.']);
 
     const again = await read(id, etag);
-    expect(again.status).toBe(304);
-    expect(again.json).toBeNull();
-    expect(again.headers.get('etag')).toBe(etag);
+    expect(again.response.status).toBe(304);
+    // No body: openapi-fetch reads the empty body of a non-2xx answer as ''.
+    expect(again.data).toBeUndefined();
+    expect(again.error).toBe('');
+    expect(again.response.headers.get('etag')).toBe(etag);
     // The same version without If-None-Match: the same body.
     const same = await read(id);
-    expect(same.status).toBe(200);
-    expect(same.json).toEqual(first.json);
-    expect(same.headers.get('etag')).toBe(etag);
+    expect(same.response.status).toBe(200);
+    expect(same.data).toEqual(first.data);
+    expect(same.response.headers.get('etag')).toBe(etag);
 
-    const segId = first.json.segments[1].id as string;
-    const p = await api(h, 'PATCH', path(id), { token: u.token, body: { segments: [{ id: segId, dst: { text: '¿Qué tal?' } }] } });
-    expect(p.status, JSON.stringify(p.json)).toBe(200);
+    const segId = first.data!.segments[1]!.id;
+    const p = await typedClient(h, u.token).PATCH('/api/project/{id}/transcript', { ...at(id), body: { segments: [{ id: segId, dst: { text: '¿Qué tal?' } }] } });
+    expect(p.response.status, JSON.stringify(p.error)).toBe(200);
     const after = await read(id, etag);
-    expect(after.status).toBe(200);
+    expect(after.response.status).toBe(200);
     expect(texts(after)).toEqual(['Hola.', '¿Qué tal?', 'Bien.']);
-    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(after.response.headers.get('etag')).not.toBe(etag);
 
-    const del = await api(h, 'DELETE', `${path(id)}/${segId}`, { token: u.token });
-    expect(del.status).toBe(200);
-    expect(texts(await read(id, after.headers.get('etag')!))).toEqual(['Hola.', 'Bien.']);
+    const del = await typedClient(h, u.token).DELETE('/api/project/{id}/transcript/{segmentId}', { params: { path: { id, segmentId: segId } } });
+    expect(del.response.status).toBe(200);
+    expect(texts(await read(id, after.response.headers.get('etag')!))).toEqual(['Hola.', 'Bien.']);
   });
 
   it('sends the kept answer compressed to clients that accept it, with one ETag for every form', async () => {
@@ -96,15 +100,15 @@ describe('the cached transcript read', () => {
     }
     // The strong form of the same ETag (a client that dropped W/) is the same version.
     const strong = await read(id, etag.replace(/^W\//, ''));
-    expect(strong.status).toBe(304);
+    expect(strong.response.status).toBe(304);
   });
 
   it('sees writes made outside the API (a pipeline stage, SQL) through the revision trigger', async () => {
     const id = await seedProject(h, u, { mediaId });
     const first = await read(id);
     await h.deps.db.query(`UPDATE segments SET dst_text = 'Hola de nuevo.' WHERE project_id = $1 AND start_sec < 1`, [id]);
-    const second = await read(id, first.headers.get('etag')!);
-    expect(second.status).toBe(200);
+    const second = await read(id, first.response.headers.get('etag')!);
+    expect(second.response.status).toBe(200);
     expect(texts(second)).toEqual(['Hola de nuevo.', '¿Cómo estás?', 'Bien.']);
     await h.deps.db.query(`DELETE FROM segments WHERE project_id = $1 AND start_sec > 5`, [id]);
     expect(texts(await read(id))).toEqual(['Hola de nuevo.', '¿Cómo estás?']);
@@ -114,40 +118,41 @@ describe('the cached transcript read', () => {
     );
     expect(texts(await read(id))).toEqual(['Hola de nuevo.', '¿Cómo estás?', 'Adiós.']);
     // A write to another project leaves this one's version alone.
-    const etag = (await read(id)).headers.get('etag')!;
+    const etag = (await read(id)).response.headers.get('etag')!;
     const otherId = await seedProject(h, u, { mediaId });
     await h.deps.db.query(`UPDATE segments SET dst_text = 'x' WHERE project_id = $1`, [otherId]);
-    expect((await read(id, etag)).status).toBe(304);
+    expect((await read(id, etag)).response.status).toBe(304);
   });
 
   it('follows the dictionary: its terms and the project choosing another one', async () => {
     const id = await seedProject(h, u, { mediaId });
     const g = await insertGlossary(h.deps.db, { spaceId: u.defaultSpaceId, userId: u.id, name: 'Terms', src: 'en', dst: 'es', entries: [] });
     const plain = await read(id);
-    expect(plain.json.segments[0].terms).toBeUndefined();
+    expect(plain.data!.segments[0]!.terms).toBeUndefined();
     await updateProjectFields(h.deps.db, id, { glossary_id: g.id });
-    const chosen = await read(id, plain.headers.get('etag')!);
-    expect(chosen.status).toBe(200);
-    expect(chosen.json.segments[0].terms).toEqual({ expected: [], missing: [] });
+    const chosen = await read(id, plain.response.headers.get('etag')!);
+    expect(chosen.response.status).toBe(200);
+    expect(chosen.data!.segments[0]!.terms).toEqual({ expected: [], missing: [] });
     await updateGlossary(h.deps.db, g.id, { entries: [{ source: 'there', target: 'allí', do_not_translate: false, case_sensitive: false, pronunciation: null }] });
-    const termed = await read(id, chosen.headers.get('etag')!);
-    expect(termed.status).toBe(200);
+    const termed = await read(id, chosen.response.headers.get('etag')!);
+    expect(termed.response.status).toBe(200);
     const term = { source: 'there', target: 'allí' };
-    expect(termed.json.segments[0].terms).toEqual({ expected: [term], missing: [term] });
+    expect(termed.data!.segments[0]!.terms).toEqual({ expected: [term], missing: [term] });
   });
 
   it('checks access before answering from the cache, and forgets a deleted project', async () => {
     const id = await seedProject(h, u, { mediaId });
     const mine = await read(id);
-    const etag = mine.headers.get('etag')!;
+    const etag = mine.response.headers.get('etag')!;
     const theirs = await read(id, etag, other.token);
-    expect([403, 404]).toContain(theirs.status);
-    expect(JSON.stringify(theirs.json)).not.toContain('Hola');
-    expect((await api(h, 'GET', path(id), { headers: { 'if-none-match': etag } })).status).toBe(401);
+    expect([403, 404]).toContain(theirs.response.status);
+    expect(theirs.data).toBeUndefined();
+    expect(JSON.stringify(theirs.error)).not.toContain('Hola');
+    expect((await read(id, etag, null)).response.status).toBe(401);
 
     expect((await h.deps.db.query(`SELECT 1 FROM transcript_revs WHERE project_id = $1`, [id])).length).toBe(1);
-    expect((await api(h, 'DELETE', `/api/project/${id}`, { token: u.token })).status).toBe(200);
-    expect((await read(id, etag)).status).toBe(404);
+    expect((await typedClient(h, u.token).DELETE('/api/project/{id}', at(id))).response.status).toBe(200);
+    expect((await read(id, etag)).response.status).toBe(404);
     expect(await h.deps.db.query(`SELECT 1 FROM transcript_revs WHERE project_id = $1`, [id])).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { translation } from '../../../../server/domains/projects/stages/translat
 import { FakeOpenAi, type ChatRequest } from '../../../fakes/openai';
 import { makeSilentVideo } from '../../../fixtures/media';
 import { createHarness, type Harness } from '../../harness';
+import { issuesOf, typedClient } from '../../typed-client';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
 import { grantPlan } from '../../spaces/spaces-fixtures';
 
@@ -42,7 +43,8 @@ async function projectFor(h: Harness, u: TestUser, segments: Array<{ start: numb
 }
 
 const shorten = (h: Harness, u: TestUser | null, pid: string, seg: string) =>
-  api(h, 'POST', `/api/project/${pid}/transcript/${seg}/shorten`, { token: u?.token });
+  typedClient(h, u?.token).POST('/api/project/{id}/transcript/{segmentId}/shorten', { params: { path: { id: pid, segmentId: seg } } });
+const transcript = (h: Harness, u: TestUser, pid: string) => typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id: pid } } });
 
 beforeAll(async () => {
   fake = await new FakeOpenAi({ apiKey: KEY, chatModel: 'chat', chat: model }).start();
@@ -67,40 +69,42 @@ describe('shorten without an LLM engine: the offline rewrites', () => {
     // 2 s, then 1 s of silence: budget (2 + 0.5) x 15.5 = 38 characters
     const p = await projectFor(off, pro, [{ start: 1, end: 3, dst: LONG }, { start: 4, end: 5, dst: 'Bien.' }]);
     const r = await shorten(off, pro, p.id, p.segs[0]!);
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const body = v.parse(SegmentShortenResponse, r.json);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const body = v.parse(SegmentShortenResponse, r.data);
     expect(body).toMatchObject({ method: 'offline', budget_chars: 38, before_chars: LONG.length });
     expect(body.segment.dst.text).toBe('Vamos a hablar del doblaje hoy, ahora mismo.');
     expect(body.after_chars).toBeLessThan(body.before_chars);
     expect(body.after_chars).toBe(body.segment.dst.text.length);
     expect(body.segment.status).toBe('updated');
-    const t = await api(off, 'GET', `/api/project/${p.id}/transcript`, { token: pro.token });
-    expect(t.json.segments[0]).toEqual(body.segment);
+    const t = await transcript(off, pro, p.id);
+    expect(t.data!.segments[0]).toEqual(body.segment);
     // nothing more to drop: 422; a line that fits: 409, each with a clear message
     const again = await shorten(off, pro, p.id, p.segs[0]!);
-    expect(again.status).toBe(422);
-    expect(again.json.detail[0].msg).toMatch(/cannot be shortened/);
+    expect(again.response.status).toBe(422);
+    expect(issuesOf(again.error)[0]!.msg).toMatch(/cannot be shortened/);
     const fits = await shorten(off, pro, p.id, p.segs[1]!);
-    expect(fits.status).toBe(409);
+    expect(fits.response.status).toBe(409);
     // the last segment: 1 s x 15.5
-    expect(fits.json.detail).toBe('The line already fits: 5 characters, 15 fit its 1.0 s');
+    expect(fits.error!.detail).toBe('The line already fits: 5 characters, 15 fit its 1.0 s');
   });
 
   it('422 when no offline rewrite applies; 422 for an empty translation; 404 for an unknown segment', async () => {
     const p = await projectFor(off, pro, [{ start: 1, end: 1.5, dst: 'El perro come carne todos los días del año.' }, { start: 2, end: 3, dst: '' }]);
     const r = await shorten(off, pro, p.id, p.segs[0]!);
-    expect(r.status).toBe(422);
-    expect(r.json.detail[0].msg).toMatch(/cannot be shortened: no offline rewrite applies/);
-    expect((await shorten(off, pro, p.id, p.segs[1]!)).json.detail[0].msg).toBe('The translation is empty: there is nothing to shorten');
-    expect((await shorten(off, pro, p.id, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await shorten(off, pro, p.id, 'nope')).status).toBe(404);
+    expect(r.response.status).toBe(422);
+    expect(issuesOf(r.error)[0]!.msg).toMatch(/cannot be shortened: no offline rewrite applies/);
+    const empty = await shorten(off, pro, p.id, p.segs[1]!);
+    expect(empty.response.status).toBe(422);
+    expect(issuesOf(empty.error)[0]!.msg).toBe('The translation is empty: there is nothing to shorten');
+    expect((await shorten(off, pro, p.id, '00000000-0000-4000-8000-000000000000')).response.status).toBe(404);
+    expect((await shorten(off, pro, p.id, 'nope')).response.status).toBe(404);
   });
 
   it('409 while the project is being processed (nothing saved)', async () => {
     const p = await projectFor(off, pro, [{ start: 1, end: 3, dst: LONG }]);
     await off.deps.db.query(`UPDATE projects SET status = 'translation_started' WHERE id = $1`, [p.id]);
     const r = await shorten(off, pro, p.id, p.segs[0]!);
-    expect(r.status).toBe(409);
+    expect(r.response.status).toBe(409);
     const row = await off.deps.db.one<{ dst_text: string }>('SELECT dst_text FROM segments WHERE id = $1', [p.segs[0]]);
     expect(row.dst_text).toBe(LONG);
   });
@@ -109,18 +113,18 @@ describe('shorten without an LLM engine: the offline rewrites', () => {
     const p = await projectFor(off, pro, [{ start: 1, end: 3, dst: LONG }]);
     const outsider = await newUser(off, 'outsider');
     await grantPlan(off, outsider.id, 'creator_pro');
-    expect((await shorten(off, outsider, p.id, p.segs[0]!)).status).toBe(403);
-    expect((await shorten(off, null, p.id, p.segs[0]!)).status).toBe(401);
+    expect((await shorten(off, outsider, p.id, p.segs[0]!)).response.status).toBe(403);
+    expect((await shorten(off, null, p.id, p.segs[0]!)).response.status).toBe(401);
     const trial = await newUser(off, 'trial');
     const own = await projectFor(off, trial, [{ start: 1, end: 3, dst: LONG }]);
     const refused = await shorten(off, trial, own.id, own.segs[0]!);
-    expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({ feature: 'ai_rewrite', code: 'feature_not_in_plan' });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toMatchObject({ feature: 'ai_rewrite', code: 'feature_not_in_plan' });
     const untouched = await off.deps.db.one<{ dst_text: string }>('SELECT dst_text FROM segments WHERE id = $1', [p.segs[0]]);
     expect(untouched.dst_text).toBe(LONG);
     const editor = await newUser(off, 'editor');
     await off.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [pro.defaultSpaceId, editor.id]);
-    expect((await shorten(off, editor, p.id, p.segs[0]!)).status).toBe(200);
+    expect((await shorten(off, editor, p.id, p.segs[0]!)).response.status).toBe(200);
   });
 });
 
@@ -134,8 +138,8 @@ describe('shorten with an LLM engine', () => {
   it('asks the model for the budget and saves its shorter line', async () => {
     const p = await projectFor(llm, pro, [{ start: 1, end: 3, dst: LONG }]);
     const r = await shorten(llm, pro, p.id, p.segs[0]!);
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const body = v.parse(SegmentShortenResponse, r.json);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const body = v.parse(SegmentShortenResponse, r.data);
     // the last segment: no pause after, 2 s x 15.5 = 31
     expect(body).toMatchObject({ method: 'llm', budget_chars: 31, before_chars: LONG.length });
     expect(body.segment.dst.text).toBe(LONG.slice(0, 31).trim());
@@ -149,12 +153,14 @@ describe('shorten with an LLM engine', () => {
       { start: 1, end: 3, src: 'NASA said the engine room is hot.', dst: '' },
       { start: 3.3, end: 4, src: 'Yes.', dst: '' },
     ]);
+    // Untyped: the document does not declare the space_id query of POST /api/glossary (the route reads it).
     const g = await api(llm, 'POST', `/api/glossary?space_id=${pro.defaultSpaceId}`, {
       token: pro.token,
       body: { name: 'Terms', source_lang: 'en', target_lang: 'es', entries: [{ source: 'NASA', target: '', do_not_translate: true }, { source: 'engine room', target: 'sala de máquinas' }] },
     });
     expect(g.status, JSON.stringify(g.json)).toBe(201);
-    expect((await api(llm, 'PATCH', `/api/project/${p.id}/glossary?glossary_id=${g.json.id}`, { token: pro.token })).status).toBe(200);
+    const chosen = await typedClient(llm, pro.token).PATCH('/api/project/{id}/glossary', { params: { path: { id: p.id }, query: { glossary_id: g.json.id } } });
+    expect(chosen.response.status).toBe(200);
     const row = await findProject(llm.deps.db, p.id);
     await translation({
       deps: llm.deps, projectId: p.id, stage: 'translation', signal: new AbortController().signal, tmp: llm.dataDir, log: () => {}, project: row!,
@@ -171,8 +177,8 @@ describe('shorten with an LLM engine', () => {
     ]);
     expect(segs[1]!.term_hits).toEqual([]);
     // the transcript read names the term the engine could not apply
-    const t = await api(llm, 'GET', `/api/project/${p.id}/transcript`, { token: pro.token });
-    expect(t.json.segments[0].terms.unapplied).toEqual([{ source: 'engine room', target: 'sala de máquinas' }]);
-    expect(t.json.segments[1].terms).toEqual({ expected: [], missing: [] });
+    const t = await transcript(llm, pro, p.id);
+    expect(t.data!.segments[0]!.terms!.unapplied).toEqual([{ source: 'engine room', target: 'sala de máquinas' }]);
+    expect(t.data!.segments[1]!.terms).toEqual({ expected: [], missing: [] });
   });
 });
