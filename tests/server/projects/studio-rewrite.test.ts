@@ -8,6 +8,8 @@ import { AI_REWRITE_NOT_CONFIGURED } from '../../../server/domains/tools/service
 import { FakeOpenAi, type ChatRequest } from '../../fakes/openai';
 import { makeSilentVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
+import type { components } from '../../../src/lib/api/schema';
+import { issuesOf, typedClient } from '../typed-client';
 import { api, newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
 
@@ -46,8 +48,8 @@ afterAll(async () => {
 });
 beforeEach(() => fake.reset());
 
-const rewrite = (body: unknown, u: TestUser = pro, seg = segId, hh = h, pid = projectId) =>
-  api(hh, 'POST', `/api/project/${pid}/transcript/${seg}/rewrite`, { token: u.token, body });
+const rewrite = (body: components['schemas']['SegmentRewriteRequest'], u: TestUser = pro, seg = segId, hh = h, pid = projectId) =>
+  typedClient(hh, u.token).POST('/api/project/{id}/transcript/{segmentId}/rewrite', { params: { path: { id: pid, segmentId: seg } }, body });
 function lastUserMessage() {
   const reqs = fake.requestsTo('POST', '/v1/chat/completions');
   const body = reqs[reqs.length - 1]!.json as ChatRequest;
@@ -57,33 +59,34 @@ function lastUserMessage() {
 describe('POST /api/project/{id}/transcript/{segmentId}/rewrite', () => {
   it('Shorten to fit: asks for what is spoken in the slot at the voice speech rate, and proposes without saving', async () => {
     const r = await rewrite({ mode: 'shorten' });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const p = v.parse(SegmentRewriteResponse, r.json);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const p = v.parse(SegmentRewriteResponse, r.data);
     // 2 s slot x 15.5 characters per second (Spanish) = 31 characters.
     expect(p).toMatchObject({ mode: 'shorten', slot_sec: 2, chars_per_sec: 15.5, max_chars: 31 });
     expect(p.text.length).toBeLessThanOrEqual(31);
     const sent = lastUserMessage();
     expect(sent).toMatchObject({ max_chars: 31, text: 'Hoy vamos a hablar sobre el doblaje de código abierto y mucho más todavía.' });
     expect(String(sent.instructions)).toMatch(/2\.0 s slot by the voice ".+": at that voice's speech rate, at most 31 characters fit \(it has 74\)/);
-    const t = await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: pro.token });
-    expect(t.json.segments[0].dst.text).toBe('Hoy vamos a hablar sobre el doblaje de código abierto y mucho más todavía.');
+    const t = await typedClient(h, pro.token).GET('/api/project/{id}/transcript', { params: { path: { id: projectId } } });
+    expect(t.data!.segments[0]!.dst.text).toBe('Hoy vamos a hablar sobre el doblaje de código abierto y mucho más todavía.');
   });
 
   it('Rephrase and a free instruction work on the text being edited', async () => {
     const r = await rewrite({ mode: 'rephrase', text: 'Texto sin guardar.' });
-    expect(r.json.text).toBe('Otra forma: Texto sin guardar.');
+    expect(r.data!.text).toBe('Otra forma: Texto sin guardar.');
     expect(lastUserMessage()).not.toHaveProperty('max_chars');
     const i = await rewrite({ mode: 'instruction', instructions: 'Make it formal' });
-    expect(i.status).toBe(200);
+    expect(i.response.status).toBe(200);
     expect(String(lastUserMessage().instructions)).toContain('Make it formal');
   });
 
   it('refuses bad input clearly', async () => {
-    expect((await rewrite({ mode: 'instruction' })).json.detail[0]).toMatchObject({ loc: ['body', 'instructions'], msg: 'Write what to do with the line' });
-    expect((await rewrite({ mode: 'louder' })).status).toBe(422);
-    expect((await rewrite({ mode: 'shorten', text: '   ' })).json.detail[0].msg).toBe('The translation is empty: write it first');
+    expect(issuesOf((await rewrite({ mode: 'instruction' })).error)[0]).toMatchObject({ loc: ['body', 'instructions'], msg: 'Write what to do with the line' });
+    // Malformed on purpose: a mode the types refuse.
+    expect((await api(h, 'POST', `/api/project/${projectId}/transcript/${segId}/rewrite`, { token: pro.token, body: { mode: 'louder' } })).status).toBe(422);
+    expect(issuesOf((await rewrite({ mode: 'shorten', text: '   ' })).error)[0]!.msg).toBe('The translation is empty: write it first');
     const missing = await rewrite({ mode: 'shorten' }, pro, '00000000-0000-4000-8000-000000000000');
-    expect(missing.status).toBe(404);
+    expect(missing.response.status).toBe(404);
     expect(fake.requestsTo('POST', '/v1/chat/completions')).toHaveLength(0);
   });
 
@@ -93,9 +96,9 @@ describe('POST /api/project/{id}/transcript/{segmentId}/rewrite', () => {
     const own = await seedProject(h, trial, { mediaId });
     const s = (await h.deps.db.one<{ id: string }>('SELECT id FROM segments WHERE project_id = $1 LIMIT 1', [own])).id;
     const r = await rewrite({ mode: 'shorten' }, trial, s, h, own);
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({ feature: 'ai_rewrite', code: 'feature_not_in_plan' });
-    expect((await rewrite({ mode: 'shorten' }, trial)).status).toBe(403);
+    expect(r.response.status).toBe(403);
+    expect(r.error).toMatchObject({ feature: 'ai_rewrite', code: 'feature_not_in_plan' });
+    expect((await rewrite({ mode: 'shorten' }, trial)).response.status).toBe(403);
     expect(fake.requestsTo('POST', '/v1/chat/completions')).toHaveLength(0);
   });
 
@@ -106,12 +109,12 @@ describe('POST /api/project/{id}/transcript/{segmentId}/rewrite', () => {
     const pid = await seedProject(off, u, { mediaId });
     const s = (await off.deps.db.one<{ id: string }>('SELECT id FROM segments WHERE project_id = $1 LIMIT 1', [pid])).id;
     const r = await rewrite({ mode: 'shorten' }, u, s, off, pid);
-    expect(r.status).toBe(503);
-    expect(r.json).toEqual({ detail: AI_REWRITE_NOT_CONFIGURED });
-    const st = await api(off, 'GET', '/api/settings', { token: u.token });
-    expect(st.json.scope_settings.available_features.ai_rewrite).toEqual({ enabled: false, visible: true, metadata: { not_configured: true } });
+    expect(r.response.status).toBe(503);
+    expect(r.error).toEqual({ detail: AI_REWRITE_NOT_CONFIGURED });
+    const st = await typedClient(off, u.token).GET('/api/settings');
+    expect(st.data!.scope_settings.available_features.ai_rewrite).toEqual({ enabled: false, visible: true, metadata: { not_configured: true } });
     const trial = await newUser(off, 'offtrial');
-    const st2 = await api(off, 'GET', '/api/settings', { token: trial.token });
-    expect(st2.json.scope_settings.available_features.ai_rewrite.metadata).toEqual({});
+    const st2 = await typedClient(off, trial.token).GET('/api/settings');
+    expect(st2.data!.scope_settings.available_features.ai_rewrite!.metadata).toEqual({});
   });
 });
