@@ -12,7 +12,8 @@ import { analyseQuality } from '../../../server/domains/projects/quality';
 import { segmentsOf } from '../../../server/domains/projects/transcript/repository';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from './projects-fixtures';
+import { typedClient } from '../typed-client';
+import { newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from './projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
 
 let h: Harness;
@@ -51,22 +52,23 @@ afterAll(async () => {
 });
 
 async function transcribed(name: string): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/create_transcript?space_id=${owner.defaultSpaceId}`, {
-    token: owner.token, body: { name, src_lang: 'en', dst_lang: 'es', media_id: mediaId },
+  const r = await typedClient(h, owner.token).POST('/api/project/create_transcript', {
+    params: { query: { space_id: owner.defaultSpaceId } }, body: { name, src_lang: 'en', dst_lang: 'es', media_id: mediaId },
   });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  const done = await waitForStatus(h, owner, r.json.id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 300_000);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  const done = await waitForStatus(h, owner, r.data!.id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 300_000);
   expect(done.status).toBe('translation_done');
-  return r.json.id as string;
+  return r.data!.id;
 }
+const transcriptAs = (u: TestUser, id: string) => typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
 
 describe('recognition confidence is stored and answered', () => {
   it('pocketsphinx: every recognised word has a calibrated confidence, each segment its duration-weighted score', async () => {
     const id = await transcribed('Scored');
-    const t = await api(h, 'GET', `/api/project/${id}/transcript`, { token: owner.token });
-    expect(t.status).toBe(200);
-    expect(v.is(TranscriptResponse, t.json)).toBe(true);
-    const segs = t.json.segments as Array<{ id: string; asr_confidence?: number; words?: Array<{ text: string; start: number; end: number; confidence?: number }> }>;
+    const t = await transcriptAs(owner, id);
+    expect(t.response.status).toBe(200);
+    expect(v.is(TranscriptResponse, t.data)).toBe(true);
+    const segs = t.data!.segments;
     expect(segs.length).toBeGreaterThan(0);
     for (const s of segs) {
       expect(s.words!.length).toBeGreaterThan(0);
@@ -96,18 +98,19 @@ describe('recognition confidence is stored and answered', () => {
     expect(report.doubtful_words).toBe(doubtful.length);
 
     // the transcript is the owner's: a stranger gets no words nor scores
-    const other = await api(h, 'GET', `/api/project/${id}/transcript`, { token: stranger.token });
-    expect([403, 404]).toContain(other.status);
-    expect(JSON.stringify(other.json)).not.toContain('asr_confidence');
+    const other = await transcriptAs(stranger, id);
+    expect([403, 404]).toContain(other.response.status);
+    expect(other.data).toBeUndefined();
+    expect(JSON.stringify(other.error)).not.toContain('asr_confidence');
   }, 400_000);
 
   it('a server that scores segments only (avg_logprob, no_speech_prob): the segment score is stored, words stay unscored', async () => {
     segmentScoresOnly = true;
     try {
       const id = await transcribed('Segment scores');
-      const t = await api(h, 'GET', `/api/project/${id}/transcript`, { token: owner.token });
-      expect(t.status).toBe(200);
-      const segs = t.json.segments as Array<{ src: { text: string }; asr_confidence?: number; words?: unknown }>;
+      const t = await transcriptAs(owner, id);
+      expect(t.response.status).toBe(200);
+      const segs = t.data!.segments;
       expect(segs.length).toBeGreaterThan(0);
       expect(segs[0]).toMatchObject({ src: { text: 'Segment number 0' }, asr_confidence: 0.412 });
       // no word carries a score: none is sent for shading

@@ -9,6 +9,8 @@ import { EngineError, type LipsyncEngine } from '../../../server/engines/types';
 import { projectKey } from '../../../server/storage/index';
 import { makeFaceVideo, type FaceClip } from '../../fixtures/faces';
 import { createHarness, type Harness } from '../harness';
+import type { components } from '../../../src/lib/api/schema';
+import { typedClient } from '../typed-client';
 import { api, jobsOf, newUser, type TestUser } from './projects-fixtures';
 import { insertProject, replaceSpeakers } from '../../../server/domains/projects/repository';
 import { insertSegments } from '../../../server/domains/projects/transcript/repository';
@@ -58,6 +60,12 @@ afterAll(async () => {
 });
 
 const path = (id: string, rest = '') => `/api/project/${id}${rest}`;
+const at = (id: string) => ({ params: { path: { id } } });
+type RunLipsync = components['schemas']['RunLipsyncRequest'];
+type MediaType = components['schemas']['MediaDownloadRequest']['media_type'];
+const runLipsync = (u: TestUser, id: string, body: RunLipsync) => typedClient(h, u.token).POST('/api/project/{id}/run_lipsync_task', { ...at(id), body });
+const download = (u: TestUser, id: string, media_type: MediaType) => typedClient(h, u.token).POST('/api/project/{id}/media_download', { ...at(id), body: { media_type } });
+const projectOf = async (u: TestUser, id: string) => (await typedClient(h, u.token).GET('/api/project/{id}', at(id))).data!;
 
 /** A project whose dub is "done": the face clip is its original and dubbed video, its speech the voice track. */
 async function dubbed(u: TestUser, kind: FaceClip, o: { dub?: boolean } = {}): Promise<string> {
@@ -87,13 +95,13 @@ async function dubbed(u: TestUser, kind: FaceClip, o: { dub?: boolean } = {}): P
   return id;
 }
 
-async function waitFor(u: TestUser, id: string, done: (p: Project) => boolean, timeoutMs = 220_000): Promise<Project> {
+async function waitFor(u: TestUser, id: string, done: (p: components['schemas']['Project']) => boolean, timeoutMs = 220_000): Promise<Project> {
   const t0 = Date.now();
   let last: unknown = null;
   while (Date.now() - t0 < timeoutMs) {
-    const r = await api(h, 'GET', path(id), { token: u.token });
-    last = r.json;
-    if (r.status === 200 && done(r.json)) return v.parse(Project, r.json);
+    const r = await typedClient(h, u.token).GET('/api/project/{id}', at(id));
+    last = r.data ?? r.error;
+    if (r.response.status === 200 && done(r.data!)) return v.parse(Project, r.data);
     await new Promise((res) => setTimeout(res, 200));
   }
   throw new Error(`project ${id} did not reach the state in time: ${JSON.stringify(last)}`);
@@ -101,9 +109,9 @@ async function waitFor(u: TestUser, id: string, done: (p: Project) => boolean, t
 
 async function faceCheck(kind: FaceClip) {
   const id = await dubbed(alice, kind, { dub: false });
-  const r = await api(h, 'POST', path(id, '/run_check_face_task'), { token: alice.token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  expect(r.json.face_check.status).toBe('processing');
+  const r = await typedClient(h, alice.token).POST('/api/project/{id}/run_check_face_task', at(id));
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  expect(r.data!.face_check!.status).toBe('processing');
   const p = await waitFor(alice, id, (x) => x.face_check?.status !== 'processing');
   return { id, fc: p.face_check! };
 }
@@ -127,9 +135,9 @@ describe('POST /api/project/{id}/run_check_face_task', () => {
     expect(fc.message).toMatch(/No face/);
     // The project has a dub now: the face check's answer still stops lip-sync before any minute is spent.
     await h.deps.db.query(`UPDATE projects SET translated_video = original_video, translated_audio = original_video WHERE id = $1`, [id]);
-    const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: {} });
-    expect(r.status).toBe(409);
-    expect(r.json.detail).toMatch(/No face/);
+    const r = await runLipsync(alice, id, {});
+    expect(r.response.status).toBe(409);
+    expect(r.error!.detail).toMatch(/No face/);
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'lipsync')).toEqual([]);
   }, SLOW);
 
@@ -143,36 +151,34 @@ describe('POST /api/project/{id}/run_check_face_task', () => {
 describe('POST /api/project/{id}/run_lipsync_task', () => {
   it('is refused before any dub exists (409)', async () => {
     const id = await dubbed(alice, 'one', { dub: false });
-    const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: { is_free_lipsync: false, is_multiple_speakers: false } });
-    expect(r.status).toBe(409);
-    expect(r.json.detail).toMatch(/Generate the dubbed video first/);
+    const r = await runLipsync(alice, id, { is_free_lipsync: false, is_multiple_speakers: false });
+    expect(r.response.status).toBe(409);
+    expect(r.error!.detail).toMatch(/Generate the dubbed video first/);
   }, SLOW);
 
   it('is refused for a trial plan (403) and queues nothing', async () => {
     const id = await dubbed(tom, 'one');
-    const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: tom.token, body: {} });
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({ code: 'feature_not_in_plan', feature: 'lipsync', required_plan: 'creator_pro' });
+    const r = await runLipsync(tom, id, {});
+    expect(r.response.status).toBe(403);
+    expect(r.error).toMatchObject({ code: 'feature_not_in_plan', feature: 'lipsync', required_plan: 'creator_pro' });
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'lipsync')).toEqual([]);
     expect(await lipsyncRows(id)).toEqual([]);
-    const p = await api(h, 'GET', path(id), { token: tom.token });
-    expect(p.json.lipsync_info.status ?? null).toBeNull();
+    expect((await projectOf(tom, id)).lipsync_info.status ?? null).toBeNull();
   }, SLOW);
 
   it('spends the free lip-sync minutes first; is_free_lipsync without enough of them is 402', async () => {
     const bob = await newUser(h, 'bob');
     await grantPlan(h, bob.id, 'creator_pro');
     const id = await dubbed(bob, 'one');
-    const poor = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: bob.token, body: { is_free_lipsync: true } });
-    expect(poor.status).toBe(402);
-    expect(poor.json.detail).toMatch(/^No free lip-sync minutes left: 1 needed, 0 available/);
-    const after = await api(h, 'GET', path(id), { token: bob.token });
-    expect(after.json.lipsync_info.status ?? null).toBeNull();
+    const poor = await runLipsync(bob, id, { is_free_lipsync: true });
+    expect(poor.response.status).toBe(402);
+    expect(poor.error!.detail).toMatch(/^No free lip-sync minutes left: 1 needed, 0 available/);
+    expect((await projectOf(bob, id)).lipsync_info.status ?? null).toBeNull();
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'lipsync')).toEqual([]);
     await ledger.post(h.deps.db, { spaceId: bob.defaultSpaceId, bucket: 'lipsync_free', kind: 'grant', minutes: 1, ref: 'test-free' });
     failNext = 'stop here';
-    const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: bob.token, body: { is_free_lipsync: true } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const r = await runLipsync(bob, id, { is_free_lipsync: true });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     expect(await lipsyncRows(id)).toEqual([{ bucket: 'lipsync_free', kind: 'debit', minutes: -1, ref: ledger.lipsyncRef(id, 1) }]);
     expect((await ledger.balances(h.deps.db, bob.defaultSpaceId)).lipsync_free_minutes).toBe(0);
     await waitFor(bob, id, (x) => x.lipsync_info.status === 'failed');
@@ -181,6 +187,7 @@ describe('POST /api/project/{id}/run_lipsync_task', () => {
 
   it('validates the body', async () => {
     const id = await dubbed(alice, 'one', { dub: false });
+    // Malformed on purpose: a body the types refuse (is_multiple_speakers is a boolean).
     const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: { is_multiple_speakers: 'yes' } });
     expect(r.status).toBe(422);
   }, SLOW);
@@ -188,11 +195,11 @@ describe('POST /api/project/{id}/run_lipsync_task', () => {
   it('runs one job when asked twice at once, reports progress, and offers the lip-synced video', async () => {
     const id = await dubbed(alice, 'one');
     const [a, b] = await Promise.all([
-      api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: { is_multiple_speakers: false } }),
-      api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: { is_multiple_speakers: false } }),
+      runLipsync(alice, id, { is_multiple_speakers: false }),
+      runLipsync(alice, id, { is_multiple_speakers: false }),
     ]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const started = a.status === 200 ? a.json : b.json;
+    expect([a.response.status, b.response.status].sort()).toEqual([200, 409]);
+    const started = a.response.status === 200 ? a.data! : b.data!;
     expect(started.lipsync_info).toMatchObject({ status: 'processing', lipsync_result_path: null });
     expect((await jobsOf(h, id)).filter((j) => j.stage === 'lipsync')).toHaveLength(1);
     // Billed once, apart from the dub: one minute for a 4 s video, from the plan's minutes (no free ones).
@@ -201,39 +208,39 @@ describe('POST /api/project/{id}/run_lipsync_task', () => {
     expect(p.lipsync_info).toMatchObject({ status: 'done', progress: 100, error: null, engine: 'builtin-lipsync', stale: false });
     expect(p.lipsync_info.lipsync_result_path).toMatch(/\/api\/files\//);
     expect(p.status).toBe('merging_done');
-    const dl = await api(h, 'POST', path(id, '/media_download'), { token: alice.token, body: { media_type: 'lipsync' } });
-    expect(dl.status).toBe(200);
-    const file = await h.app.request(new URL(dl.json.url, 'http://x').pathname);
+    const dl = await download(alice, id, 'lipsync');
+    expect(dl.response.status).toBe(200);
+    const file = await h.app.request(new URL(dl.data!.url, 'http://x').pathname);
     expect(file.status).toBe(200);
     expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
     // The dubbed video is still the dubbed video.
     const row = await h.deps.db.one<{ translated_video: string }>('SELECT translated_video FROM projects WHERE id = $1', [id]);
     expect(row.translated_video).toBe(projectKey(id, 'translated_video.mp4'));
-    const again = await api(h, 'POST', path(id, '/media_download'), { token: alice.token, body: { media_type: 'lipsync_subtitles' } });
-    expect(again.status).toBe(404);
+    const again = await download(alice, id, 'lipsync_subtitles');
+    expect(again.response.status).toBe(404);
   }, SLOW);
 
   it('an engine failing mid-way ends with a clear failure; the dubbed video stays available', async () => {
     const id = await dubbed(alice, 'one');
     failNext = 'the lip-sync engine stopped at frame 40';
-    const r = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: {} });
-    expect(r.status).toBe(200);
+    const r = await runLipsync(alice, id, {});
+    expect(r.response.status).toBe(200);
     const p = await waitFor(alice, id, (x) => x.lipsync_info.status !== 'processing');
     expect(p.lipsync_info).toMatchObject({ status: 'failed', error: 'the lip-sync engine stopped at frame 40', error_code: 'failed', lipsync_result_path: null });
     expect(p.status).toBe('merging_done');
     expect(p.translated_video).toMatch(/\/api\/files\//);
-    const dl = await api(h, 'POST', path(id, '/media_download'), { token: alice.token, body: { media_type: 'video' } });
-    expect(dl.status).toBe(200);
-    const missing = await api(h, 'POST', path(id, '/media_download'), { token: alice.token, body: { media_type: 'lipsync' } });
-    expect(missing.status).toBe(404);
+    const dl = await download(alice, id, 'video');
+    expect(dl.response.status).toBe(200);
+    const missing = await download(alice, id, 'lipsync');
+    expect(missing.response.status).toBe(404);
     // The failed run's minute came back, in the failure's transaction.
     expect(await lipsyncRows(id)).toEqual([
       { bucket: 'minutes', kind: 'debit', minutes: -1, ref: ledger.lipsyncRef(id, 1) },
       { bucket: 'minutes', kind: 'refund', minutes: 1, ref: ledger.lipsyncRef(id, 1) },
     ]);
     // A failed run can be started again.
-    const retry = await api(h, 'POST', path(id, '/run_lipsync_task'), { token: alice.token, body: {} });
-    expect(retry.status).toBe(200);
-    expect(retry.json.lipsync_info).toMatchObject({ status: 'processing', error: null });
+    const retry = await runLipsync(alice, id, {});
+    expect(retry.response.status).toBe(200);
+    expect(retry.data!.lipsync_info).toMatchObject({ status: 'processing', error: null });
   }, SLOW);
 });

@@ -8,7 +8,8 @@ import { analyseQuality, matchGlossary, measureQuality, qualityCsv, qualityKey, 
 import { synthAudio } from '../../../server/media/ffmpeg';
 import { tempDir, makeSilentVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
+import { typedClient } from '../typed-client';
+import { newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
 
 const HOP = 0.02;
 /** An envelope of `seconds` with `level` inside the given spans and silence elsewhere. */
@@ -129,11 +130,13 @@ describe('GET /api/project/{id}/quality', () => {
   afterAll(async () => {
     await h?.close();
   });
+  const quality = (token = u.token, format?: string) =>
+    typedClient(h, token).GET('/api/project/{id}/quality', { params: { path: { id }, ...(format ? { query: { format } } : {}) } });
 
   it('answers 404 with a reason before the first generate', async () => {
-    const r = await api(h, 'GET', `/api/project/${id}/quality`, { token: u.token });
-    expect(r.status).toBe(404);
-    expect(r.json.detail).toBe('No quality report yet: it is made when the dubbed video is generated');
+    const r = await quality();
+    expect(r.response.status).toBe(404);
+    expect(r.error!.detail).toBe('No quality report yet: it is made when the dubbed video is generated');
   });
 
   it('returns the report (stale once the project changed) and its CSV; refuses an unknown format', async () => {
@@ -143,18 +146,18 @@ describe('GET /api/project/{id}/quality', () => {
       voice: env(10, [[0.5, 2]]), output: null, source: null, loudnessLufs: -16, sourceLoudnessLufs: -21,
     });
     await h.deps.storage.putBuffer(qualityKey(id), JSON.stringify(report));
-    const r = await api(h, 'GET', `/api/project/${id}/quality`, { token: u.token });
-    expect(r.status).toBe(200);
-    expect(v.parse(QualityReport, r.json)).toMatchObject({ stale: false, loudness_lufs: -16, source_loudness_lufs: -21, generation: gen });
+    const r = await quality();
+    expect(r.response.status).toBe(200);
+    expect(v.parse(QualityReport, r.data)).toMatchObject({ stale: false, loudness_lufs: -16, source_loudness_lufs: -21, generation: gen });
     const csv = await h.request('GET', `/api/project/${id}/quality?format=csv`, { token: u.token });
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="Talk_es_quality.csv"');
     expect((await csv.text()).split('\r\n')[4]).toMatch(/^a,0.5,2.5,SPEAKER_0,/);
-    expect((await api(h, 'GET', `/api/project/${id}/quality?format=xls`, { token: u.token })).status).toBe(422);
+    expect((await quality(u.token, 'xls')).response.status).toBe(422);
     await h.deps.db.query('UPDATE projects SET generation = generation + 1 WHERE id = $1', [id]);
-    expect((await api(h, 'GET', `/api/project/${id}/quality`, { token: u.token })).json.stale).toBe(true);
+    expect((await quality()).data!.stale).toBe(true);
     const stranger = await newUser(h, 'other');
-    expect((await api(h, 'GET', `/api/project/${id}/quality`, { token: stranger.token })).status).toBe(403);
+    expect((await quality(stranger.token)).response.status).toBe(403);
   });
 });
