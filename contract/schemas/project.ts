@@ -204,6 +204,8 @@ export const FeedbackRequest = v.object({
   comment: v.optional(Text(5000), ''),
   options: v.optional(v.pipe(v.array(Text(200)), v.maxLength(20)), []),
 });
+/** POST /api/project/{id}/feedback: the stored feedback. */
+export const FeedbackAnswer = v.object({ id: v.string(), status: v.literal('ok') });
 export const BURN_VIDEO_TYPES = ['translated', 'original', 'lipsync'] as const;
 
 const SegmentTextInput = v.object({ lang: v.optional(v.string()), text: Text(5000) });

@@ -56,7 +56,11 @@ projectsRoutes.get('/folders', routeFacts({ summary: 'The folders of a Teamspace
 });
 
 // Live status and progress of the space's projects (server-sent events; the list polls when it fails).
-projectsRoutes.get('/events', async (c) => {
+projectsRoutes.get('/events', routeFacts({
+  summary: "Live status and progress of the Teamspace's projects (server-sent events named project: { id, space_id, status, progress })",
+  query: [SPACE_Q],
+  binary: 'text/event-stream',
+}), async (c) => {
   const spaceId = spaceIdFromQuery(c);
   const space = await requireSpaceAccess(c, spaceId);
   return projectEventStream(c, { filter: (e) => e.space_id === space.id, recheck: () => requireSpaceAccess(c, space.id) });
@@ -86,7 +90,10 @@ projectsRoutes.get('/:id', routeFacts({ summary: 'A project (status, progress, r
 });
 
 // Live status and progress of one project (the editor), starting with its current state.
-projectsRoutes.get('/:id/events', async (c) => {
+projectsRoutes.get('/:id/events', routeFacts({
+  summary: 'Live status and progress of a project, its current state first (server-sent events named project: { id, space_id, status, progress })',
+  binary: 'text/event-stream',
+}), async (c) => {
   const { project } = await svc.loadProject(c.get('deps'), c.get('user'), c.req.param('id'));
   return projectEventStream(c, {
     filter: (e) => e.id === project.id,
@@ -136,7 +143,7 @@ projectsRoutes.put('/:id/asr_words', routeFacts({
 projectsRoutes.patch('/:id/glossary', routeFacts({
   summary: 'Set the project\'s dictionary',
   response: 'Project',
-  query: [{ name: 'glossary_id', required: true, description: 'A dictionary of the Teamspace, or null for none' }],
+  query: [{ name: 'glossary_id', description: 'A dictionary of the Teamspace; absent, empty or null for none' }],
   gates: [
     { feature: 'glossary', scope: 'project', when: (r) => has(r.query.glossary_id) && r.query.glossary_id !== 'null', note: 'choosing a dictionary for a project' },
   ],
@@ -209,7 +216,7 @@ function videoType(c: { req: { query(k: string): string | undefined } }): string
 projectsRoutes.post('/:id/burn_subtitles', routeFacts({
   summary: 'Burn the subtitles into the video',
   response: 'Project',
-  query: [{ name: 'video_type', description: 'translated (default) or original' }],
+  query: [{ name: 'video_type', description: 'translated (default), original or lipsync' }],
   gates: [
     { feature: 'subtitles', scope: 'project', note: 'burning subtitles into the video' },
   ],
@@ -217,11 +224,15 @@ projectsRoutes.post('/:id/burn_subtitles', routeFacts({
   return c.json(await svc.burnSubtitles(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
-projectsRoutes.post('/:id/set_subtitles_banner_displayed', async (c) => {
+projectsRoutes.post('/:id/set_subtitles_banner_displayed', routeFacts({
+  summary: 'Remember that the subtitles banner of a video type was shown (subtitles_banner_displayed)',
+  response: 'Project',
+  query: [{ name: 'video_type', description: 'translated (default), original or lipsync' }],
+}), async (c) => {
   return c.json(await svc.setBannerDisplayed(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
-projectsRoutes.post('/:id/feedback', routeFacts({ summary: 'Feedback on a project', body: 'FeedbackRequest' }), async (c) => {
+projectsRoutes.post('/:id/feedback', routeFacts({ summary: 'Feedback on a project', body: 'FeedbackRequest', response: 'FeedbackAnswer' }), async (c) => {
   const body = await jsonBody(c, FeedbackRequest);
   return c.json(await svc.addFeedback(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });

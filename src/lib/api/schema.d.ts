@@ -1083,7 +1083,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/project/{id}/events */
+        /** Live status and progress of a project, its current state first (server-sent events named project: { id, space_id, status, progress }) */
         get: operations["get_project_id_events"];
         put?: never;
         post?: never;
@@ -1272,7 +1272,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/project/{id}/set_subtitles_banner_displayed */
+        /** Remember that the subtitles banner of a video type was shown (subtitles_banner_displayed) */
         post: operations["post_project_id_set_subtitles_banner_displayed"];
         delete?: never;
         options?: never;
@@ -1476,7 +1476,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/project/events */
+        /** Live status and progress of the Teamspace's projects (server-sent events named project: { id, space_id, status, progress }) */
         get: operations["get_project_events"];
         put?: never;
         post?: never;
@@ -2711,6 +2711,11 @@ export interface components {
             comment?: string;
             /** @default [] */
             options?: string[];
+        };
+        FeedbackAnswer: {
+            id: string;
+            /** @constant */
+            status: "ok";
         };
         PromptRequest: {
             prompt: string | null;
@@ -9938,7 +9943,7 @@ export interface operations {
     post_project_id_burn_subtitles: {
         parameters: {
             query?: {
-                /** @description translated (default) or original */
+                /** @description translated (default), original or lipsync */
                 video_type?: string;
             };
             header?: never;
@@ -10353,7 +10358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10433,7 +10438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FeedbackAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -10573,9 +10578,9 @@ export interface operations {
     };
     patch_project_id_glossary: {
         parameters: {
-            query: {
-                /** @description A dictionary of the Teamspace, or null for none */
-                glossary_id: string;
+            query?: {
+                /** @description A dictionary of the Teamspace; absent, empty or null for none */
+                glossary_id?: string;
             };
             header?: never;
             path: {
@@ -11216,7 +11221,10 @@ export interface operations {
     };
     post_project_id_set_subtitles_banner_displayed: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description translated (default), original or lipsync */
+                video_type?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11231,7 +11239,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -12338,7 +12346,10 @@ export interface operations {
     };
     get_project_events: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12351,7 +12362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
