@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { Harness } from '../harness';
 import { api } from '../helpers';
 import { typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { makeUser, type TestUser } from '../spaces/spaces-fixtures';
 import { PROJECT_STAGES } from '../../../server/domains/projects/stages/index';
 import { createPipelineServices, type PipelineBuildOptions } from '../../../server/domains/projects/pipeline/index';
@@ -80,7 +81,21 @@ export function srtText(cues: Array<[number, number, string]>): string {
 
 /** POST /api/project/create_transcript with any body: untyped, as callers send malformed and incomplete bodies too (the 422s). */
 export async function createProject(h: Harness, u: TestUser, body: Record<string, unknown>, spaceId = u.defaultSpaceId) {
+  // Untyped on purpose: its callers send bodies the API document refuses (the 422s) and read the untyped answer.
   return api(h, 'POST', `/api/project/create_transcript?space_id=${spaceId}`, { token: u.token, body });
+}
+
+/** POST /api/project/create_transcript through the typed client: a body the API document takes, the typed answer. */
+export async function createTyped(
+  h: Harness,
+  u: TestUser,
+  body: components['schemas']['CreateTranscriptRequest'],
+  o: { spaceId?: string; idempotencyKey?: string; token?: string } = {},
+) {
+  return typedClient(h, o.token ?? u.token).POST('/api/project/create_transcript', {
+    params: { query: { space_id: o.spaceId ?? u.defaultSpaceId }, ...(o.idempotencyKey !== undefined ? { header: { 'Idempotency-Key': o.idempotencyKey } } : {}) },
+    body,
+  });
 }
 
 /**
