@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, uploadOk } from './projects-fixtures';
+import { createTyped, newUser, uploadOk } from './projects-fixtures';
+import { typedClient } from '../typed-client';
 import { grantPlan } from '../spaces/spaces-fixtures';
 
 let h: Harness;
@@ -29,15 +30,17 @@ describe('jobs at once', () => {
   it('20 concurrent create_transcript calls of a business API caller: exactly 4 start, 16 get 429', async () => {
     const u = await newUser(h, 'burst');
     await grantPlan(h, u.id, 'business');
-    const k = await api(h, 'POST', '/api/users/settings/api/credentials', { token: u.token, body: { name: 'burst' } });
-    expect(k.status, JSON.stringify(k.json)).toBe(201);
+    const k = await typedClient(h, u.token).POST('/api/users/settings/api/credentials', { body: { name: 'burst' } });
+    expect(k.response.status, JSON.stringify(k.error)).toBe(201);
+    const key = k.data!.key;
     const mediaId = await uploadOk(h, u, await makeSpeechVideo({ seconds: 2 }));
-    const body = JSON.stringify({ name: 'Burst', src_lang: 'en', dst_lang: 'es', media_id: mediaId });
+    const create = { name: 'Burst', src_lang: 'en', dst_lang: 'es', media_id: mediaId };
+    const body = JSON.stringify(create);
     const answers = await Promise.all(
       Array.from({ length: 20 }, async () => {
         const r = await fetch(`${base}/api/project/create_transcript?space_id=${u.defaultSpaceId}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${k.json.key}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body,
         });
         return { status: r.status, json: (await r.json()) as { detail?: string; code?: string; limit?: number } };
@@ -57,8 +60,8 @@ describe('jobs at once', () => {
     expect(Number(projects.n)).toBe(4);
     // The claims are gone once the calls have answered; the next call is still refused (4 jobs run).
     expect(Number((await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM job_start_claims')).n)).toBe(0);
-    const next = await api(h, 'POST', `/api/project/create_transcript?space_id=${u.defaultSpaceId}`, { token: k.json.key, body: JSON.parse(body) });
-    expect(next.status).toBe(429);
-    expect(next.json).toMatchObject({ code: 'concurrent_jobs', limit: 4, running: 4 });
+    const next = await createTyped(h, u, create, { token: key });
+    expect(next.response.status).toBe(429);
+    expect(next.error).toMatchObject({ code: 'concurrent_jobs', limit: 4, running: 4 });
   });
 });
