@@ -5,7 +5,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let u: TestUser;
@@ -23,15 +24,17 @@ afterAll(async () => {
 });
 
 interface Page {
-  data: Array<{ id: string; name: string; status: string; progress: number; changed_segments: number; speakers: Array<{ id: string; name: string }> }>;
-  offset: number;
-  total: number;
+  data: Array<{ id: string }>;
 }
-const listPath = (q = '') => `/api/project/paginated?space_id=${u.defaultSpaceId}&limit=5${q}`;
-async function page(q = '', token = u.token): Promise<Page> {
-  const r = await api(h, 'GET', listPath(q), { token });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json as Page;
+/** The raw path of a page, for the byte-level reads (kept answer, compression). */
+const listPath = () => `/api/project/paginated?space_id=${u.defaultSpaceId}&limit=5`;
+const list = (token: string, query: { offset?: string; name?: string } = {}) =>
+  typedClient(h, token).GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId, limit: '5', ...query } } });
+const transcript = (token: string, id: string) => typedClient(h, token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+async function page(query: { offset?: string; name?: string } = {}) {
+  const r = await list(u.token, query);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!;
 }
 
 describe('the kept project list', () => {
@@ -46,7 +49,7 @@ describe('the kept project list', () => {
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString('utf8')).toBe(json);
     // Another page of the same space is another answer.
-    const second = await page('&offset=1');
+    const second = await page({ offset: '1' });
     expect(second.data[0]!.id).toBe((JSON.parse(json) as Page).data[1]!.id);
     expect(second.offset).toBe(1);
   });
@@ -56,8 +59,8 @@ describe('the kept project list', () => {
     const row = async () => (await page()).data.find((p) => p.id === id)!;
     expect((await row()).name).toBe('Changing');
 
-    const renamed = await api(h, 'PATCH', `/api/project/${id}`, { token: u.token, body: { name: 'Renamed' } });
-    expect(renamed.status, JSON.stringify(renamed.json)).toBe(200);
+    const renamed = await typedClient(h, u.token).PATCH('/api/project/{id}', { params: { path: { id } }, body: { name: 'Renamed' } });
+    expect(renamed.response.status, JSON.stringify(renamed.error)).toBe(200);
     expect((await row()).name).toBe('Renamed');
 
     // A stage moving progress, as the pipeline does (another process in scale-out mode).
@@ -74,8 +77,8 @@ describe('the kept project list', () => {
     expect((await row()).changed_segments).toBe(1);
 
     const before = (await page()).total;
-    const del = await api(h, 'DELETE', `/api/project/${id}`, { token: u.token });
-    expect(del.status, JSON.stringify(del.json)).toBeLessThan(300);
+    const del = await typedClient(h, u.token).DELETE('/api/project/{id}', { params: { path: { id } } });
+    expect(del.response.status, JSON.stringify(del.error)).toBeLessThan(300);
     const after = await page();
     expect(after.total).toBe(before - 1);
     expect(after.data.map((p) => p.id)).not.toContain(id);
@@ -84,29 +87,29 @@ describe('the kept project list', () => {
   it('checks access before answering a kept page, and keeps filters apart', async () => {
     await seedProject(h, u, { mediaId, name: 'Findable needle' });
     expect((await page()).total).toBeGreaterThan(1);
-    const refused = await api(h, 'GET', listPath(), { token: other.token });
-    expect(refused.status).toBe(403);
+    const refused = await list(other.token);
+    expect(refused.response.status).toBe(403);
     // A member gets the kept page; once the space is disabled, only its owner does (the guard's rule, same query).
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [u.defaultSpaceId, other.id]);
-    const asMember = await api(h, 'GET', listPath(), { token: other.token });
-    expect(asMember.status).toBe(200);
-    expect(asMember.json).toEqual(await page());
-    const someProject = asMember.json.data[0].id as string;
-    expect((await api(h, 'GET', `/api/project/${someProject}/transcript`, { token: other.token })).status).toBe(200);
+    const asMember = await list(other.token);
+    expect(asMember.response.status).toBe(200);
+    expect(asMember.data).toEqual(await page());
+    const someProject = asMember.data!.data[0]!.id;
+    expect((await transcript(other.token, someProject)).response.status).toBe(200);
     await h.deps.db.query(`UPDATE spaces SET is_active = false WHERE id = $1`, [u.defaultSpaceId]);
     try {
-      for (const path of [listPath(), `/api/project/${someProject}/transcript`]) {
-        const disabled = await api(h, 'GET', path, { token: other.token });
-        expect(disabled.status, path).toBe(403);
-        expect(disabled.json.detail).toMatch(/disabled/);
-        expect((await api(h, 'GET', path, { token: u.token })).status, path).toBe(200);
+      for (const [what, read] of [['the list', list], ['a transcript', (token: string) => transcript(token, someProject)]] as const) {
+        const disabled = await read(other.token);
+        expect(disabled.response.status, what).toBe(403);
+        expect(disabled.error!.detail).toMatch(/disabled/);
+        expect((await read(u.token)).response.status, what).toBe(200);
       }
     } finally {
       await h.deps.db.query(`UPDATE spaces SET is_active = true WHERE id = $1`, [u.defaultSpaceId]);
       await h.deps.db.query(`DELETE FROM space_members WHERE space_id = $1 AND user_id = $2`, [u.defaultSpaceId, other.id]);
     }
-    expect((await api(h, 'GET', listPath(), { token: other.token })).status).toBe(403);
-    const found = await page('&name=needle');
+    expect((await list(other.token)).response.status).toBe(403);
+    const found = await page({ name: 'needle' });
     expect(found.data.map((p) => p.name)).toEqual(['Findable needle']);
     expect(found.total).toBe(1);
   });
