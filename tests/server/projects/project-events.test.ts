@@ -8,7 +8,8 @@ import { STAGE_STATUS, setProgress, setStatus } from '../../../server/domains/pr
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
-import { api, newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from './projects-fixtures';
+import { typedClient } from '../typed-client';
 
 interface Ev { id: string; space_id: string; status: string; progress: number }
 
@@ -78,10 +79,10 @@ describe('server-sent project events', () => {
   });
 
   it('is refused to someone outside the space, before any stream opens', async () => {
-    const one = await api(h, 'GET', `/api/project/${mine}/events`, { token: stranger.token });
-    expect(one.status).toBe(403);
-    const space = await api(h, 'GET', `/api/project/events?space_id=${u.defaultSpaceId}`, { token: stranger.token });
-    expect(space.status).toBe(403);
-    expect((await api(h, 'GET', `/api/project/${mine}/events`)).status).toBe(401);
+    const one = await typedClient(h, stranger.token).GET('/api/project/{id}/events', { params: { path: { id: mine } } });
+    expect(one.response.status).toBe(403);
+    const space = await typedClient(h, stranger.token).GET('/api/project/events', { params: { query: { space_id: u.defaultSpaceId } } });
+    expect(space.response.status).toBe(403);
+    expect((await typedClient(h).GET('/api/project/{id}/events', { params: { path: { id: mine } } })).response.status).toBe(401);
   });
 });
