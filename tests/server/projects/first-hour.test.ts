@@ -12,8 +12,9 @@ import * as ledger from '../../../server/domains/billing/ledger';
 import { makeSpeechVideo, makeTextFileAsMp4 } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { signUp } from '../helpers';
-import { api, createProject, newUser, uploadFile, type TestUser } from './projects-fixtures';
-import { call, grantPlan, ok } from '../spaces/spaces-fixtures';
+import { createTyped, newUser, uploadFile, type TestUser } from './projects-fixtures';
+import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let owner: TestUser;
@@ -30,6 +31,19 @@ afterAll(async () => {
   await h?.close();
 });
 
+const as = (u: TestUser | null) => typedClient(h, u?.token);
+const space = (id: string) => ({ params: { path: { id } } });
+/** The owner invites `email` to their space: the pending invite. */
+async function invite(email: string) {
+  const r = await as(owner).POST('/api/space/{id}/invite', { ...space(owner.defaultSpaceId), body: { emails: [email] } });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.invites.find((i) => i.email === email);
+}
+/** An invite link for `inviteId`, asked for by `u`. */
+const inviteLink = (u: TestUser, inviteId: string) => as(u).POST('/api/space/{id}/invite_link', { ...space(owner.defaultSpaceId), body: { invite_id: inviteId } });
+const join = (u: TestUser | null, token: string) => as(u).POST('/api/space/join', { body: { token } });
+const spaceOf = (u: TestUser) => as(u).GET('/api/space/{id}', space(owner.defaultSpaceId));
+
 describe('an empty upload', () => {
   it('an empty file is refused by the tus endpoint with its name, not a 404 later', async () => {
     const r = await h.request('POST', `/api/library/tus?space_id=${owner.defaultSpaceId}`, {
@@ -43,18 +57,20 @@ describe('an empty upload', () => {
 
 describe('invite links without e-mail', () => {
   it('settings say that no e-mail goes out and show no support address the operator did not set', async () => {
-    const s = await ok(h, owner, 'GET', '/api/settings');
-    expect(s.mail_enabled).toBe(false);
-    expect(s.support).toEqual({ email: null, help_center_url: null });
+    const r = await as(owner).GET('/api/settings');
+    expect(r.response.status).toBe(200);
+    expect(r.data!.mail_enabled).toBe(false);
+    expect(r.data!.support).toEqual({ email: null, help_center_url: null });
   });
 
   it('the owner makes a link for a pending invite; anyone signed in joins once with it, a second use is 410', async () => {
-    const space = await ok(h, owner, 'POST', `/api/space/${owner.defaultSpaceId}/invite`, { emails: ['new-person@example.com'] });
-    const invite = space.invites.find((i: { email: string }) => i.email === 'new-person@example.com');
-    expect(invite).toBeTruthy();
+    const pending = await invite('new-person@example.com');
+    expect(pending).toBeTruthy();
     // Only the owner may make one.
-    expect((await call(h, stranger, 'POST', `/api/space/${owner.defaultSpaceId}/invite_link`, { invite_id: invite.id })).status).toBe(403);
-    const link = await ok(h, owner, 'POST', `/api/space/${owner.defaultSpaceId}/invite_link`, { invite_id: invite.id }, 201);
+    expect((await inviteLink(stranger, pending!.id)).response.status).toBe(403);
+    const made = await inviteLink(owner, pending!.id);
+    expect(made.response.status, JSON.stringify(made.error)).toBe(201);
+    const link = made.data!;
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(Date.parse(link.expires_at) - Date.now()).toBeGreaterThan(INVITE_LINK_TTL_MS - 60_000);
     // The token itself is not stored.
@@ -62,39 +78,42 @@ describe('invite links without e-mail', () => {
     expect(stored.map((r) => r.token_hash)).not.toContain(link.token);
 
     const joiner = await newUser(h, 'joiner');
-    expect(await ok(h, joiner, 'POST', '/api/space/join', { token: link.token })).toEqual({ space_id: owner.defaultSpaceId });
-    const seen = await ok(h, joiner, 'GET', `/api/space/${owner.defaultSpaceId}`);
-    expect(seen.members.map((m: { email: string; role: string }) => [m.email, m.role])).toContainEqual([joiner.email, 'editor']);
+    const joined = await join(joiner, link.token);
+    expect({ status: joined.response.status, json: joined.data }).toEqual({ status: 200, json: { space_id: owner.defaultSpaceId } });
+    const seen = await spaceOf(joiner);
+    expect(seen.response.status).toBe(200);
+    expect(seen.data!.members.map((m) => [m.email, m.role])).toContainEqual([joiner.email, 'editor']);
     // The e-mail invite it stood for is gone.
-    expect(seen.invites.map((i: { email: string }) => i.email)).not.toContain('new-person@example.com');
-    const again = await call(h, stranger, 'POST', '/api/space/join', { token: link.token });
-    expect(again.status).toBe(410);
-    expect(again.json.detail).toMatch(/already used/);
-    expect((await call(h, stranger, 'GET', `/api/space/${owner.defaultSpaceId}`)).status).toBe(403);
+    expect(seen.data!.invites.map((i) => i.email)).not.toContain('new-person@example.com');
+    const again = await join(stranger, link.token);
+    expect(again.response.status).toBe(410);
+    expect(again.error!.detail).toMatch(/already used/);
+    expect((await spaceOf(stranger)).response.status).toBe(403);
   });
 
   it('an expired link is 410, an unknown one 404, and nobody joins', async () => {
-    const space = await ok(h, owner, 'POST', `/api/space/${owner.defaultSpaceId}/invite`, { emails: ['late@example.com'] });
-    const invite = space.invites.find((i: { email: string }) => i.email === 'late@example.com');
-    const link = await ok(h, owner, 'POST', `/api/space/${owner.defaultSpaceId}/invite_link`, { invite_id: invite.id }, 201);
+    const pending = await invite('late@example.com');
+    const made = await inviteLink(owner, pending!.id);
+    expect(made.response.status, JSON.stringify(made.error)).toBe(201);
+    const link = made.data!;
     await h.deps.db.query(`UPDATE space_invite_links SET expires_at = now() - interval '1 minute'`);
-    const late = await call(h, stranger, 'POST', '/api/space/join', { token: link.token });
-    expect(late.status).toBe(410);
-    expect(late.json.detail).toMatch(/expired/);
-    expect((await call(h, stranger, 'POST', '/api/space/join', { token: 'no-such-token' })).status).toBe(404);
-    expect((await call(h, null, 'POST', '/api/space/join', { token: link.token })).status).toBe(401);
-    expect((await call(h, stranger, 'GET', `/api/space/${owner.defaultSpaceId}`)).status).toBe(403);
+    const late = await join(stranger, link.token);
+    expect(late.response.status).toBe(410);
+    expect(late.error!.detail).toMatch(/expired/);
+    expect((await join(stranger, 'no-such-token')).response.status).toBe(404);
+    expect((await join(null, link.token)).response.status).toBe(401);
+    expect((await spaceOf(stranger)).response.status).toBe(403);
   });
 });
 
 describe('a new account', () => {
   it('gets a first space named after it and starts in the demo group', async () => {
     const t = await signUp(h, 'Mia.Rossi+test@example.com');
-    const r = await api(h, 'POST', '/api/users', { token: t.access_token, body: { email: 'mia.rossi+test@example.com' } });
-    expect(r.status).toBe(201);
-    expect(r.json.feature_groups).toEqual([{ name: 'demo_project', option: { id: 'demo' } }]);
-    const spaces = await api(h, 'GET', '/api/space/list', { token: t.access_token });
-    expect(spaces.json.map((s: { name: string }) => s.name)).toEqual(["Mia.rossi's Teamspace"]);
+    const r = await typedClient(h, t.access_token).POST('/api/users', { body: { email: 'mia.rossi+test@example.com' } });
+    expect(r.response.status).toBe(201);
+    expect(r.data!.feature_groups).toEqual([{ name: 'demo_project', option: { id: 'demo' } }]);
+    const spaces = await typedClient(h, t.access_token).GET('/api/space/list');
+    expect(spaces.data!.map((s) => s.name)).toEqual(["Mia.rossi's Teamspace"]);
     expect(defaultTeamspaceName('')).toBe('My Teamspace');
   });
 
@@ -105,7 +124,7 @@ describe('a new account', () => {
     const identity = await h.deps.db.one<{ id: string }>(`SELECT id FROM identities WHERE subject = 'plain@example.com'`);
     const user = await createAccount(h.deps.db, identity.id, { email: 'plain@example.com' }, { demoGroup: false });
     expect(user.feature_groups).toEqual([]);
-    expect((await api(h, 'GET', '/api/users/current', { token: t.access_token })).json.feature_groups).toEqual([]);
+    expect((await typedClient(h, t.access_token).GET('/api/users/current')).data!.feature_groups).toEqual([]);
   });
 });
 
@@ -114,10 +133,11 @@ describe('uploads', () => {
     const video = await makeSpeechVideo({ seconds: 3 });
     const up = await uploadFile(h, owner, video, { name: 'talk.mp4', contentType: 'video/mp4' });
     expect(up.json.status).toBe('uploaded');
-    const created = await createProject(h, owner, { name: 'Cover', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
-    expect(created.status).toBe(200);
-    expect(created.json.cover).toMatch(/cover\.jpg/);
-    const img = await h.request('GET', new URL(created.json.cover, 'http://x').pathname + new URL(created.json.cover, 'http://x').search, {});
+    const created = await createTyped(h, owner, { name: 'Cover', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
+    expect(created.response.status).toBe(200);
+    const cover = created.data!.cover;
+    expect(cover).toMatch(/cover\.jpg/);
+    const img = await h.request('GET', new URL(cover!, 'http://x').pathname + new URL(cover!, 'http://x').search, {});
     expect(img.status).toBe(200);
     const bytes = Buffer.from(await img.arrayBuffer());
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
@@ -133,16 +153,21 @@ describe('minute history', () => {
     for (let i = 0; i < USAGE_PAGE_SIZE + 3; i++) {
       await ledger.post(h.deps.db, { spaceId: owner.defaultSpaceId, kind: 'grant', minutes: 1, ref: `history-${i}`, note: `row ${i}` });
     }
-    const first = await ok(h, owner, 'GET', `/api/space/${owner.defaultSpaceId}/usage`);
+    const usage = (u: TestUser, page?: string) =>
+      as(u).GET('/api/space/{id}/usage', { params: { path: { id: owner.defaultSpaceId }, ...(page !== undefined ? { query: { page } } : {}) } });
+    const firstPage = await usage(owner);
+    expect(firstPage.response.status).toBe(200);
+    const first = firstPage.data!;
     expect(first.page).toBe(1);
     expect(first.entries).toHaveLength(USAGE_PAGE_SIZE);
     expect(first.total).toBeGreaterThanOrEqual(USAGE_PAGE_SIZE + 3);
     expect(first.pages).toBe(Math.ceil(first.total / USAGE_PAGE_SIZE));
-    const times = first.entries.map((e: { created_at: string }) => Date.parse(e.created_at));
+    const times = first.entries.map((e) => Date.parse(e.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    const last = await ok(h, owner, 'GET', `/api/space/${owner.defaultSpaceId}/usage?page=${first.pages}`);
-    expect(last.entries.length).toBe(first.total - (first.pages - 1) * USAGE_PAGE_SIZE);
-    expect((await call(h, owner, 'GET', `/api/space/${owner.defaultSpaceId}/usage?page=0`)).status).toBe(422);
-    expect((await call(h, stranger, 'GET', `/api/space/${owner.defaultSpaceId}/usage`)).status).toBe(403);
+    const last = await usage(owner, String(first.pages));
+    expect(last.response.status).toBe(200);
+    expect(last.data!.entries.length).toBe(first.total - (first.pages - 1) * USAGE_PAGE_SIZE);
+    expect((await usage(owner, '0')).response.status).toBe(422);
+    expect((await usage(stranger)).response.status).toBe(403);
   });
 });
