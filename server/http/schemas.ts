@@ -25,7 +25,7 @@ import * as shopPublish from '../../contract/schemas/shop-publish';
 export const SCHEMAS = {
   Project: project.Project, ProjectPage: project.ProjectPage, FolderList: project.FolderList, Media: library.Media, CreateTranscriptRequest: project.CreateTranscriptRequest,
   UpdateProjectRequest: project.UpdateProjectRequest, CopyProjectRequest: project.CopyProjectRequest,
-  MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest, FeedbackAnswer: project.FeedbackAnswer,
+  MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest, FeedbackAnswer: project.FeedbackAnswer, ProjectDeletedAnswer: project.ProjectDeletedAnswer, SegmentDeletedAnswer: project.SegmentDeletedAnswer,
   PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
   TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
   KeepOriginalRequest: project.KeepOriginalRequest, SegmentTimingResponse: project.SegmentTimingResponse,

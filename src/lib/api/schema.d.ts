@@ -981,7 +981,7 @@ export interface paths {
         get: operations["get_project_id"];
         put?: never;
         post?: never;
-        /** DELETE /api/project/{id} */
+        /** Deletes a project, its media and outputs (a running job is stopped and refunded) */
         delete: operations["delete_project_id"];
         options?: never;
         head?: never;
@@ -1309,7 +1309,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /api/project/{id}/transcript/{segmentId} */
+        /** Removes a segment from the transcript */
         delete: operations["delete_project_id_transcript_segmentId"];
         options?: never;
         head?: never;
@@ -2716,6 +2716,14 @@ export interface components {
             id: string;
             /** @constant */
             status: "ok";
+        };
+        ProjectDeletedAnswer: {
+            id: string;
+            /** @constant */
+            status: "deleted";
+        };
+        SegmentDeletedAnswer: {
+            id: string;
         };
         PromptRequest: {
             prompt: string | null;
@@ -9637,7 +9645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ProjectDeletedAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -11555,7 +11563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SegmentDeletedAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

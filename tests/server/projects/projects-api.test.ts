@@ -385,6 +385,7 @@ describe('copy, glossary, subtitles, feedback, voices, delete', () => {
     await h.deps.storage.putBuffer(projectKey(id, 'cover.jpg'), 'x');
     const r = await as(alice).DELETE('/api/project/{id}', pid(id));
     expect(r.response.status).toBe(200);
+    expect(r.data).toEqual({ id, status: 'deleted' });
     expect((await as(alice).GET('/api/project/{id}', pid(id))).response.status).toBe(404);
     expect(await h.deps.storage.exists(projectKey(id, 'cover.jpg'))).toBe(false);
   });

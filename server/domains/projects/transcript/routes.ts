@@ -104,7 +104,7 @@ transcriptRoutes.post('/:id/transcript/:segmentId/shorten', routeFacts({
   return c.json(await shortenSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId, c.req.raw.signal));
 });
 
-transcriptRoutes.delete('/:id/transcript/:segmentId', async (c) => {
+transcriptRoutes.delete('/:id/transcript/:segmentId', routeFacts({ summary: 'Removes a segment from the transcript', response: 'SegmentDeletedAnswer' }), async (c) => {
   const segmentId = c.req.param('segmentId');
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
   return c.json(await svc.deleteSegment(c.get('deps'), c.get('user'), c.req.param('id'), segmentId));

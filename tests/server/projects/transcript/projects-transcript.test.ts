@@ -158,7 +158,9 @@ describe('POST, DELETE, merge (and split as PATCH + POST)', () => {
   it('deletes one segment', async () => {
     const id = await seedProject(h, u, { mediaId });
     const [a] = await segments(id);
-    expect((await remove(id, a!.id)).response.status).toBe(200);
+    const removed = await remove(id, a!.id);
+    expect(removed.response.status).toBe(200);
+    expect(removed.data).toEqual({ id: a!.id });
     expect(await segments(id)).toHaveLength(2);
     expect((await remove(id, a!.id)).response.status).toBe(404);
     expect((await project(id)).status).toBe('transcript_edited');
