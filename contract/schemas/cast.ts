@@ -65,3 +65,13 @@ export const CastUndoRequest = v.object({
   speaker_id: v.pipe(v.string('speaker_id must be a string'), v.minLength(1), v.maxLength(100)),
 });
 export type CastUndoRequest = v.InferInput<typeof CastUndoRequest>;
+
+/** The answer of an undone recognition: the speaker's name and voice given back. */
+export const CastUndoAnswer = v.object({
+  speaker_id: v.string(),
+  name: v.string(),
+  voice_id: v.nullable(v.string()),
+});
+
+/** The answer of a removed cast member. */
+export const CastMemberRemoved = v.object({ id: v.string(), status: v.literal('deleted') });

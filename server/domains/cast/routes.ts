@@ -42,6 +42,7 @@ castRoutes.get('/:id/cast/recognitions', routeFacts({
 castRoutes.post('/:id/cast/undo', routeFacts({
   summary: 'Undo a recognition: the speaker gets back its name and voice',
   body: 'CastUndoRequest',
+  response: 'CastUndoAnswer',
 }), async (c) => {
   await svc.castSpace(c.get('deps'), c.get('user'), c.req.param('id'));
   const body = await jsonBody(c, CastUndoRequest);
@@ -58,7 +59,7 @@ castRoutes.patch('/:id/cast/:member', routeFacts({
   return c.json(await svc.updateMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body));
 });
 
-castRoutes.delete('/:id/cast/:member', routeFacts({ summary: 'Remove a cast member' }), async (c) =>
+castRoutes.delete('/:id/cast/:member', routeFacts({ summary: 'Remove a cast member', response: 'CastMemberRemoved' }), async (c) =>
   c.json(await svc.removeMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'))),
 );
 

@@ -42,6 +42,7 @@ glossaryRoutes.post('/', routeFacts({
   body: 'CreateGlossaryRequest',
   response: 'Glossary',
   status: 201,
+  query: [SPACE_Q],
   gates: [
     { feature: 'glossary', scope: 'space', note: 'creating a dictionary' },
   ],
@@ -103,6 +104,8 @@ async function csvBytes(c: Context<AppEnv>): Promise<Uint8Array> {
 }
 
 glossaryRoutes.post('/:id/import', routeFacts({
+  summary: 'Import terms from a CSV file (multipart field "file", or a text/csv body): rows added or updated, refused rows by line',
+  response: 'GlossaryImportResult',
   gates: [
     { feature: 'glossary', scope: 'glossary', note: 'importing dictionary terms from CSV' },
   ],

@@ -1,7 +1,7 @@
 // The Dictionary's calls (/api/glossary). Keys are the API paths as the browser sees them.
 import { useSWRConfig } from 'swr';
 import type { CreateGlossaryRequest, Glossary, GlossaryEntry, GlossaryImportResult } from '../../../contract/schemas/glossary';
-import { call, client, postForm } from '../../lib/api/client';
+import { call, client, postForm, spaceQuery } from '../../lib/api/client';
 import { apiKey, useApiGet } from '../../lib/api/use-api-get';
 
 const listParams = (spaceId: string) => ({ params: { query: { space_id: spaceId } } });
@@ -27,7 +27,7 @@ export function useGlossaryRefresh() {
 }
 
 export function createGlossary(body: CreateGlossaryRequest): Promise<Glossary> {
-  return call(client.POST('/api/glossary', { body }));
+  return call(client.POST('/api/glossary', { params: { query: spaceQuery() }, body }));
 }
 
 export function updateGlossary(id: string, body: { name?: string; entries?: GlossaryEntry[] }): Promise<Glossary> {

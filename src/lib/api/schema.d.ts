@@ -613,7 +613,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/glossary/{id}/import */
+        /** Import terms from a CSV file (multipart field "file", or a text/csv body): rows added or updated, refused rows by line */
         post: operations["post_glossary_id_import"];
         delete?: never;
         options?: never;
@@ -2987,6 +2987,16 @@ export interface components {
             project_id: string;
             speaker_id: string;
         };
+        CastUndoAnswer: {
+            speaker_id: string;
+            name: string;
+            voice_id: string | null;
+        };
+        CastMemberRemoved: {
+            id: string;
+            /** @constant */
+            status: "deleted";
+        };
         User: {
             id: string;
             email: string;
@@ -3936,6 +3946,32 @@ export interface components {
             }[];
             created_at: string;
             updated_at: string;
+        };
+        GlossaryImportResult: {
+            added: number;
+            updated: number;
+            errors: {
+                line: number;
+                msg: string;
+            }[];
+            glossary: {
+                id: string;
+                glossary_id: string;
+                space_id: string;
+                name: string;
+                source_lang: string;
+                target_lang: string;
+                entries_count: number;
+                entries?: {
+                    source: string;
+                    target: string;
+                    do_not_translate: boolean;
+                    case_sensitive: boolean;
+                    pronunciation: string | null;
+                }[];
+                created_at: string;
+                updated_at: string;
+            };
         };
         ProductsResponse: {
             /** @enum {string} */
@@ -6921,7 +6957,10 @@ export interface operations {
     };
     post_glossary: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7323,7 +7362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["GlossaryImportResult"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -13907,7 +13946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CastMemberRemoved"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -14228,7 +14267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["CastUndoAnswer"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
