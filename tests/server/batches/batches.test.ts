@@ -9,14 +9,23 @@ import { parseBatchCsv } from '../../../server/domains/batches/service';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
-import { api, newUser, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { newUser, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { issuesOf, typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 
 const SLOW = 540_000;
 let h: Harness;
 let video: string;
 let owner: TestUser;
 let stranger: TestUser;
+
+const as = (u: TestUser) => typedClient(h, u.token);
+/** POST /api/batch into the owner's space. */
+const createBatch = (body: components['schemas']['CreateBatchRequest']) =>
+  as(owner).POST('/api/batch', { params: { query: { space_id: owner.defaultSpaceId } }, body });
+const batchOf = (u: TestUser, id: string) => as(u).GET('/api/batch/{id}', { params: { path: { id } } });
+const listBatches = (u: TestUser, spaceId: string) => as(u).GET('/api/batch', { params: { query: { space_id: spaceId } } });
 
 /** Sets the space's available minutes to exactly `n`. */
 async function setMinutes(spaceId: string, n: number) {
@@ -71,11 +80,9 @@ describe('a batch of uploads into two languages, generated when ready', () => {
     const b = await uploadOk(h, owner, video, { name: 'bag.mp4' });
     await setMinutes(owner.defaultSpaceId, 3);
     const before = await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE space_id = $1', [owner.defaultSpaceId]);
-    const r = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, {
-      token: owner.token, body: { src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }, { media_id: b }], generate: true },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(402);
-    expect(r.json.detail).toBe('Not enough minutes: 4 minutes needed, 3 available (for the whole batch: 2 videos)');
+    const r = await createBatch({ src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }, { media_id: b }], generate: true });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(402);
+    expect(r.error!.detail).toBe('Not enough minutes: 4 minutes needed, 3 available (for the whole batch: 2 videos)');
     const after = await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE space_id = $1', [owner.defaultSpaceId]);
     expect(after.n).toBe(before.n);
     expect(await h.deps.db.query('SELECT 1 FROM batches WHERE space_id = $1', [owner.defaultSpaceId])).toHaveLength(0);
@@ -83,17 +90,15 @@ describe('a batch of uploads into two languages, generated when ready', () => {
 
   it('makes one project per video (analysed once), dubs each language, completes with batch.completed', async () => {
     await setMinutes(owner.defaultSpaceId, 10);
-    const hook = await api(h, 'POST', `/api/space/${owner.defaultSpaceId}/webhooks`, {
-      token: owner.token, body: { url: 'https://hooks.example.com/batches', events: ['batch.completed'] },
+    const hook = await as(owner).POST('/api/space/{id}/webhooks', {
+      params: { path: { id: owner.defaultSpaceId } }, body: { url: 'https://hooks.example.com/batches', events: ['batch.completed'] },
     });
-    expect(hook.status, JSON.stringify(hook.json)).toBe(201);
+    expect(hook.response.status, JSON.stringify(hook.error)).toBe(201);
     const a = await uploadOk(h, owner, video, { name: 'shoe.mp4' });
     const b = await uploadOk(h, owner, video, { name: 'bag.mp4' });
-    const r = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, {
-      token: owner.token, body: { name: 'Spring', src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }, { media_id: b }], generate: true },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    const created = v.parse(Batch, r.json);
+    const r = await createBatch({ name: 'Spring', src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }, { media_id: b }], generate: true });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    const created = v.parse(Batch, r.data);
     batchId = created.id;
     expect(created).toMatchObject({ name: 'Spring', status: 'running', generate: true, minutes_needed: 4 });
     expect(created.items.map((i) => i.name)).toEqual(['shoe', 'bag']);
@@ -105,7 +110,7 @@ describe('a batch of uploads into two languages, generated when ready', () => {
     }
 
     const done = await eventually(
-      async () => v.parse(Batch, (await api(h, 'GET', `/api/batch/${batchId}`, { token: owner.token })).json),
+      async () => v.parse(Batch, (await batchOf(owner, batchId)).data),
       (x) => x.status !== 'running',
       SLOW,
       'the batch finished',
@@ -124,7 +129,7 @@ describe('a batch of uploads into two languages, generated when ready', () => {
     expect(debits.map((d) => d.minutes)).toEqual([-1, -1, -1, -1]);
     // batch.completed written once for the endpoint.
     const deliveries = await h.deps.db.query<{ payload: { data: { batch_id: string; done: number; failed: number } } }>(
-      `SELECT payload FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'batch.completed'`, [hook.json.id],
+      `SELECT payload FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'batch.completed'`, [hook.data!.id],
     );
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]!.payload.data).toMatchObject({ batch_id: batchId, done: 4, failed: 0 });
@@ -142,28 +147,36 @@ describe('a batch of uploads into two languages, generated when ready', () => {
   });
 
   it("another Teamspace's user can neither see, cancel, retry nor download it, and does not list it", async () => {
-    const b = await api(h, 'GET', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token });
-    expect(b.json.data.map((x: { id: string }) => x.id)).toContain(batchId);
-    const item = (await api(h, 'GET', `/api/batch/${batchId}`, { token: owner.token })).json.items[0].id;
-    for (const [m, p] of [['GET', ''], ['POST', '/cancel'], ['GET', '/download'], ['POST', `/items/${item}/retry`]] as const) {
-      const r = await api(h, m, `/api/batch/${batchId}${p}`, { token: stranger.token });
-      expect(r.status, `${m} ${p}`).toBe(403);
+    const b = await listBatches(owner, owner.defaultSpaceId);
+    expect(b.data!.data.map((x) => x.id)).toContain(batchId);
+    const item = (await batchOf(owner, batchId)).data!.items[0]!.id;
+    const them = as(stranger);
+    const path = { id: batchId };
+    for (const [what, call] of [
+      ['GET', () => them.GET('/api/batch/{id}', { params: { path } })],
+      ['POST /cancel', () => them.POST('/api/batch/{id}/cancel', { params: { path } })],
+      ['GET /download', () => them.GET('/api/batch/{id}/download', { params: { path } })],
+      ['POST /items/{item}/retry', () => them.POST('/api/batch/{id}/items/{item}/retry', { params: { path: { ...path, item } } })],
+    ] as const) {
+      const r = await call();
+      expect(r.response.status, what).toBe(403);
     }
-    expect((await api(h, 'GET', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: stranger.token })).status).toBe(403);
-    expect((await api(h, 'GET', `/api/batch?space_id=${stranger.defaultSpaceId}`, { token: stranger.token })).json.data).toEqual([]);
-    expect((await api(h, 'GET', '/api/batch/00000000-0000-4000-8000-000000000000', { token: owner.token })).status).toBe(404);
+    expect((await listBatches(stranger, owner.defaultSpaceId)).response.status).toBe(403);
+    expect((await listBatches(stranger, stranger.defaultSpaceId)).data!.data).toEqual([]);
+    expect((await batchOf(owner, '00000000-0000-4000-8000-000000000000')).response.status).toBe(404);
   });
 });
 
 describe('failures, retry and cancel', () => {
   it('a CSV with a link that cannot be downloaded: that item fails with its reason, Retry creates it again', async () => {
     const csv = 'name,link,source language,target languages\nBroken,https://www.youtube.com/watch?v=dQw4w9WgXcQ,en,es;ca\n';
-    const r = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { csv } });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect(r.json.items[0]).toMatchObject({ name: 'Broken' });
+    const r = await createBatch({ csv });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    expect(r.data!.items[0]).toMatchObject({ name: 'Broken' });
+    const id = r.data!.id;
     // No network here: the download fails, the item's languages fail with the reason, the batch completes.
     const failed = await eventually(
-      async () => v.parse(Batch, (await api(h, 'GET', `/api/batch/${r.json.id}`, { token: owner.token })).json),
+      async () => v.parse(Batch, (await batchOf(owner, id)).data),
       (x) => x.status !== 'running',
       60_000,
       'the failed batch',
@@ -172,32 +185,32 @@ describe('failures, retry and cancel', () => {
     expect(failed.counts).toMatchObject({ total: 2, failed: 2 });
     expect(failed.items[0]!.languages.every((l) => l.state === 'failed' && !!l.error)).toBe(true);
     const first = failed.items[0]!.project_id;
-    const retried = await api(h, 'POST', `/api/batch/${r.json.id}/items/${failed.items[0]!.id}/retry`, { token: owner.token });
-    expect(retried.status, JSON.stringify(retried.json)).toBe(200);
-    expect(retried.json.status).toBe('running');
-    expect(retried.json.items[0].project_id).not.toBe(first);
+    const retried = await as(owner).POST('/api/batch/{id}/items/{item}/retry', { params: { path: { id, item: failed.items[0]!.id } } });
+    expect(retried.response.status, JSON.stringify(retried.error)).toBe(200);
+    expect(retried.data!.status).toBe('running');
+    expect(retried.data!.items[0]!.project_id).not.toBe(first);
     const again = await eventually(
-      async () => (await api(h, 'GET', `/api/batch/${r.json.id}`, { token: owner.token })).json,
+      async () => (await batchOf(owner, id)).data!,
       (x) => x.status !== 'running',
       60_000,
       'the retried batch',
     );
     expect(again.status).toBe('completed');
     // An item refused at creation keeps the reason (a row without a link column value).
-    const bad = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { src_lang: 'en', dst_langs: ['es'], items: [{ link: 'https://example.com/x.mp4' }] } });
-    expect(bad.status).toBe(201);
-    expect(bad.json).toMatchObject({ status: 'completed', counts: { failed: 1 } });
-    expect(bad.json.items[0].error).toBe('Please provide correct link');
+    const bad = await createBatch({ src_lang: 'en', dst_langs: ['es'], items: [{ link: 'https://example.com/x.mp4' }] });
+    expect(bad.response.status).toBe(201);
+    expect(bad.data).toMatchObject({ status: 'completed', counts: { failed: 1 } });
+    expect(bad.data!.items[0]!.error).toBe('Please provide correct link');
   }, 150_000);
 
   it('refuses bad input with the row that is wrong', async () => {
-    const none = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { items: [] } });
-    expect(none.status).toBe(400);
-    const noLang = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { src_lang: 'en', items: [{ link: 'https://youtu.be/dQw4w9WgXcQ' }] } });
-    expect(noLang.status).toBe(422);
-    expect(noLang.json.detail[0]).toMatchObject({ loc: ['body', 'items', 0], msg: 'Choose at least one target language' });
-    const noColumn = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, { token: owner.token, body: { csv: 'name,lang\nx,en\n' } });
-    expect(noColumn.status).toBe(422);
+    const none = await createBatch({ items: [] });
+    expect(none.response.status).toBe(400);
+    const noLang = await createBatch({ src_lang: 'en', items: [{ link: 'https://youtu.be/dQw4w9WgXcQ' }] });
+    expect(noLang.response.status).toBe(422);
+    expect(issuesOf(noLang.error)[0]).toMatchObject({ loc: ['body', 'items', 0], msg: 'Choose at least one target language' });
+    const noColumn = await createBatch({ csv: 'name,lang\nx,en\n' });
+    expect(noColumn.response.status).toBe(422);
     expect(parseBatchCsv('Name,Link or upload id,Source language,Target languages,Dictionary\n"A, b",00000000-0000-4000-8000-000000000000,EN,es|de fr,\n')).toEqual([
       { name: 'A, b', media_id: '00000000-0000-4000-8000-000000000000', src_lang: 'en', dst_langs: ['es', 'de', 'fr'] },
     ]);
@@ -206,23 +219,23 @@ describe('failures, retry and cancel', () => {
   it('cancel stops every running job of the batch and marks it cancelled', async () => {
     await setMinutes(owner.defaultSpaceId, 10);
     const a = await uploadOk(h, owner, video, { name: 'cap.mp4' });
-    const r = await api(h, 'POST', `/api/batch?space_id=${owner.defaultSpaceId}`, {
-      token: owner.token, body: { src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }], generate: true },
-    });
-    expect(r.status).toBe(201);
-    const c = await api(h, 'POST', `/api/batch/${r.json.id}/cancel`, { token: owner.token });
-    expect(c.status, JSON.stringify(c.json)).toBe(200);
-    expect(c.json.status).toBe('cancelled');
-    expect((await api(h, 'POST', `/api/batch/${r.json.id}/cancel`, { token: owner.token })).status).toBe(409);
+    const r = await createBatch({ src_lang: 'en', dst_langs: ['es', 'ca'], items: [{ media_id: a }], generate: true });
+    expect(r.response.status).toBe(201);
+    const id = r.data!.id;
+    const cancel = () => as(owner).POST('/api/batch/{id}/cancel', { params: { path: { id } } });
+    const c = await cancel();
+    expect(c.response.status, JSON.stringify(c.error)).toBe(200);
+    expect(c.data!.status).toBe('cancelled');
+    expect((await cancel()).response.status).toBe(409);
     // Nothing of it runs any more, and no second language was made.
     const settled = await eventually(
-      async () => (await api(h, 'GET', `/api/batch/${r.json.id}`, { token: owner.token })).json,
-      (x) => x.items[0].languages.every((l: { state: string }) => l.state !== 'running'),
+      async () => (await batchOf(owner, id)).data!,
+      (x) => x.items[0]!.languages.every((l) => l.state !== 'running'),
       30_000,
       'the cancelled batch',
     );
-    expect(settled.items[0].languages.map((l: { state: string }) => l.state)).toEqual(['failed', 'failed']);
-    const made = await h.deps.db.query('SELECT 1 FROM projects WHERE copied_from = $1', [settled.items[0].project_id]);
+    expect(settled.items[0]!.languages.map((l) => l.state)).toEqual(['failed', 'failed']);
+    const made = await h.deps.db.query('SELECT 1 FROM projects WHERE copied_from = $1', [settled.items[0]!.project_id]);
     expect(made).toHaveLength(0);
   }, 60_000);
 });

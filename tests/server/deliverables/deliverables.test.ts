@@ -10,7 +10,8 @@ import { insertProject } from '../../../server/domains/projects/repository';
 import { projectKey } from '../../../server/storage/index';
 import { tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, type TestUser } from '../projects/projects-fixtures';
+import { newUser, type TestUser } from '../projects/projects-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let alice: TestUser;
@@ -83,6 +84,11 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** POST /api/project/{id}/deliverables as `u` (anonymous with null). */
+const deliver = (u: TestUser | null, id: string, query: { format?: string; default?: string }) =>
+  typedClient(h, u?.token).POST('/api/project/{id}/deliverables', { params: { path: { id }, query } });
+const languagesOf = (u: TestUser, id: string) => typedClient(h, u.token).GET('/api/project/{id}/deliverables', { params: { path: { id } } });
+
 async function download(url: string, ext: string): Promise<string> {
   const r = await h.request('GET', new URL(url, 'http://x').pathname);
   expect(r.status).toBe(200);
@@ -94,10 +100,10 @@ async function download(url: string, ext: string): Promise<string> {
 describe('all languages in one file', () => {
   for (const format of ['mp4', 'mkv'] as const) {
     it(`${format}: original + each finished language, tagged, default original, video copied`, async () => {
-      const r = await api(h, 'POST', `/api/project/${rootId}/deliverables?format=${format}`, { token: alice.token });
-      expect(r.status, JSON.stringify(r.json)).toBe(200);
-      expect(r.json.languages.map((l: { code: string }) => l.code)).toEqual(['eng', 'spa', 'fra']);
-      const file = await download(r.json.url, format);
+      const r = await deliver(alice, rootId, { format });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      expect(r.data!.languages.map((l) => l.code)).toEqual(['eng', 'spa', 'fra']);
+      const file = await download(r.data!.url, format);
       const p = ffprobe(file);
       const video = p.streams.filter((s) => s.codec_type === 'video');
       const audio = p.streams.filter((s) => s.codec_type === 'audio');
@@ -118,18 +124,18 @@ describe('all languages in one file', () => {
   }
 
   it('another language is the default when asked, from any language project of the video', async () => {
-    const r = await api(h, 'POST', `/api/project/${frId}/deliverables?format=mkv&default=fr`, { token: alice.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const audio = ffprobe(await download(r.json.url, 'mkv')).streams.filter((s) => s.codec_type === 'audio');
+    const r = await deliver(alice, frId, { format: 'mkv', default: 'fr' });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const audio = ffprobe(await download(r.data!.url, 'mkv')).streams.filter((s) => s.codec_type === 'audio');
     expect(audio.map((s) => s.disposition?.default)).toEqual([0, 0, 1]);
-    const bad = await api(h, 'POST', `/api/project/${rootId}/deliverables?format=mkv&default=de`, { token: alice.token });
-    expect(bad.status).toBe(422);
+    const bad = await deliver(alice, rootId, { format: 'mkv', default: 'de' });
+    expect(bad.response.status).toBe(422);
   }, 60_000);
 
   it('HLS: master with an audio and a subtitle rendition per language, served by the signed link', async () => {
-    const r = await api(h, 'POST', `/api/project/${rootId}/deliverables?format=hls`, { token: alice.token });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const url = new URL(r.json.url, 'http://x').pathname;
+    const r = await deliver(alice, rootId, { format: 'hls' });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const url = new URL(r.data!.url, 'http://x').pathname;
     const master = await (await h.request('GET', url, { token: null })).text();
     const audio = master.split('\n').filter((l) => l.startsWith('#EXT-X-MEDIA:TYPE=AUDIO'));
     expect(audio.map((l) => /LANGUAGE="([^"]+)"/.exec(l)?.[1])).toEqual(['en', 'es', 'fr']);
@@ -155,21 +161,21 @@ describe('all languages in one file', () => {
   }, 60_000);
 
   it('409 with a clear message when no language is dubbed', async () => {
-    const r = await api(h, 'POST', `/api/project/${lonelyId}/deliverables?format=mp4`, { token: alice.token });
-    expect(r.status).toBe(409);
-    expect(JSON.stringify(r.json)).toContain('No language of this video is dubbed yet');
-    expect((await api(h, 'GET', `/api/project/${lonelyId}/deliverables`, { token: alice.token })).json.languages).toEqual([]);
-    const listed = await api(h, 'GET', `/api/project/${frId}/deliverables`, { token: alice.token });
-    expect(listed.json.languages.map((l: { lang: string }) => l.lang)).toEqual(['en', 'es', 'fr']);
+    const r = await deliver(alice, lonelyId, { format: 'mp4' });
+    expect(r.response.status).toBe(409);
+    expect(JSON.stringify(r.error)).toContain('No language of this video is dubbed yet');
+    expect((await languagesOf(alice, lonelyId)).data!.languages).toEqual([]);
+    const listed = await languagesOf(alice, frId);
+    expect(listed.data!.languages.map((l) => l.lang)).toEqual(['en', 'es', 'fr']);
   });
 
   it("another Teamspace's user is refused, like the other downloads", async () => {
-    const r = await api(h, 'POST', `/api/project/${rootId}/deliverables?format=mp4`, { token: tom.token });
-    const ref = await api(h, 'POST', `/api/project/${rootId}/media_download`, { token: tom.token, body: { media_type: 'video' } });
-    expect(r.status).toBe(ref.status);
-    expect((await api(h, 'GET', `/api/project/${rootId}/deliverables`, { token: tom.token })).status).toBe(ref.status);
-    expect([403, 404]).toContain(r.status);
-    expect((await api(h, 'POST', `/api/project/${rootId}/deliverables?format=mp4`, { token: null })).status).toBe(401);
-    expect((await api(h, 'POST', `/api/project/${rootId}/deliverables?format=zip`, { token: alice.token })).status).toBe(422);
+    const r = await deliver(tom, rootId, { format: 'mp4' });
+    const ref = await typedClient(h, tom.token).POST('/api/project/{id}/media_download', { params: { path: { id: rootId } }, body: { media_type: 'video' } });
+    expect(r.response.status).toBe(ref.response.status);
+    expect((await languagesOf(tom, rootId)).response.status).toBe(ref.response.status);
+    expect([403, 404]).toContain(r.response.status);
+    expect((await deliver(null, rootId, { format: 'mp4' })).response.status).toBe(401);
+    expect((await deliver(alice, rootId, { format: 'zip' })).response.status).toBe(422);
   });
 });

@@ -8,6 +8,8 @@ import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { issuesOf, typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { findProject } from '../../../server/domains/projects/repository';
 import { translation } from '../../../server/domains/projects/stages/translation';
 
@@ -17,18 +19,30 @@ let member: TestUser; // trial, editor in the owner's space
 let outsider: TestUser; // Business, not a member
 let trial: TestUser;
 
-const base = (u: TestUser, spaceId = u.defaultSpaceId) => `/api/glossary?space_id=${spaceId}`;
-const entry = (source: string, target: string, extra: Record<string, unknown> = {}) => ({ source, target, ...extra });
+type CreateBody = components['schemas']['CreateGlossaryRequest'];
+type EntryInput = NonNullable<CreateBody['entries']>[number];
+type ImportResult = components['schemas']['GlossaryImportResult'];
 
-async function create(u: TestUser, body: Record<string, unknown>, spaceId = u.defaultSpaceId) {
-  return api(h, 'POST', base(u, spaceId), { token: u.token, body: { name: 'Brand', source_lang: 'en', target_lang: 'es', ...body } });
+const entry = (source: string, target: string, extra: Partial<EntryInput> = {}): EntryInput => ({ source, target, ...extra });
+const as = (u: TestUser | null) => typedClient(h, u?.token);
+/** GET /api/glossary of a space (the caller's own by default), filtered by languages when given. */
+const listOf = (u: TestUser, spaceId = u.defaultSpaceId, langs: { source_lang?: string; target_lang?: string } = {}) =>
+  as(u).GET('/api/glossary', { params: { query: { space_id: spaceId, ...langs } } });
+const getOne = (u: TestUser, id: string) => as(u).GET('/api/glossary/{id}', { params: { path: { id } } });
+const remove = (u: TestUser, id: string) => as(u).DELETE('/api/glossary', { params: { query: { glossary_id: id } } });
+const useOn = (u: TestUser, project: string, glossaryId: string) =>
+  as(u).PATCH('/api/project/{id}/glossary', { params: { path: { id: project }, query: { glossary_id: glossaryId } } });
+
+async function create(u: TestUser, body: Partial<CreateBody>, spaceId = u.defaultSpaceId) {
+  return as(u).POST('/api/glossary', { params: { query: { space_id: spaceId } }, body: { name: 'Brand', source_lang: 'en', target_lang: 'es', ...body } });
 }
-async function createOk(u: TestUser, body: Record<string, unknown> = {}, spaceId = u.defaultSpaceId): Promise<string> {
+async function createOk(u: TestUser, body: Partial<CreateBody> = {}, spaceId = u.defaultSpaceId): Promise<string> {
   const r = await create(u, body, spaceId);
-  expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return r.json.id as string;
+  expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+  return r.data!.id;
 }
-async function importCsv(u: TestUser, id: string, bytes: Uint8Array | string, asFile = true) {
+/** POST {id}/import: a raw body (a multipart form or a text/csv body), which the typed client does not send. */
+async function importCsv(u: TestUser, id: string, bytes: Uint8Array | string, asFile = true): Promise<{ status: number; data?: ImportResult; error?: components['schemas']['Error'] }> {
   const data = new Uint8Array(typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes) as Uint8Array<ArrayBuffer>;
   let body: BodyInit;
   const headers: Record<string, string> = { authorization: `Bearer ${u.token}` };
@@ -42,7 +56,8 @@ async function importCsv(u: TestUser, id: string, bytes: Uint8Array | string, as
   }
   const r = await h.app.request(`/api/glossary/${id}/import?space_id=${owner.defaultSpaceId}`, { method: 'POST', headers, body });
   const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null };
+  const json: unknown = text ? JSON.parse(text) : null;
+  return r.ok ? { status: r.status, data: json as ImportResult } : { status: r.status, error: json as components['schemas']['Error'] };
 }
 
 beforeAll(async () => {
@@ -65,86 +80,88 @@ describe('Dictionary CRUD', () => {
       name: 'Product names',
       entries: [entry('Acme Cloud', '', { do_not_translate: true }), entry('dashboard', 'panel', { pronunciation: 'pa-NEL' }), entry('iOS', 'iOS', { case_sensitive: true })],
     });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect(r.json).toMatchObject({ name: 'Product names', source_lang: 'en', target_lang: 'es', space_id: owner.defaultSpaceId, entries_count: 3 });
-    expect(r.json.glossary_id).toBe(r.json.id);
-    expect(r.json.entries[1]).toEqual({ source: 'dashboard', target: 'panel', do_not_translate: false, case_sensitive: false, pronunciation: 'pa-NEL' });
-    const id = r.json.id as string;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    expect(r.data).toMatchObject({ name: 'Product names', source_lang: 'en', target_lang: 'es', space_id: owner.defaultSpaceId, entries_count: 3 });
+    expect(r.data!.glossary_id).toBe(r.data!.id);
+    expect(r.data!.entries![1]).toEqual({ source: 'dashboard', target: 'panel', do_not_translate: false, case_sensitive: false, pronunciation: 'pa-NEL' });
+    const id = r.data!.id;
     const other = await createOk(owner, { name: 'French', target_lang: 'fr' });
 
-    const all = await api(h, 'GET', base(owner), { token: owner.token });
-    expect(all.status).toBe(200);
-    expect(all.json.map((g: { id: string }) => g.id)).toEqual([other, id]); // newest first
-    expect(all.json[0].entries).toBeUndefined();
-    const es = await api(h, 'GET', `${base(owner)}&source_lang=en&target_lang=es`, { token: owner.token });
-    expect(es.json.map((g: { id: string }) => g.id)).toEqual([id]);
+    const all = await listOf(owner);
+    expect(all.response.status).toBe(200);
+    expect(all.data!.map((g) => g.id)).toEqual([other, id]); // newest first
+    expect(all.data![0]!.entries).toBeUndefined();
+    const es = await listOf(owner, owner.defaultSpaceId, { source_lang: 'en', target_lang: 'es' });
+    expect(es.data!.map((g) => g.id)).toEqual([id]);
     // A regional code finds the dictionary of its base language.
-    const esMx = await api(h, 'GET', `${base(owner)}&source_lang=en-us&target_lang=es-mx`, { token: owner.token });
-    expect(esMx.json.map((g: { id: string }) => g.id)).toEqual([id]);
+    const esMx = await listOf(owner, owner.defaultSpaceId, { source_lang: 'en-us', target_lang: 'es-mx' });
+    expect(esMx.data!.map((g) => g.id)).toEqual([id]);
 
-    const one = await api(h, 'GET', `/api/glossary/${id}`, { token: owner.token });
-    expect(one.status).toBe(200);
-    expect(one.json.entries).toHaveLength(3);
+    const one = await getOne(owner, id);
+    expect(one.response.status).toBe(200);
+    expect(one.data!.entries).toHaveLength(3);
 
-    const p = await api(h, 'PATCH', `/api/glossary/${id}`, { token: owner.token, body: { name: 'Renamed', entries: [entry('checkout', 'pago')] } });
-    expect(p.status, JSON.stringify(p.json)).toBe(200);
-    expect(p.json).toMatchObject({ name: 'Renamed', entries_count: 1, entries: [{ source: 'checkout', target: 'pago' }] });
+    const p = await as(owner).PATCH('/api/glossary/{id}', { params: { path: { id } }, body: { name: 'Renamed', entries: [entry('checkout', 'pago')] } });
+    expect(p.response.status, JSON.stringify(p.error)).toBe(200);
+    expect(p.data).toMatchObject({ name: 'Renamed', entries_count: 1, entries: [{ source: 'checkout', target: 'pago' }] });
 
-    const d = await api(h, 'DELETE', `/api/glossary?glossary_id=${id}&space_id=${owner.defaultSpaceId}`, { token: owner.token });
-    expect(d.status).toBe(200);
-    expect((await api(h, 'GET', `/api/glossary/${id}`, { token: owner.token })).status).toBe(404);
+    const d = await remove(owner, id);
+    expect(d.response.status).toBe(200);
+    expect((await getOne(owner, id)).response.status).toBe(404);
   });
 
   it('is shared by the Teamspace: a member (trial plan of their own) reads and edits it under the Business owner', async () => {
     const id = await createOk(owner, { name: 'Shared', entries: [entry('cart', 'carrito')] });
-    const list = await api(h, 'GET', base(member, owner.defaultSpaceId), { token: member.token });
-    expect(list.status, JSON.stringify(list.json)).toBe(200);
-    expect(list.json.map((g: { id: string }) => g.id)).toContain(id);
-    const p = await api(h, 'PATCH', `/api/glossary/${id}?space_id=${owner.defaultSpaceId}`, {
-      token: member.token, body: { entries: [entry('cart', 'carrito'), entry('wishlist', 'lista de deseos')] },
+    const list = await listOf(member, owner.defaultSpaceId);
+    expect(list.response.status, JSON.stringify(list.error)).toBe(200);
+    expect(list.data!.map((g) => g.id)).toContain(id);
+    // PATCH and GET {id} take no space_id: the member's call runs under the dictionary's space (the owner's plan).
+    const p = await as(member).PATCH('/api/glossary/{id}', {
+      params: { path: { id } }, body: { entries: [entry('cart', 'carrito'), entry('wishlist', 'lista de deseos')] },
     });
-    expect(p.status, JSON.stringify(p.json)).toBe(200);
-    expect(p.json.entries_count).toBe(2);
-    // Without the space_id the member's call still runs under the dictionary's space (the owner's plan).
-    const g = await api(h, 'GET', `/api/glossary/${id}`, { token: member.token });
-    expect(g.status).toBe(200);
+    expect(p.response.status, JSON.stringify(p.error)).toBe(200);
+    expect(p.data!.entries_count).toBe(2);
+    const g = await getOne(member, id);
+    expect(g.response.status).toBe(200);
   });
 
   it('refuses users without access: another space, no token, and a trial plan (403 feature refusal)', async () => {
     const id = await createOk(owner, { name: 'Private' });
-    for (const [method, path, body] of [
-      ['GET', `/api/glossary/${id}`, undefined],
-      ['PATCH', `/api/glossary/${id}`, { name: 'Taken' }],
-      ['DELETE', `/api/glossary?glossary_id=${id}`, undefined],
-      ['GET', `/api/glossary/${id}/export`, undefined],
-      ['GET', base(outsider, owner.defaultSpaceId), undefined],
-      ['POST', base(outsider, owner.defaultSpaceId), { name: 'Intruder', source_lang: 'en', target_lang: 'es' }],
-    ] as const) {
-      const r = await api(h, method, path, { token: outsider.token, body });
-      expect(r.status, `${method} ${path}`).toBe(403);
-      expect(r.json.detail).toBe('You have no access to this resource');
-      const anon = await api(h, method, path, { body });
-      expect(anon.status, `${method} ${path}`).toBe(401);
+    const space = owner.defaultSpaceId;
+    const calls: Array<[string, (u: TestUser | null) => Promise<{ response: Response; error?: components['schemas']['Error'] }>]> = [
+      ['GET {id}', (u) => as(u).GET('/api/glossary/{id}', { params: { path: { id } } })],
+      ['PATCH {id}', (u) => as(u).PATCH('/api/glossary/{id}', { params: { path: { id } }, body: { name: 'Taken' } })],
+      ['DELETE', (u) => as(u).DELETE('/api/glossary', { params: { query: { glossary_id: id } } })],
+      ['GET {id}/export', (u) => as(u).GET('/api/glossary/{id}/export', { params: { path: { id } } })],
+      ['GET list', (u) => as(u).GET('/api/glossary', { params: { query: { space_id: space } } })],
+      ['POST', (u) => as(u).POST('/api/glossary', { params: { query: { space_id: space } }, body: { name: 'Intruder', source_lang: 'en', target_lang: 'es' } })],
+    ];
+    for (const [what, call] of calls) {
+      const r = await call(outsider);
+      expect(r.response.status, what).toBe(403);
+      expect(r.error!.detail).toBe('You have no access to this resource');
+      const anon = await call(null);
+      expect(anon.response.status, what).toBe(401);
     }
-    expect((await api(h, 'GET', `/api/glossary/${id}`, { token: owner.token })).json.name).toBe('Private');
+    expect((await getOne(owner, id)).data!.name).toBe('Private');
     const r = await create(trial, { name: 'Mine' });
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({ detail: featureRefusalText('glossary'), feature: 'glossary', required_plan: 'business' });
-    const l = await api(h, 'GET', base(trial), { token: trial.token });
-    expect(l.status).toBe(403);
+    expect(r.response.status).toBe(403);
+    expect(r.error).toMatchObject({ detail: featureRefusalText('glossary'), feature: 'glossary', required_plan: 'business' });
+    const l = await listOf(trial);
+    expect(l.response.status).toBe(403);
   });
 
   it('an unknown or malformed id is 404', async () => {
-    expect((await api(h, 'GET', '/api/glossary/00000000-0000-4000-8000-000000000000', { token: owner.token })).status).toBe(404);
-    const bad = await api(h, 'PATCH', '/api/glossary/nope', { token: owner.token, body: { name: 'x' } });
-    expect(bad.status).toBe(404);
-    expect(bad.json.detail).toBe('Dictionary not found');
+    expect((await getOne(owner, '00000000-0000-4000-8000-000000000000')).response.status).toBe(404);
+    const bad = await as(owner).PATCH('/api/glossary/{id}', { params: { path: { id: 'nope' } }, body: { name: 'x' } });
+    expect(bad.response.status).toBe(404);
+    expect(bad.error!.detail).toBe('Dictionary not found');
   });
 });
 
 describe('Dictionary bad input', () => {
   it('refuses an empty term, a 10,000-character term, a missing translation and duplicate terms, naming the entry', async () => {
-    const cases: Array<[unknown[], (string | number)[], RegExp]> = [
+    const cases: Array<[EntryInput[], (string | number)[], RegExp]> = [
       [[entry('', 'x')], ['body', 'entries', 0, 'source'], /term is empty/],
       [[entry('   ', 'x')], ['body', 'entries', 0, 'source'], /term is empty/],
       [[entry('ok', 'bien'), entry('x'.repeat(10_000), 'y')], ['body', 'entries', 1, 'source'], /too long/],
@@ -155,21 +172,22 @@ describe('Dictionary bad input', () => {
     ];
     for (const [entries, loc, msg] of cases) {
       const r = await create(owner, { entries });
-      expect(r.status, JSON.stringify(entries).slice(0, 80)).toBe(422);
-      expect(r.json.detail[0].loc).toEqual(loc);
-      expect(r.json.detail[0].msg).toMatch(msg);
+      expect(r.response.status, JSON.stringify(entries).slice(0, 80)).toBe(422);
+      expect(issuesOf(r.error)[0]!.loc).toEqual(loc);
+      expect(issuesOf(r.error)[0]!.msg).toMatch(msg);
     }
     // Case-sensitive terms spelled differently are two terms.
     const ok = await create(owner, { entries: [entry('Apple', 'Apple', { case_sensitive: true }), entry('apple', 'manzana', { case_sensitive: true })] });
-    expect(ok.status, JSON.stringify(ok.json)).toBe(201);
+    expect(ok.response.status, JSON.stringify(ok.error)).toBe(201);
   });
 
   it('refuses a missing name, equal languages and a malformed language', async () => {
-    expect((await create(owner, { name: '' })).status).toBe(422);
+    expect((await create(owner, { name: '' })).response.status).toBe(422);
     const same = await create(owner, { target_lang: 'en' });
-    expect(same.status).toBe(422);
-    expect(same.json.detail[0].msg).toBe('The source and target languages must differ');
-    expect((await create(owner, { source_lang: 'english!' })).status).toBe(422);
+    expect(same.response.status).toBe(422);
+    expect(issuesOf(same.error)[0]!.msg).toBe('The source and target languages must differ');
+    expect((await create(owner, { source_lang: 'english!' })).response.status).toBe(422);
+    // Untyped: the required space_id left out on purpose.
     const noSpace = await api(h, 'POST', '/api/glossary', { token: owner.token, body: { name: 'x', source_lang: 'en', target_lang: 'es' } });
     expect(noSpace.status).toBe(422);
   });
@@ -191,17 +209,17 @@ describe('CSV import and export', () => {
       '',
     ].join('\r\n');
     const r = await importCsv(owner, id, csv);
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.added).toBe(2); // Acme, total
-    expect(r.json.updated).toBe(1); // cart -> carrito
-    expect(r.json.errors.map((e: { line: number }) => e.line)).toEqual([3, 5, 6, 8, 9]);
-    expect(r.json.errors[0].msg).toMatch(/term is empty/);
-    expect(r.json.errors[1].msg).toMatch(/translation of "checkout" is empty/);
-    expect(r.json.errors[2].msg).toMatch(/too long/);
-    expect(r.json.errors[3].msg).toMatch(/appears earlier in the file/);
-    expect(r.json.errors[4].msg).toMatch(/do_not_translate must be true or false/);
-    const g = await api(h, 'GET', `/api/glossary/${id}`, { token: owner.token });
-    expect(g.json.entries).toEqual([
+    expect(r.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.added).toBe(2); // Acme, total
+    expect(r.data!.updated).toBe(1); // cart -> carrito
+    expect(r.data!.errors.map((e) => e.line)).toEqual([3, 5, 6, 8, 9]);
+    expect(r.data!.errors[0]!.msg).toMatch(/term is empty/);
+    expect(r.data!.errors[1]!.msg).toMatch(/translation of "checkout" is empty/);
+    expect(r.data!.errors[2]!.msg).toMatch(/too long/);
+    expect(r.data!.errors[3]!.msg).toMatch(/appears earlier in the file/);
+    expect(r.data!.errors[4]!.msg).toMatch(/do_not_translate must be true or false/);
+    const g = await getOne(owner, id);
+    expect(g.data!.entries).toEqual([
       { source: 'Cart', target: 'carrito', do_not_translate: false, case_sensitive: false, pronunciation: null },
       { source: 'Acme', target: '', do_not_translate: true, case_sensitive: false, pronunciation: null },
       { source: 'total', target: 'total, con IVA', do_not_translate: false, case_sensitive: true, pronunciation: null },
@@ -211,8 +229,8 @@ describe('CSV import and export', () => {
   it('reads a file without a header row, a UTF-8 BOM and a UTF-16 file, as a form field or a text/csv body', async () => {
     const id = await createOk(owner, { name: 'Encodings' });
     const a = await importCsv(owner, id, '\uFEFFcafé,café\nniño,niño\n', false);
-    expect(a.status, JSON.stringify(a.json)).toBe(200);
-    expect(a.json.added).toBe(2);
+    expect(a.status, JSON.stringify(a.error)).toBe(200);
+    expect(a.data!.added).toBe(2);
     const text = '\uFEFFsource,target\nmañana,tomorrow\n';
     const utf16 = new Uint8Array(text.length * 2);
     for (let i = 0; i < text.length; i++) {
@@ -220,8 +238,8 @@ describe('CSV import and export', () => {
       utf16[i * 2 + 1] = text.charCodeAt(i) >> 8;
     }
     const b = await importCsv(owner, id, new Uint8Array([0xff, 0xfe, ...utf16.subarray(2)]));
-    expect(b.status, JSON.stringify(b.json)).toBe(200);
-    expect(b.json.glossary.entries.map((e: { source: string }) => e.source)).toEqual(['café', 'niño', 'mañana']);
+    expect(b.status, JSON.stringify(b.error)).toBe(200);
+    expect(b.data!.glossary.entries!.map((e) => e.source)).toEqual(['café', 'niño', 'mañana']);
   });
 
   it('refuses a file in the wrong encoding (Latin-1) and a binary file, with a clear error and no change', async () => {
@@ -229,13 +247,13 @@ describe('CSV import and export', () => {
     const latin1 = new Uint8Array([...new TextEncoder().encode('source,target\ncaf'), 0xe9, ...new TextEncoder().encode(',coffee\n')]);
     const r = await importCsv(owner, id, latin1);
     expect(r.status).toBe(415);
-    expect(r.json.detail).toBe('The file is not UTF-8 text. Save it as "CSV UTF-8 (comma delimited)" and import it again');
+    expect(r.error!.detail).toBe('The file is not UTF-8 text. Save it as "CSV UTF-8 (comma delimited)" and import it again');
     const bin = await importCsv(owner, id, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x41]));
     expect(bin.status).toBe(415);
-    expect(bin.json.detail).toBe('The file is not a CSV text file');
+    expect(bin.error!.detail).toBe('The file is not a CSV text file');
     const empty = await importCsv(owner, id, '\n\n');
     expect(empty.status).toBe(400);
-    expect((await api(h, 'GET', `/api/glossary/${id}`, { token: owner.token })).json.entries_count).toBe(1);
+    expect((await getOne(owner, id)).data!.entries_count).toBe(1);
   });
 
   it('exports the dictionary as CSV that imports back to the same entries', async () => {
@@ -252,9 +270,9 @@ describe('CSV import and export', () => {
     const csv = new Uint8Array(await r.arrayBuffer());
     const copy = await createOk(owner, { name: 'Copy' });
     const imp = await importCsv(owner, copy, csv);
-    expect(imp.status, JSON.stringify(imp.json)).toBe(200);
-    expect(imp.json.errors).toEqual([]);
-    expect(imp.json.glossary.entries).toEqual(entries.map((e) => ({ do_not_translate: false, case_sensitive: false, pronunciation: null, ...e })));
+    expect(imp.status, JSON.stringify(imp.error)).toBe(200);
+    expect(imp.data!.errors).toEqual([]);
+    expect(imp.data!.glossary.entries).toEqual(entries.map((e) => ({ do_not_translate: false, case_sensitive: false, pronunciation: null, ...e })));
     const outsiderExport = await h.request('GET', `/api/glossary/${id}/export`, { token: outsider.token });
     expect(outsiderExport.status).toBe(403);
   });
@@ -268,22 +286,22 @@ describe('a dictionary on a project', () => {
     const mine = await createOk(owner, { name: 'Mine' });
     const theirs = await createOk(outsider, { name: 'Theirs' });
     const french = await createOk(owner, { name: 'French', target_lang: 'fr' });
-    const other = await api(h, 'PATCH', `/api/project/${project}/glossary?glossary_id=${theirs}`, { token: owner.token });
-    expect(other.status).toBe(404);
-    expect(other.json.detail).toBe('Glossary not found');
-    const fr = await api(h, 'PATCH', `/api/project/${project}/glossary?glossary_id=${french}`, { token: owner.token });
-    expect(fr.status).toBe(400);
-    const ok = await api(h, 'PATCH', `/api/project/${project}/glossary?glossary_id=${mine}`, { token: owner.token });
-    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
-    expect(ok.json.glossary_id).toBe(mine);
-    const created = await api(h, 'POST', `/api/project/create_transcript?space_id=${owner.defaultSpaceId}`, {
-      token: owner.token, body: { name: 'With theirs', src_lang: 'en', dst_lang: 'es', media_id: media, glossary_id: theirs },
+    const other = await useOn(owner, project, theirs);
+    expect(other.response.status).toBe(404);
+    expect(other.error!.detail).toBe('Glossary not found');
+    const fr = await useOn(owner, project, french);
+    expect(fr.response.status).toBe(400);
+    const ok = await useOn(owner, project, mine);
+    expect(ok.response.status, JSON.stringify(ok.error)).toBe(200);
+    expect(ok.data!.glossary_id).toBe(mine);
+    const created = await as(owner).POST('/api/project/create_transcript', {
+      params: { query: { space_id: owner.defaultSpaceId } }, body: { name: 'With theirs', src_lang: 'en', dst_lang: 'es', media_id: media, glossary_id: theirs },
     });
-    expect(created.status).toBe(404);
+    expect(created.response.status).toBe(404);
     // Deleting the dictionary leaves the project without one.
-    await api(h, 'DELETE', `/api/glossary?glossary_id=${mine}`, { token: owner.token });
-    const p = await api(h, 'GET', `/api/project/${project}`, { token: owner.token });
-    expect(p.json.glossary_id).toBeNull();
+    await remove(owner, mine);
+    const p = await as(owner).GET('/api/project/{id}', { params: { path: { id: project } } });
+    expect(p.data!.glossary_id).toBeNull();
   }, 240_000);
 });
 
@@ -302,7 +320,7 @@ describe('the dictionary applied', () => {
       name: 'Applied',
       entries: [entry('Acme', '', { do_not_translate: true }), entry('dashboard', 'tablero', { pronunciation: 'ta-BLE-ro' }), entry('cart', 'carrito')],
     });
-    expect((await api(h, 'PATCH', `/api/project/${project}/glossary?glossary_id=${gid}`, { token: owner.token })).status).toBe(200);
+    expect((await useOn(owner, project, gid)).response.status).toBe(200);
     const row = await findProject(h.deps.db, project);
     await translation({
       deps: h.deps, projectId: project, stage: 'translation', signal: new AbortController().signal, tmp: h.dataDir, log: () => {}, project: row!,
@@ -319,18 +337,19 @@ describe('the dictionary applied', () => {
       missing: [],
     });
     // The user rewrites the second translation without the term: the transcript marks it.
-    const t0 = await api(h, 'GET', `/api/project/${project}/transcript`, { token: owner.token });
-    const second = t0.json.segments[1];
-    const patched = await api(h, 'PATCH', `/api/project/${project}/transcript`, {
-      token: owner.token, body: { segments: [{ ...second, dst: { ...second.dst, text: 'La cesta está vacía.' } }] },
+    const transcript = () => as(owner).GET('/api/project/{id}/transcript', { params: { path: { id: project } } });
+    const t0 = await transcript();
+    const second = t0.data!.segments[1]!;
+    const patched = await as(owner).PATCH('/api/project/{id}/transcript', {
+      params: { path: { id: project } }, body: { segments: [{ ...second, dst: { ...second.dst, text: 'La cesta está vacía.' } }] },
     });
-    expect(patched.status, JSON.stringify(patched.json)).toBe(200);
-    const t = await api(h, 'GET', `/api/project/${project}/transcript`, { token: owner.token });
-    expect(t.json.segments[0].terms.missing).toEqual([]);
-    expect(t.json.segments[1].terms).toEqual({ expected: [{ source: 'cart', target: 'carrito' }], missing: [{ source: 'cart', target: 'carrito' }] });
+    expect(patched.response.status, JSON.stringify(patched.error)).toBe(200);
+    const t = await transcript();
+    expect(t.data!.segments[0]!.terms!.missing).toEqual([]);
+    expect(t.data!.segments[1]!.terms).toEqual({ expected: [{ source: 'cart', target: 'carrito' }], missing: [{ source: 'cart', target: 'carrito' }] });
     // Without a dictionary there is no check.
-    await api(h, 'PATCH', `/api/project/${project}/glossary?glossary_id=null`, { token: owner.token });
-    const none = await api(h, 'GET', `/api/project/${project}/transcript`, { token: owner.token });
-    expect(none.json.segments[0].terms).toBeUndefined();
+    await useOn(owner, project, 'null');
+    const none = await transcript();
+    expect(none.data!.segments[0]!.terms).toBeUndefined();
   }, 120_000);
 });

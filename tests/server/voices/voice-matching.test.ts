@@ -12,8 +12,9 @@ import { readWav, toMono } from '../../../server/media/wav';
 import { pitchProfile, semitones } from '../../../server/engines/builtin/pitch';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
-import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let pro: TestUser;
@@ -77,14 +78,16 @@ describe('voice matching on a two-voice clip', () => {
       await tts.synthesize({ text: TEXT, lang: 'es', voiceId, rate: 1, outPath: stock });
 
       // after: an instant preset of the speaker, spoken as the voiceover stage speaks it
-      const r = await api(h, 'POST', '/api/voice_preset/from_project', { token: pro.token, body: { project_id: project, speaker_id: speaker, is_temporary: true } });
-      expect(r.status, JSON.stringify(r.json)).toBe(201);
-      await eventually(() => api(h, 'GET', `/api/voice_preset/statuses?ids=${r.json.id}`, { token: pro.token }), (x) => x.json[0]?.status === 'done', 30_000);
+      const c = typedClient(h, pro.token);
+      const r = await c.POST('/api/voice_preset/from_project', { body: { project_id: project, speaker_id: speaker, is_temporary: true } });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+      const preset = r.data!;
+      await eventually(() => c.GET('/api/voice_preset/statuses', { params: { query: { ids: preset.id } } }), (x) => x.data![0]?.status === 'done', 30_000);
       const speak = async (settings: { similarity_boost: number; stability: number }, name: string) => {
-        await api(h, 'POST', `/api/voice_preset/${r.json.id}/update_settings`, { token: pro.token, body: settings });
-        const engine = (await presetTts(h.deps, { id: project, space_id: pro.defaultSpaceId }, r.json.voice_id))!;
+        await c.POST('/api/voice_preset/{id}/update_settings', { params: { path: { id: preset.id } }, body: settings });
+        const engine = (await presetTts(h.deps, { id: project, space_id: pro.defaultSpaceId }, preset.voice_id))!;
         const out = join(dir, `${speaker}-${name}.wav`);
-        await engine.synthesize({ text: TEXT, lang: 'es', voiceId: r.json.voice_id, rate: 1, outPath: out });
+        await engine.synthesize({ text: TEXT, lang: 'es', voiceId: preset.voice_id, rate: 1, outPath: out });
         return medianOf(out);
       };
       const after = await speak({ similarity_boost: 0.75, stability: 0.5 }, 'default');

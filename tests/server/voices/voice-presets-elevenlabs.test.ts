@@ -8,8 +8,9 @@ import { FakeElevenLabs } from '../../fakes/elevenlabs';
 import { settleVoiceTasks } from '../../../server/domains/voices/service';
 import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
-import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let fake: FakeElevenLabs;
@@ -27,18 +28,20 @@ afterAll(async () => {
   await fake?.close();
 });
 
+const as = () => typedClient(h, pro.token);
 const statusOf = (id: string) =>
-  eventually(() => api(h, 'GET', `/api/voice_preset/statuses?ids=${id}`, { token: pro.token }), (r) => r.json[0]?.status !== 'processing', 30_000);
+  eventually(() => as().GET('/api/voice_preset/statuses', { params: { query: { ids: id } } }), (r) => r.data![0]?.status !== 'processing', 30_000);
+const create = (body: { label: string; media_id: string; similarity_boost?: number; stability?: number }) =>
+  as().POST('/api/voice_preset/create', { params: { query: { space_id: pro.defaultSpaceId } }, body });
 
 describe('ElevenLabs instant voice cloning', () => {
   it('clones the sample, speaks with the clone and its settings, and deletes it', async () => {
     const media = await uploadOk(h, pro, librivoxWav('0870'), { kind: 'audio' });
-    const r = await api(h, 'POST', `/api/voice_preset/create?space_id=${pro.defaultSpaceId}`, {
-      token: pro.token, body: { label: 'Reader', media_id: media, similarity_boost: 0.9, stability: 0.3 },
-    });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect(r.json).toMatchObject({ engine: 'elevenlabs', gender: 'male' });
-    expect((await statusOf(r.json.id)).json[0]).toEqual({ id: r.json.id, status: 'done', error: null });
+    const r = await create({ label: 'Reader', media_id: media, similarity_boost: 0.9, stability: 0.3 });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    expect(r.data).toMatchObject({ engine: 'elevenlabs', gender: 'male' });
+    const id = r.data!.id;
+    expect((await statusOf(id)).data![0]).toEqual({ id, status: 'done', error: null });
 
     const add = fake.requestsTo('POST', '/v1/voices/add');
     expect(add).toHaveLength(1);
@@ -48,10 +51,10 @@ describe('ElevenLabs instant voice cloning', () => {
     const cloned = fake.voices.find((v) => v.category === 'cloned')!;
     expect(cloned.name).toBe('Reader');
     expect(fake.violations()).toEqual([]);
-    expect((await api(h, 'GET', `/api/voice_preset?space_id=${pro.defaultSpaceId}`, { token: pro.token })).json.engine).toBe('elevenlabs');
+    expect((await as().GET('/api/voice_preset', { params: { query: { space_id: pro.defaultSpaceId } } })).data!.engine).toBe('elevenlabs');
 
     // a sample at chosen settings is spoken by the clone with those voice_settings
-    const s = await h.request('GET', `/api/voice_preset/${r.json.id}/sample?language=es&similarity_boost=0.2&stability=0.7`, { token: pro.token });
+    const s = await h.request('GET', `/api/voice_preset/${id}/sample?language=es&similarity_boost=0.2&stability=0.7`, { token: pro.token });
     expect(s.status).toBe(200);
     expect(Buffer.from(await s.arrayBuffer()).subarray(0, 4).toString()).toBe('RIFF');
     const tts = fake.requestsTo('POST', `/v1/text-to-speech/${cloned.voice_id}`);
@@ -61,12 +64,12 @@ describe('ElevenLabs instant voice cloning', () => {
     // the project's voice pool offers the clone as the space's preset, not as a stock voice
     const video = await uploadOk(h, pro, librivoxWav('0870'), { kind: 'video' });
     const project = await seedProject(h, pro, { mediaId: video });
-    const pool = (await api(h, 'GET', `/api/project/${project}/voice_pool`, { token: pro.token })).json.voices as Array<{ id: string }>;
-    expect(pool.map((v) => v.id)).toContain(`preset:${r.json.id}`);
+    const pool = (await as().GET('/api/project/{id}/voice_pool', { params: { path: { id: project } } })).data!.voices;
+    expect(pool.map((v) => v.id)).toContain(`preset:${id}`);
     expect(pool.map((v) => v.id)).not.toContain(cloned.voice_id);
 
-    const d = await api(h, 'DELETE', `/api/voice_preset/${r.json.id}`, { token: pro.token });
-    expect(d.status).toBe(200);
+    const d = await as().DELETE('/api/voice_preset/{id}', { params: { path: { id } } });
+    expect(d.response.status).toBe(200);
     expect(fake.requestsTo('DELETE', `/v1/voices/${cloned.voice_id}`)).toHaveLength(1);
     expect(fake.voices.some((v) => v.voice_id === cloned.voice_id)).toBe(false);
   }, 120_000);
@@ -74,9 +77,9 @@ describe('ElevenLabs instant voice cloning', () => {
   it('a clone the service refuses: status error with the reason', async () => {
     fake.fail({ kind: 'status', status: 400, body: { detail: { status: 'voice_limit_reached', message: 'You have reached your maximum amount of custom voices' } } }, 1, '/v1/voices/add');
     const media = await uploadOk(h, pro, librivoxWav('0880'), { kind: 'audio' });
-    const r = await api(h, 'POST', `/api/voice_preset/create?space_id=${pro.defaultSpaceId}`, { token: pro.token, body: { label: 'Second', media_id: media } });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    const st = (await statusOf(r.json.id)).json[0];
+    const r = await create({ label: 'Second', media_id: media });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    const st = (await statusOf(r.data!.id)).data![0]!;
     expect(st.status).toBe('error');
     expect(st.error).toMatch(/^The voice could not be made: /);
     expect(st.error).toMatch(/maximum amount of custom voices|400/);

@@ -19,6 +19,8 @@ import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
 import { api, newUser, seedProject, uploadFile, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { issuesOf, typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 
 let h: Harness;
 let pro: TestUser; // Creator Pro
@@ -27,20 +29,26 @@ let outsider: TestUser; // Creator Pro, not a member
 let trial: TestUser;
 let enterprise: TestUser;
 
-const list = (u: TestUser, spaceId = u.defaultSpaceId) => api(h, 'GET', `/api/voice_preset?space_id=${spaceId}`, { token: u.token });
-const create = (u: TestUser, body: Record<string, unknown>, spaceId = u.defaultSpaceId) =>
-  api(h, 'POST', `/api/voice_preset/create?space_id=${spaceId}`, { token: u.token, body: { label: 'Narrator', ...body } });
+type CreateBody = components['schemas']['CreateVoicePresetRequest'];
+const as = (u: TestUser | null) => typedClient(h, u?.token);
+const list = (u: TestUser, spaceId = u.defaultSpaceId) => as(u).GET('/api/voice_preset', { params: { query: { space_id: spaceId } } });
+const create = (u: TestUser, body: Omit<CreateBody, 'label'> & Partial<CreateBody>, spaceId = u.defaultSpaceId) =>
+  as(u).POST('/api/voice_preset/create', { params: { query: { space_id: spaceId } }, body: { label: 'Narrator', ...body } });
+const statuses = (u: TestUser, ids: string) => as(u).GET('/api/voice_preset/statuses', { params: { query: { ids } } });
+const preset = (u: TestUser, id: string) => as(u).GET('/api/voice_preset/{id}', { params: { path: { id } } });
+const fromProject = (u: TestUser, body: components['schemas']['VoicePresetFromProjectRequest']) => as(u).POST('/api/voice_preset/from_project', { body });
 
 async function waitDone(u: TestUser, id: string) {
   const r = await eventually(
-    () => api(h, 'GET', `/api/voice_preset/statuses?ids=${id}`, { token: u.token }),
-    (r) => r.status === 200 && r.json[0]?.status !== 'processing',
+    () => statuses(u, id),
+    (r) => r.response.status === 200 && r.data![0]?.status !== 'processing',
     60_000,
     'the preset to be made',
   );
-  expect(r.json).toEqual([{ id, status: 'done', error: null }]);
+  expect(r.data).toEqual([{ id, status: 'done', error: null }]);
 }
 
+/** POST /api/library/media/extract-audio: a raw multipart body, which the typed client does not send. */
 async function extractAudio(u: TestUser, path: string, name = 'talk.mp4') {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(await import('node:fs').then((f) => f.readFileSync(path)))], { type: 'video/mp4' }), name);
@@ -74,37 +82,37 @@ describe('voice presets from a sample', () => {
   it('makes a preset from an uploaded recording: processing, then done with the measured voice', async () => {
     const media = await uploadOk(h, pro, librivoxWav('0870'), { kind: 'audio' });
     const r = await create(pro, { media_id: media, similarity_boost: 0.8, stability: 0.4 });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect(r.json).toMatchObject({
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    expect(r.data).toMatchObject({
       label: 'Narrator', space_id: pro.defaultSpaceId, similarity_boost: 0.8, stability: 0.4, is_temporary: false, project_id: null,
       speaker_id: null, engine: 'builtin', gender: 'male',
     });
-    expect(['processing', 'done']).toContain(r.json.status);
-    presetId = r.json.id;
-    expect(r.json.voice_id).toBe(`preset:${presetId}`);
+    expect(['processing', 'done']).toContain(r.data!.status);
+    presetId = r.data!.id;
+    expect(r.data!.voice_id).toBe(`preset:${presetId}`);
     // the LibriVox reader speaks around 100 Hz
-    expect(r.json.profile.median_hz).toBeGreaterThan(80);
-    expect(r.json.profile.median_hz).toBeLessThan(140);
-    expect(r.json.profile.speech_rate).toBeGreaterThan(1);
-    expect(r.json.sample_duration).toBeGreaterThan(2);
+    expect(r.data!.profile!.median_hz).toBeGreaterThan(80);
+    expect(r.data!.profile!.median_hz).toBeLessThan(140);
+    expect(r.data!.profile!.speech_rate).toBeGreaterThan(1);
+    expect(r.data!.sample_duration).toBeGreaterThan(2);
     await waitDone(pro, presetId);
 
     const l = await list(pro);
-    expect(l.status).toBe(200);
-    expect(l.json).toMatchObject({ limit: 10, used: 1, engine: 'builtin' });
-    expect(l.json.presets.map((p: { id: string }) => p.id)).toEqual([presetId]);
+    expect(l.response.status).toBe(200);
+    expect(l.data).toMatchObject({ limit: 10, used: 1, engine: 'builtin' });
+    expect(l.data!.presets.map((p) => p.id)).toEqual([presetId]);
     // a member of the Teamspace sees it too (the owner's plan applies)
-    expect((await list(member, pro.defaultSpaceId)).json.presets).toHaveLength(1);
+    expect((await list(member, pro.defaultSpaceId)).data!.presets).toHaveLength(1);
   }, 120_000);
 
   it('renames, tunes accent and expressiveness, and plays samples at chosen settings', async () => {
-    const p = await api(h, 'PATCH', `/api/voice_preset/${presetId}`, { token: pro.token, body: { label: 'Host' } });
-    expect(p.status, JSON.stringify(p.json)).toBe(200);
-    expect(p.json.label).toBe('Host');
-    const s = await api(h, 'POST', `/api/voice_preset/${presetId}/update_settings`, { token: pro.token, body: { similarity_boost: 1, stability: 0.2 } });
-    expect(s.status).toBe(200);
-    expect(s.json).toMatchObject({ similarity_boost: 1, stability: 0.2 });
-    expect((await api(h, 'GET', `/api/voice_preset/${presetId}`, { token: pro.token })).json).toMatchObject({ label: 'Host', similarity_boost: 1 });
+    const p = await as(pro).PATCH('/api/voice_preset/{id}', { params: { path: { id: presetId } }, body: { label: 'Host' } });
+    expect(p.response.status, JSON.stringify(p.error)).toBe(200);
+    expect(p.data!.label).toBe('Host');
+    const s = await as(pro).POST('/api/voice_preset/{id}/update_settings', { params: { path: { id: presetId } }, body: { similarity_boost: 1, stability: 0.2 } });
+    expect(s.response.status).toBe(200);
+    expect(s.data).toMatchObject({ similarity_boost: 1, stability: 0.2 });
+    expect((await preset(pro, presetId)).data).toMatchObject({ label: 'Host', similarity_boost: 1 });
 
     const play = async (q: string) => {
       const r = await h.request('GET', `/api/voice_preset/${presetId}/sample?${q}`, { token: pro.token });
@@ -126,8 +134,8 @@ describe('voice presets from a sample', () => {
     expect(Math.abs(semitones(pitchOf(strong), 100))).toBeLessThan(Math.abs(semitones(pitchOf(none), 100)) + 0.01);
     expect(Math.abs(semitones(pitchOf(strong), 100))).toBeLessThan(2.5);
 
-    const bad = await api(h, 'GET', `/api/voice_preset/${presetId}/sample?language=es&stability=3`, { token: pro.token });
-    expect(bad.status).toBe(422);
+    const bad = await as(pro).GET('/api/voice_preset/{id}/sample', { params: { path: { id: presetId }, query: { language: 'es', stability: '3' } } });
+    expect(bad.response.status).toBe(422);
   }, 120_000);
 
   it('makes a preset from the audio extracted from a video', async () => {
@@ -136,23 +144,24 @@ describe('voice presets from a sample', () => {
     expect(m.status, JSON.stringify(m.json)).toBe(200);
     expect(m.json).toMatchObject({ kind: 'audio', status: 'uploaded', filename: 'talk.wav' });
     const r = await create(pro, { media_id: m.json.id, label: 'From the video' });
-    expect(r.status, JSON.stringify(r.json)).toBe(201);
-    await waitDone(pro, r.json.id);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    await waitDone(pro, r.data!.id);
     // a video upload works as well (its sound is taken)
     const v = await uploadOk(h, pro, video, { kind: 'video' });
     const r2 = await create(pro, { media_id: v, label: 'Video upload' });
-    expect(r2.status, JSON.stringify(r2.json)).toBe(201);
-    await waitDone(pro, r2.json.id);
-    expect((await list(pro)).json.used).toBe(3);
+    expect(r2.response.status, JSON.stringify(r2.error)).toBe(201);
+    await waitDone(pro, r2.data!.id);
+    expect((await list(pro)).data!.used).toBe(3);
   }, 120_000);
 
   it('deletes a preset (and its files)', async () => {
     const r = await create(pro, { media_id: await uploadOk(h, pro, librivoxWav('0880'), { kind: 'audio' }), label: 'Temporary' });
-    await waitDone(pro, r.json.id);
-    const d = await api(h, 'DELETE', `/api/voice_preset/${r.json.id}`, { token: pro.token });
-    expect(d.status, JSON.stringify(d.json)).toBe(200);
-    expect((await api(h, 'GET', `/api/voice_preset/${r.json.id}`, { token: pro.token })).status).toBe(404);
-    expect(await h.deps.storage.exists(`voice_presets/${r.json.id}/sample.wav`)).toBe(false);
+    const id = r.data!.id;
+    await waitDone(pro, id);
+    const d = await as(pro).DELETE('/api/voice_preset/{id}', { params: { path: { id } } });
+    expect(d.response.status, JSON.stringify(d.error)).toBe(200);
+    expect((await preset(pro, id)).response.status).toBe(404);
+    expect(await h.deps.storage.exists(`voice_presets/${id}/sample.wav`)).toBe(false);
   }, 120_000);
 });
 
@@ -162,8 +171,8 @@ describe('refused samples', () => {
     const noise = join(dir, 'noise.wav');
     await synthAudio(noise, { seconds: 8, source: 'anoisesrc=c=pink:a=0.05', sampleRate: 16000 });
     const r = await create(pro, { media_id: await uploadOk(h, pro, noise, { kind: 'audio' }) });
-    expect(r.status, JSON.stringify(r.json)).toBe(422);
-    expect(r.json.detail[0].msg).toMatch(/no speech|no voiced speech|too little speech/);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(422);
+    expect(issuesOf(r.error)[0]!.msg).toMatch(/no speech|no voiced speech|too little speech/);
   }, 120_000);
 
   it('a 2-hour sample: 422 naming the limit', async () => {
@@ -171,8 +180,8 @@ describe('refused samples', () => {
     const long = join(dir, 'long.flac');
     await synthAudio(long, { seconds: 7200, source: 'anullsrc=r=8000:cl=mono', sampleRate: 8000 });
     const r = await create(pro, { media_id: await uploadOk(h, pro, long, { kind: 'audio' }) });
-    expect(r.status, JSON.stringify(r.json)).toBe(422);
-    expect(r.json.detail[0].msg).toBe('The sample is too long (2:00:00): at most 5 minutes of one person talking');
+    expect(r.response.status, JSON.stringify(r.error)).toBe(422);
+    expect(issuesOf(r.error)[0]!.msg).toBe('The sample is too long (2:00:00): at most 5 minutes of one person talking');
   }, 60_000);
 
   it('a file that is not audio: 422', async () => {
@@ -182,10 +191,10 @@ describe('refused samples', () => {
     const up = await uploadFile(h, pro, f, { kind: 'audio' });
     expect(up.json.status).toBe('failed');
     const r = await create(pro, { media_id: up.json.id });
-    expect(r.status, JSON.stringify(r.json)).toBe(422);
-    expect(r.json.detail[0].msg).toMatch(/^The file cannot be used as a voice sample: /);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(422);
+    expect(issuesOf(r.error)[0]!.msg).toMatch(/^The file cannot be used as a voice sample: /);
     // nothing was made
-    expect((await list(pro)).json.used).toBe(3);
+    expect((await list(pro)).data!.used).toBe(3);
   }, 120_000);
 
   it('an 11th clone on Creator Pro is refused with the plan; Enterprise has no limit', async () => {
@@ -199,61 +208,64 @@ describe('refused samples', () => {
     }
     const media = await uploadOk(h, u, librivoxWav('0890'), { kind: 'audio' });
     const r = await create(u, { media_id: media });
-    expect(r.status, JSON.stringify(r.json)).toBe(403);
-    expect(r.json).toEqual({
+    expect(r.response.status, JSON.stringify(r.error)).toBe(403);
+    expect(r.error).toEqual({
       detail: 'Your plan allows 10 voice clones in a Teamspace: delete one or upgrade to Enterprise for unlimited clones',
       code: 'voice_clone_limit', feature: 'voice_presets', limit: 10, required_plan: 'enterprise',
     });
-    expect((await list(u)).json).toMatchObject({ limit: 10, used: 10 });
+    expect((await list(u)).data).toMatchObject({ limit: 10, used: 10 });
 
     for (let i = 0; i < 10; i++) {
       await h.deps.db.query(`INSERT INTO voice_presets (space_id, label, engine, status) VALUES ($1, $2, 'builtin', 'done')`, [enterprise.defaultSpaceId, `E${i}`]);
     }
     const e = await create(enterprise, { media_id: await uploadOk(h, enterprise, librivoxWav('0890'), { kind: 'audio' }) });
-    expect(e.status, JSON.stringify(e.json)).toBe(201);
-    await waitDone(enterprise, e.json.id);
-    expect((await list(enterprise)).json).toMatchObject({ limit: null, used: 11 });
+    expect(e.response.status, JSON.stringify(e.error)).toBe(201);
+    await waitDone(enterprise, e.data!.id);
+    expect((await list(enterprise)).data).toMatchObject({ limit: null, used: 11 });
   }, 120_000);
 
   it("another space's voice: 403 for the outsider, who cannot see, play, change, delete or use it", async () => {
-    const own = (await list(pro)).json.presets[0].id as string;
-    for (const [method, path, body] of [
-      ['GET', `/api/voice_preset/${own}`, undefined],
-      ['PATCH', `/api/voice_preset/${own}`, { label: 'Mine now' }],
-      ['DELETE', `/api/voice_preset/${own}`, undefined],
-      ['GET', `/api/voice_preset/${own}/sample?language=en`, undefined],
-      ['POST', `/api/voice_preset/${own}/update_settings`, { similarity_boost: 0.1, stability: 0.1 }],
+    const own = (await list(pro)).data!.presets[0]!.id;
+    const path = { id: own };
+    const them = as(outsider);
+    for (const [what, call] of [
+      ['GET', () => them.GET('/api/voice_preset/{id}', { params: { path } })],
+      ['PATCH', () => them.PATCH('/api/voice_preset/{id}', { params: { path }, body: { label: 'Mine now' } })],
+      ['DELETE', () => them.DELETE('/api/voice_preset/{id}', { params: { path } })],
+      ['GET sample', () => them.GET('/api/voice_preset/{id}/sample', { params: { path, query: { language: 'en' } } })],
+      ['POST update_settings', () => them.POST('/api/voice_preset/{id}/update_settings', { params: { path }, body: { similarity_boost: 0.1, stability: 0.1 } })],
     ] as const) {
-      const r = await api(h, method, path, { token: outsider.token, body });
-      expect(r.status, `${method} ${path}: ${JSON.stringify(r.json)}`).toBe(403);
+      const r = await call();
+      expect(r.response.status, `${what}: ${JSON.stringify(r.error)}`).toBe(403);
     }
-    expect((await list(outsider, pro.defaultSpaceId)).status).toBe(403);
-    expect((await api(h, 'GET', `/api/voice_preset/statuses?ids=${own}`, { token: outsider.token })).json).toEqual([]);
+    expect((await list(outsider, pro.defaultSpaceId)).response.status).toBe(403);
+    expect((await statuses(outsider, own)).data).toEqual([]);
     // a sample uploaded in another space cannot be cloned either
     const foreign = await uploadOk(h, pro, librivoxWav('0920'), { kind: 'audio' });
-    expect((await create(outsider, { media_id: foreign })).status).toBe(404);
+    expect((await create(outsider, { media_id: foreign })).response.status).toBe(404);
     // nor given to a speaker of the outsider's project
     const media = await uploadOk(h, outsider, librivoxWav('0870'), { kind: 'video' });
     const project = await seedProject(h, outsider, { mediaId: media });
-    const r = await api(h, 'PATCH', `/api/project/${project}`, { token: outsider.token, body: { speakers: [{ id: 'SPEAKER_0', voice_id: `preset:${own}` }] } });
-    expect(r.status, JSON.stringify(r.json)).toBe(400);
-    expect((await api(h, 'GET', `/api/voice_preset/00000000-0000-4000-8000-000000000000`, { token: outsider.token })).status).toBe(404);
+    const r = await them.PATCH('/api/project/{id}', { params: { path: { id: project } }, body: { speakers: [{ id: 'SPEAKER_0', voice_id: `preset:${own}` }] } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(400);
+    expect((await preset(outsider, '00000000-0000-4000-8000-000000000000')).response.status).toBe(404);
   }, 120_000);
 
   it('a trial user is refused with the plan', async () => {
     const media = await uploadOk(h, trial, librivoxWav('0870'), { kind: 'audio' });
     const r = await create(trial, { media_id: media });
-    expect(r.status, JSON.stringify(r.json)).toBe(403);
-    expect(r.json).toEqual({ detail: featureRefusalText('voice_presets'), code: 'feature_not_in_plan', feature: 'voice_presets', required_plan: 'creator_pro' });
-    expect((await list(trial)).status).toBe(403);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(403);
+    expect(r.error).toEqual({ detail: featureRefusalText('voice_presets'), code: 'feature_not_in_plan', feature: 'voice_presets', required_plan: 'creator_pro' });
+    expect((await list(trial)).response.status).toBe(403);
     // a trial member of a Creator Pro Teamspace works under the owner's plan
-    expect((await list(member, pro.defaultSpaceId)).status).toBe(200);
+    expect((await list(member, pro.defaultSpaceId)).response.status).toBe(200);
   }, 120_000);
 
   it('bad bodies: 422', async () => {
-    expect((await create(pro, { media_id: 'nope' })).status).toBe(422);
-    expect((await create(pro, { media_id: '00000000-0000-4000-8000-000000000000', label: '' })).status).toBe(422);
-    expect((await create(pro, { media_id: '00000000-0000-4000-8000-000000000000', similarity_boost: 2 })).status).toBe(422);
+    expect((await create(pro, { media_id: 'nope' })).response.status).toBe(422);
+    expect((await create(pro, { media_id: '00000000-0000-4000-8000-000000000000', label: '' })).response.status).toBe(422);
+    expect((await create(pro, { media_id: '00000000-0000-4000-8000-000000000000', similarity_boost: 2 })).response.status).toBe(422);
+    // Untyped: the required ids query left out on purpose.
     expect((await api(h, 'GET', '/api/voice_preset/statuses', { token: pro.token })).status).toBe(422);
   });
 });
@@ -274,42 +286,43 @@ describe('presets of a project speaker', () => {
   }, 120_000);
 
   it('clones a speaker into the library and makes an instant preset of another; the voice pool offers them', async () => {
-    const lib = await api(h, 'POST', '/api/voice_preset/from_project', { token: pro.token, body: { project_id: project, speaker_id: 'SPEAKER_0', label: 'Reader' } });
-    expect(lib.status, JSON.stringify(lib.json)).toBe(201);
-    expect(lib.json).toMatchObject({ label: 'Reader', is_temporary: false, project_id: project, speaker_id: 'SPEAKER_0', gender: 'male' });
-    const inst = await api(h, 'POST', '/api/voice_preset/from_project', {
-      token: pro.token, body: { project_id: project, speaker_id: 'SPEAKER_1', is_temporary: true },
-    });
-    expect(inst.status, JSON.stringify(inst.json)).toBe(201);
-    expect(inst.json).toMatchObject({ label: 'Speaker 2 (Seeded)', is_temporary: true, gender: 'female' });
-    expect(inst.json.profile.median_hz).toBeGreaterThan(160);
-    await waitDone(pro, lib.json.id);
-    await waitDone(pro, inst.json.id);
+    const libR = await fromProject(pro, { project_id: project, speaker_id: 'SPEAKER_0', label: 'Reader' });
+    expect(libR.response.status, JSON.stringify(libR.error)).toBe(201);
+    const lib = libR.data!;
+    expect(lib).toMatchObject({ label: 'Reader', is_temporary: false, project_id: project, speaker_id: 'SPEAKER_0', gender: 'male' });
+    const instR = await fromProject(pro, { project_id: project, speaker_id: 'SPEAKER_1', is_temporary: true });
+    expect(instR.response.status, JSON.stringify(instR.error)).toBe(201);
+    const inst = instR.data!;
+    expect(inst).toMatchObject({ label: 'Speaker 2 (Seeded)', is_temporary: true, gender: 'female' });
+    expect(inst.profile!.median_hz).toBeGreaterThan(160);
+    await waitDone(pro, lib.id);
+    await waitDone(pro, inst.id);
     // the instant preset is not in the library and not counted
     const l = await list(pro);
-    expect(l.json.presets.map((p: { id: string }) => p.id)).toContain(lib.json.id);
-    expect(l.json.presets.map((p: { id: string }) => p.id)).not.toContain(inst.json.id);
+    expect(l.data!.presets.map((p) => p.id)).toContain(lib.id);
+    expect(l.data!.presets.map((p) => p.id)).not.toContain(inst.id);
 
-    const pool = await api(h, 'GET', `/api/project/${project}/voice_pool`, { token: pro.token });
-    expect(pool.status).toBe(200);
-    const ids = pool.json.voices.map((v: { id: string }) => v.id);
-    expect(ids).toContain(`preset:${lib.json.id}`);
-    expect(ids).toContain(`preset:${inst.json.id}`);
-    expect(ids.some((id: string) => id.startsWith('espeak:'))).toBe(true);
-    expect(pool.json.voices.find((v: { id: string }) => v.id === `preset:${inst.json.id}`)).toMatchObject({ is_temporary: true, speaker_id: 'SPEAKER_1', preset_id: inst.json.id });
+    const pool = await as(pro).GET('/api/project/{id}/voice_pool', { params: { path: { id: project } } });
+    expect(pool.response.status).toBe(200);
+    const ids = pool.data!.voices.map((v) => v.id);
+    expect(ids).toContain(`preset:${lib.id}`);
+    expect(ids).toContain(`preset:${inst.id}`);
+    expect(ids.some((id) => id.startsWith('espeak:'))).toBe(true);
+    expect(pool.data!.voices.find((v) => v.id === `preset:${inst.id}`)).toMatchObject({ is_temporary: true, speaker_id: 'SPEAKER_1', preset_id: inst.id });
 
     // a second instant preset of the same speaker replaces the first
-    const again = await api(h, 'POST', '/api/voice_preset/from_project', { token: pro.token, body: { project_id: project, speaker_id: 'SPEAKER_1', is_temporary: true } });
-    expect(again.status).toBe(201);
-    await waitDone(pro, again.json.id);
-    expect((await api(h, 'GET', `/api/voice_preset/${inst.json.id}`, { token: pro.token })).status).toBe(404);
+    const againR = await fromProject(pro, { project_id: project, speaker_id: 'SPEAKER_1', is_temporary: true });
+    expect(againR.response.status).toBe(201);
+    const again = againR.data!;
+    await waitDone(pro, again.id);
+    expect((await preset(pro, inst.id)).response.status).toBe(404);
 
     // the speakers take them, and the dub is voiced with them
-    const r = await api(h, 'PATCH', `/api/project/${project}`, {
-      token: pro.token, body: { speakers: [{ id: 'SPEAKER_0', voice_id: `preset:${lib.json.id}` }, { id: 'SPEAKER_1', voice_id: `preset:${again.json.id}` }] },
+    const r = await as(pro).PATCH('/api/project/{id}', {
+      params: { path: { id: project } }, body: { speakers: [{ id: 'SPEAKER_0', voice_id: `preset:${lib.id}` }, { id: 'SPEAKER_1', voice_id: `preset:${again.id}` }] },
     });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.speakers.map((s: { voice_id: string }) => s.voice_id)).toEqual([`preset:${lib.json.id}`, `preset:${again.json.id}`]);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.speakers.map((s) => s.voice_id)).toEqual([`preset:${lib.id}`, `preset:${again.id}`]);
     const row = (await findProject(h.deps.db, project))!;
     const tmp = tempDir('vo-');
     await voiceover({ deps: h.deps, projectId: project, stage: 'voiceover', signal: new AbortController().signal, tmp, log: () => {}, project: row } as Parameters<typeof voiceover>[0]);
@@ -325,35 +338,35 @@ describe('presets of a project speaker', () => {
     }
 
     // tuning from the editor re-voices this project's speakers on the next generate
-    const tune = await api(h, 'POST', `/api/voice_preset/${lib.json.id}/update_settings_from_project`, {
-      token: pro.token, body: { project_id: project, similarity_boost: 0.5, stability: 0.8 },
+    const tune = await as(pro).POST('/api/voice_preset/{id}/update_settings_from_project', {
+      params: { path: { id: lib.id } }, body: { project_id: project, similarity_boost: 0.5, stability: 0.8 },
     });
-    expect(tune.status, JSON.stringify(tune.json)).toBe(200);
+    expect(tune.response.status, JSON.stringify(tune.error)).toBe(200);
     const changed = await h.deps.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM segments WHERE project_id = $1 AND speaker = 'SPEAKER_0' AND status = 'updated'`, [project]);
     expect(changed[0]!.n).toBeGreaterThan(0);
   }, 180_000);
 
   it('refuses a speaker with no speech, an unknown speaker and a trial instant clone', async () => {
-    expect((await api(h, 'POST', '/api/voice_preset/from_project', { token: pro.token, body: { project_id: project, speaker_id: 'SPEAKER_9' } })).status).toBe(404);
+    expect((await fromProject(pro, { project_id: project, speaker_id: 'SPEAKER_9' })).response.status).toBe(404);
     const media = await uploadOk(h, trial, librivoxWav('0870'), { kind: 'video' });
     const tp = await seedProject(h, trial, { mediaId: media });
-    const r = await api(h, 'POST', '/api/voice_preset/from_project', { token: trial.token, body: { project_id: tp, speaker_id: 'SPEAKER_0', is_temporary: true } });
-    expect(r.status).toBe(403);
-    expect(r.json.feature).toBe('instant_voice_preset');
+    const r = await fromProject(trial, { project_id: tp, speaker_id: 'SPEAKER_0', is_temporary: true });
+    expect(r.response.status).toBe(403);
+    expect(r.error!.feature).toBe('instant_voice_preset');
   }, 120_000);
 });
 
 describe('tutorial flags', () => {
   it('saves set_voice_preset_tutorial_displayed and set_instant_voice_clone_tooltip_displayed', async () => {
-    expect((await api(h, 'GET', '/api/users/voice_tutorials', { token: member.token })).json).toEqual({
+    expect((await as(member).GET('/api/users/voice_tutorials')).data).toEqual({
       voice_preset_tutorial_displayed: false, instant_voice_clone_tooltip_displayed: false,
     });
-    expect((await api(h, 'POST', '/api/users/set_voice_preset_tutorial_displayed', { token: member.token })).json).toEqual({
+    expect((await as(member).POST('/api/users/set_voice_preset_tutorial_displayed')).data).toEqual({
       voice_preset_tutorial_displayed: true, instant_voice_clone_tooltip_displayed: false,
     });
-    expect((await api(h, 'POST', '/api/users/set_instant_voice_clone_tooltip_displayed', { token: member.token })).json).toEqual({
+    expect((await as(member).POST('/api/users/set_instant_voice_clone_tooltip_displayed')).data).toEqual({
       voice_preset_tutorial_displayed: true, instant_voice_clone_tooltip_displayed: true,
     });
-    expect((await api(h, 'POST', '/api/users/set_voice_preset_tutorial_displayed', { token: null })).status).toBe(401);
+    expect((await as(null).POST('/api/users/set_voice_preset_tutorial_displayed')).response.status).toBe(401);
   });
 });

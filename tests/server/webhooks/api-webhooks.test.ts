@@ -15,6 +15,8 @@ import { createHarness, type Harness } from '../harness';
 import { eventually } from '../helpers';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { issuesOf, typedClient } from '../typed-client';
+import type { components } from '../../../src/lib/api/schema';
 
 interface Received {
   path: string;
@@ -64,55 +66,64 @@ afterAll(async () => {
   await new Promise((r) => receiver?.close(r));
 });
 
-const hooks = (spaceId: string) => `/api/space/${spaceId}/webhooks`;
+type Events = components['schemas']['CreateWebhookRequest']['events'];
+const as = (u: TestUser) => typedClient(h, u.token);
+/** POST /api/space/{id}/webhooks as `u` (the owner by default) into the owner's space. */
+const addEndpoint = (url: string, events: Events, u = owner, spaceId = owner.defaultSpaceId) =>
+  as(u).POST('/api/space/{id}/webhooks', { params: { path: { id: spaceId } }, body: { url, events } });
+const listEndpoints = (u = owner) => as(u).GET('/api/space/{id}/webhooks', { params: { path: { id: owner.defaultSpaceId } } });
+const wid = (id: string) => ({ params: { path: { id: owner.defaultSpaceId, wid: id } } });
+const getEndpoint = (id: string) => as(owner).GET('/api/space/{id}/webhooks/{wid}', wid(id));
+const deleteEndpoint = (id: string) => as(owner).DELETE('/api/space/{id}/webhooks/{wid}', wid(id));
 
-async function endpoint(path: string, events: string[]) {
-  const r = await api(h, 'POST', hooks(owner.defaultSpaceId), { token: owner.token, body: { url: `${base}${path}`, events } });
-  expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return r.json as { id: string; secret: string; url: string };
+async function endpoint(path: string, events: Events) {
+  const r = await addEndpoint(`${base}${path}`, events);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+  return r.data!;
 }
 
 async function deliveries(id: string) {
-  const r = await api(h, 'GET', `${hooks(owner.defaultSpaceId)}/${id}/deliveries`, { token: owner.token });
-  expect(r.status).toBe(200);
-  return r.json.data as Array<{ event_type: string; state: string; attempts: Array<{ attempt: number; status_code: number | null; latency_ms: number; error: string | null; created_at: string }> }>;
+  const r = await as(owner).GET('/api/space/{id}/webhooks/{wid}/deliveries', wid(id));
+  expect(r.response.status).toBe(200);
+  return r.data!.data;
 }
 
 describe('webhook endpoints', () => {
   it('the owner creates, lists, updates and deletes them; a member may not; bad input is 422', async () => {
     const e = await endpoint('/crud', ['dub.ready']);
     expect(e.secret).toMatch(/^whsec_/);
-    const list = await api(h, 'GET', hooks(owner.defaultSpaceId), { token: owner.token });
-    expect(list.json.data.map((x: { id: string }) => x.id)).toContain(e.id);
-    expect(JSON.stringify(list.json)).not.toContain(e.secret);
-    const patched = await api(h, 'PATCH', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token, body: { events: ['dub.ready', 'job.failed'] } });
-    expect(patched.json.events).toEqual(['dub.ready', 'job.failed']);
+    const list = await listEndpoints();
+    expect(list.data!.data.map((x) => x.id)).toContain(e.id);
+    expect(JSON.stringify(list.data)).not.toContain(e.secret);
+    const patched = await as(owner).PATCH('/api/space/{id}/webhooks/{wid}', { ...wid(e.id), body: { events: ['dub.ready', 'job.failed'] } });
+    expect(patched.data!.events).toEqual(['dub.ready', 'job.failed']);
     const member = await newUser(h, 'member');
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [owner.defaultSpaceId, member.id]);
-    expect((await api(h, 'GET', hooks(owner.defaultSpaceId), { token: member.token })).status).toBe(403);
-    expect((await api(h, 'POST', hooks(owner.defaultSpaceId), { token: member.token, body: { url: `${base}/x`, events: ['dub.ready'] } })).status).toBe(403);
-    const bad = await api(h, 'POST', hooks(owner.defaultSpaceId), { token: owner.token, body: { url: 'ftp://example.com', events: ['nope'] } });
+    expect((await listEndpoints(member)).response.status).toBe(403);
+    expect((await addEndpoint(`${base}/x`, ['dub.ready'], member)).response.status).toBe(403);
+    // Untyped: malformed on purpose, an event that does not exist.
+    const bad = await api(h, 'POST', `/api/space/${owner.defaultSpaceId}/webhooks`, { token: owner.token, body: { url: 'ftp://example.com', events: ['nope'] } });
     expect(bad.status).toBe(422);
     expect(bad.json.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(expect.arrayContaining(['body.url', 'body.events.0']));
-    expect((await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token })).status).toBe(204);
-    expect((await api(h, 'GET', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token })).status).toBe(404);
+    expect((await deleteEndpoint(e.id)).response.status).toBe(204);
+    expect((await getEndpoint(e.id)).response.status).toBe(404);
   });
 
   it('an endpoint whose address is loopback or metadata in another form (NAT64, IPv4-mapped, 6to4, decimal) is refused (422), even with WEBHOOK_ALLOW_PRIVATE', async () => {
     for (const url of ['http://[64:ff9b::7f00:1]/', 'http://[::ffff:a9fe:a9fe]/latest/meta-data/', 'http://[2002:7f00:1::1]/', 'http://2852039166/', 'http://[::7f00:1]/']) {
-      const r = await api(h, 'POST', hooks(owner.defaultSpaceId), { token: owner.token, body: { url, events: ['dub.ready'] } });
-      expect(r.status, url).toBe(422);
-      expect(r.json.detail[0], url).toMatchObject({ loc: ['body', 'url'], type: 'url_not_allowed', msg: expect.stringMatching(/never reachable by webhooks/) });
+      const r = await addEndpoint(url, ['dub.ready']);
+      expect(r.response.status, url).toBe(422);
+      expect(issuesOf(r.error)[0], url).toMatchObject({ loc: ['body', 'url'], type: 'url_not_allowed', msg: expect.stringMatching(/never reachable by webhooks/) });
     }
-    const list = await api(h, 'GET', hooks(owner.defaultSpaceId), { token: owner.token });
-    expect(JSON.stringify(list.json)).not.toMatch(/64:ff9b|a9fe|2002:|2852039166|::7f00/);
+    const list = await listEndpoints();
+    expect(JSON.stringify(list.data)).not.toMatch(/64:ff9b|a9fe|2002:|2852039166|::7f00/);
   });
 
   it('a space whose plan does not include the API cannot add one (403)', async () => {
     const trial = await newUser(h, 'trialhooks');
-    const r = await api(h, 'POST', hooks(trial.defaultSpaceId), { token: trial.token, body: { url: `${base}/x`, events: ['dub.ready'] } });
-    expect(r.status).toBe(403);
-    expect(r.json.detail).toBe(featureRefusalText('api'));
+    const r = await addEndpoint(`${base}/x`, ['dub.ready'], trial, trial.defaultSpaceId);
+    expect(r.response.status).toBe(403);
+    expect(r.error!.detail).toBe(featureRefusalText('api'));
   });
 
   it('the SSRF guard: private and loopback only with WEBHOOK_ALLOW_PRIVATE; link-local never', () => {
@@ -149,7 +160,7 @@ describe('deliveries', () => {
     const log = await eventually(() => deliveries(e.id), (d) => d.length === 2 && d.every((x) => x.state === 'delivered'), 15_000, 'logged');
     expect(log[0].attempts[0]).toMatchObject({ attempt: 1, status_code: 204, error: null });
     expect(log[0].attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
-    await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token });
+    await deleteEndpoint(e.id);
   });
 
   it('an endpoint that times out: each attempt logged without a status, retried with back-off, then failed', { timeout: 60_000 }, async () => {
@@ -166,7 +177,7 @@ describe('deliveries', () => {
     const t = log[0].attempts.map((a) => Date.parse(a.created_at));
     expect(t[1] - t[0]).toBeGreaterThanOrEqual(2100);
     expect(t[2] - t[1]).toBeGreaterThanOrEqual(2200);
-    await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token });
+    await deleteEndpoint(e.id);
   });
 
   it('an endpoint answering 500 is disabled after repeated failures, and delivers again once the owner enables it', async () => {
@@ -178,7 +189,7 @@ describe('deliveries', () => {
     await setStatus(h.deps.db, ids[1], 'voiceover_failed');
     // 3 + 2 failed attempts in a row (WEBHOOK_DISABLE_AFTER=5): disabled.
     const off = await eventually(
-      async () => (await api(h, 'GET', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token })).json,
+      async () => (await getEndpoint(e.id)).data!,
       (x) => x.enabled === false, 30_000, 'the endpoint disabled',
     );
     expect(off.disabled_reason).toMatch(/Disabled after 5 failed deliveries in a row \(last: HTTP 500: boom\)/);
@@ -192,8 +203,8 @@ describe('deliveries', () => {
     expect((await deliveries(e.id)).length).toBe(2);
     // The owner fixes the receiver and enables the endpoint again: the next event is delivered.
     flakyStatus = 200;
-    const on = await api(h, 'PATCH', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token, body: { enabled: true } });
-    expect(on.json).toMatchObject({ enabled: true, disabled_reason: null });
+    const on = await as(owner).PATCH('/api/space/{id}/webhooks/{wid}', { ...wid(e.id), body: { enabled: true } });
+    expect(on.data).toMatchObject({ enabled: true, disabled_reason: null });
     const fourth = await seedProject(h, owner, { mediaId, status: 'merging_started' });
     await setStatus(h.deps.db, fourth, 'merging_failed');
     await eventually(() => deliveries(e.id), (d) => d[0]?.state === 'delivered', 15_000, 'delivered after re-enabling');
@@ -216,7 +227,7 @@ describe('deliveries', () => {
         expect(a.error).toContain(`redirect to http://[${host}]:`);
         expect(a.error).toContain(`: the address ${host} is never reachable by webhooks (${range}`);
       }
-      await api(h, 'DELETE', `${hooks(owner.defaultSpaceId)}/${e.id}`, { token: owner.token });
+      await deleteEndpoint(e.id);
     }
     expect(received.filter((r) => r.path === '/mapped-target')).toEqual([]);
   });
