@@ -74,4 +74,3 @@ export const CastUndoAnswer = v.object({
 });
 
 /** The answer of a removed cast member. */
-export const CastMemberRemoved = v.object({ id: v.string(), status: v.literal('deleted') });

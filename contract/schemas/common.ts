@@ -23,5 +23,7 @@ export const ErrorBody = v.object({
   user_errors: v.optional(v.array(v.object({ field: v.nullable(v.array(v.string())), message: v.string() }))),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBody>;
+/** The answer of a delete: what was deleted. */
+export const Deleted = v.object({ id: v.string(), status: v.literal('deleted') });
 export const Paginated = <T extends v.GenericSchema>(item: T) =>
   v.object({ data: v.array(item), offset: v.number(), total: v.number() });

@@ -114,6 +114,8 @@ export const Glossary = v.object({
 export type Glossary = v.InferOutput<typeof Glossary>;
 
 /** POST /api/glossary/{id}/import: rows added or updated, rows refused (1-based line numbers of the file). */
+/** DELETE /api/glossary: the dictionary that was deleted. */
+export const GlossaryDeleted = v.object({ glossary_id: v.string(), status: v.literal('deleted') });
 export const GlossaryImportResult = v.object({
   added: v.number(),
   updated: v.number(),

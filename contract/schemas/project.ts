@@ -206,8 +206,6 @@ export const FeedbackRequest = v.object({
 });
 /** POST /api/project/{id}/feedback: the stored feedback. */
 export const FeedbackAnswer = v.object({ id: v.string(), status: v.literal('ok') });
-/** DELETE /api/project/{id}: the project that was deleted. */
-export const ProjectDeletedAnswer = v.object({ id: v.string(), status: v.literal('deleted') });
 /** DELETE /api/project/{id}/transcript/{segmentId}: the segment that was removed. */
 export const SegmentDeletedAnswer = v.object({ id: v.string() });
 export const BURN_VIDEO_TYPES = ['translated', 'original', 'lipsync'] as const;

@@ -10,7 +10,7 @@ import * as onboarding from '../../contract/schemas/onboarding';
 import * as payments from '../../contract/schemas/payments';
 import * as shopBilling from '../../contract/schemas/shop-billing';
 import * as quality from '../../contract/schemas/quality';
-import { ErrorBody, ErrorDetailItem } from '../../contract/schemas/common';
+import { Deleted, ErrorBody, ErrorDetailItem } from '../../contract/schemas/common';
 import * as project from '../../contract/schemas/project';
 import * as settings from '../../contract/schemas/settings';
 import * as space from '../../contract/schemas/space';
@@ -25,14 +25,14 @@ import * as shopPublish from '../../contract/schemas/shop-publish';
 export const SCHEMAS = {
   Project: project.Project, ProjectPage: project.ProjectPage, FolderList: project.FolderList, Media: library.Media, CreateTranscriptRequest: project.CreateTranscriptRequest,
   UpdateProjectRequest: project.UpdateProjectRequest, CopyProjectRequest: project.CopyProjectRequest,
-  MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest, FeedbackAnswer: project.FeedbackAnswer, ProjectDeletedAnswer: project.ProjectDeletedAnswer, SegmentDeletedAnswer: project.SegmentDeletedAnswer,
+  MediaDownloadRequest: project.MediaDownloadRequest, RunLipsyncRequest: project.RunLipsyncRequest, FeedbackRequest: project.FeedbackRequest, FeedbackAnswer: project.FeedbackAnswer, SegmentDeletedAnswer: project.SegmentDeletedAnswer,
   PromptRequest: project.PromptRequest, AsrWordsRequest: project.AsrWordsRequest, AsrWordsResponse: project.AsrWordsResponse, TranscriptResponse: project.TranscriptResponse, TranscriptAddRequest: project.TranscriptAddRequest,
   TranscriptPatchRequest: project.TranscriptPatchRequest, TranscriptMergeRequest: project.TranscriptMergeRequest, Segment: project.Segment,
   KeepOriginalRequest: project.KeepOriginalRequest, SegmentTimingResponse: project.SegmentTimingResponse,
   VoicePool: project.VoicePool,
   CastMember: cast.CastMember, CastList: cast.CastList, AddCastMemberRequest: cast.AddCastMemberRequest, UpdateCastMemberRequest: cast.UpdateCastMemberRequest,
   MergeCastMemberRequest: cast.MergeCastMemberRequest, CastRecognitionList: cast.CastRecognitionList, CastUndoRequest: cast.CastUndoRequest,
-  CastUndoAnswer: cast.CastUndoAnswer, CastMemberRemoved: cast.CastMemberRemoved,
+  CastUndoAnswer: cast.CastUndoAnswer,
   User: user.User, CreateUserRequest: user.CreateUserRequest, UpdateUserRequest: user.UpdateUserRequest,
   Space: space.Space, CreateSpaceRequest: space.CreateSpaceRequest, UpdateSpaceRequest: space.UpdateSpaceRequest,
   InviteRequest: space.InviteRequest, InviteLinkRequest: space.InviteLinkRequest, InviteLink: space.InviteLink,
@@ -60,7 +60,7 @@ export const SCHEMAS = {
   DeliverableAnswer: project.DeliverableAnswer, QualityReport: quality.QualityReport,
   SegmentRewriteRequest: tools.SegmentRewriteRequest, SegmentRewriteResponse: tools.SegmentRewriteResponse,
   SignOutRequest: auth.SignOutRequest, OidcConfig: auth.OidcConfigResponse, SisterSsoAnswer: user.SisterSsoAnswer,
-  CreateGlossaryRequest: glossary.CreateGlossaryRequest, UpdateGlossaryRequest: glossary.UpdateGlossaryRequest, Glossary: glossary.Glossary, GlossaryImportResult: glossary.GlossaryImportResult,
+  CreateGlossaryRequest: glossary.CreateGlossaryRequest, UpdateGlossaryRequest: glossary.UpdateGlossaryRequest, Glossary: glossary.Glossary, GlossaryImportResult: glossary.GlossaryImportResult, GlossaryDeleted: glossary.GlossaryDeleted,
   ProductsResponse: payments.ProductsResponse, LatestPaymentInfo: payments.LatestPaymentInfo, CheckoutResponse: payments.CheckoutResponse, PaymentCheckoutRequest: payments.PaymentCheckoutBody,
   BillingPortalResponse: payments.BillingPortalResponse, PromotionCodeRequest: payments.PromotionCodeRequest, PromotionCode: payments.PromotionCode,
   ChangePlanRequest: payments.ChangePlanRequest, SubscriptionAnswer: user.SubscriptionAnswer,
@@ -74,6 +74,6 @@ export const SCHEMAS = {
   SupportReplyRequest: onboarding.SupportReplyRequest, SupportReplyAnswer: onboarding.SupportReplyAnswer,
   SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest,
   AdminFeedback: onboarding.AdminFeedback, AdminSurveyAnswer: onboarding.AdminSurveyAnswer, AdminSurvey: onboarding.AdminSurvey,
-  Error: ErrorBody, ValidationIssue: ErrorDetailItem,
+  Error: ErrorBody, ValidationIssue: ErrorDetailItem, Deleted,
 } satisfies Record<string, v.GenericSchema>;
 export type SchemaName = keyof typeof SCHEMAS;

@@ -59,7 +59,7 @@ castRoutes.patch('/:id/cast/:member', routeFacts({
   return c.json(await svc.updateMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'), body));
 });
 
-castRoutes.delete('/:id/cast/:member', routeFacts({ summary: 'Remove a cast member', response: 'CastMemberRemoved' }), async (c) =>
+castRoutes.delete('/:id/cast/:member', routeFacts({ summary: 'Remove a cast member', response: 'Deleted' }), async (c) =>
   c.json(await svc.removeMember(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('member'))),
 );
 

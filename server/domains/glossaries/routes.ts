@@ -54,6 +54,7 @@ glossaryRoutes.post('/', routeFacts({
 
 glossaryRoutes.delete('/', routeFacts({
   summary: 'Delete a dictionary',
+  response: 'GlossaryDeleted',
   query: [{ name: 'glossary_id', required: true, description: 'The dictionary' }],
   gates: [
     { feature: 'glossary', scope: 'glossary', note: 'deleting a dictionary' },

@@ -111,7 +111,7 @@ projectsRoutes.patch('/:id', routeFacts({
   return c.json(await svc.updateProject(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
-projectsRoutes.delete('/:id', routeFacts({ summary: 'Deletes a project, its media and outputs (a running job is stopped and refunded)', response: 'ProjectDeletedAnswer' }), async (c) => {
+projectsRoutes.delete('/:id', routeFacts({ summary: 'Deletes a project, its media and outputs (a running job is stopped and refunded)', response: 'Deleted' }), async (c) => {
   await svc.deleteProject(c.get('deps'), c.get('user'), c.req.param('id'));
   return c.json({ id: c.req.param('id'), status: 'deleted' });
 });

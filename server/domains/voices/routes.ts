@@ -85,7 +85,7 @@ voicePresetRoutes.patch('/:id', routeFacts({
   return c.json(await svc.updatePreset(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
 
-voicePresetRoutes.delete('/:id', routeFacts({ summary: 'Delete a voice preset' }), async (c) => c.json(await svc.deletePreset(c.get('deps'), c.get('user'), c.req.param('id'))));
+voicePresetRoutes.delete('/:id', routeFacts({ summary: 'Delete a voice preset', response: 'Deleted' }), async (c) => c.json(await svc.deletePreset(c.get('deps'), c.get('user'), c.req.param('id'))));
 
 const Unit = v.optional(
   v.pipe(v.string(), v.transform(Number), v.number('must be a number'), v.minValue(0, 'must be between 0 and 1'), v.maxValue(1, 'must be between 0 and 1')),

@@ -2717,11 +2717,6 @@ export interface components {
             /** @constant */
             status: "ok";
         };
-        ProjectDeletedAnswer: {
-            id: string;
-            /** @constant */
-            status: "deleted";
-        };
         SegmentDeletedAnswer: {
             id: string;
         };
@@ -2991,11 +2986,6 @@ export interface components {
             speaker_id: string;
             name: string;
             voice_id: string | null;
-        };
-        CastMemberRemoved: {
-            id: string;
-            /** @constant */
-            status: "deleted";
         };
         User: {
             id: string;
@@ -3973,6 +3963,11 @@ export interface components {
                 updated_at: string;
             };
         };
+        GlossaryDeleted: {
+            glossary_id: string;
+            /** @constant */
+            status: "deleted";
+        };
         ProductsResponse: {
             /** @enum {string} */
             provider: "local" | "stripe";
@@ -4292,6 +4287,11 @@ export interface components {
             loc: (string | number)[];
             msg: string;
             type: string;
+        };
+        Deleted: {
+            id: string;
+            /** @constant */
+            status: "deleted";
         };
     };
     responses: never;
@@ -7054,7 +7054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["GlossaryDeleted"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -9684,7 +9684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectDeletedAnswer"];
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -13946,7 +13946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CastMemberRemoved"];
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -17518,7 +17518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */

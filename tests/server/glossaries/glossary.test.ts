@@ -107,6 +107,7 @@ describe('Dictionary CRUD', () => {
 
     const d = await remove(owner, id);
     expect(d.response.status).toBe(200);
+    expect(d.data).toEqual({ glossary_id: id, status: 'deleted' });
     expect((await getOne(owner, id)).response.status).toBe(404);
   });
 

@@ -160,6 +160,7 @@ describe('voice presets from a sample', () => {
     await waitDone(pro, id);
     const d = await as(pro).DELETE('/api/voice_preset/{id}', { params: { path: { id } } });
     expect(d.response.status, JSON.stringify(d.error)).toBe(200);
+    expect(d.data).toEqual({ id, status: 'deleted' });
     expect((await preset(pro, id)).response.status).toBe(404);
     expect(await h.deps.storage.exists(`voice_presets/${id}/sample.wav`)).toBe(false);
   }, 120_000);

@@ -11,7 +11,7 @@ import { FakeOpenAi, type ChatRequest } from '../../../fakes/openai';
 import { makeSilentVideo } from '../../../fixtures/media';
 import { createHarness, type Harness } from '../../harness';
 import { issuesOf, typedClient } from '../../typed-client';
-import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from '../projects-fixtures';
 import { grantPlan } from '../../spaces/spaces-fixtures';
 
 const KEY = 'sk-shorten-test-key-ABCDEFGHIJKLMNOP0123456789';
@@ -153,13 +153,12 @@ describe('shorten with an LLM engine', () => {
       { start: 1, end: 3, src: 'NASA said the engine room is hot.', dst: '' },
       { start: 3.3, end: 4, src: 'Yes.', dst: '' },
     ]);
-    // Untyped: the document does not declare the space_id query of POST /api/glossary (the route reads it).
-    const g = await api(llm, 'POST', `/api/glossary?space_id=${pro.defaultSpaceId}`, {
-      token: pro.token,
+    const g = await typedClient(llm, pro.token).POST('/api/glossary', {
+      params: { query: { space_id: pro.defaultSpaceId } },
       body: { name: 'Terms', source_lang: 'en', target_lang: 'es', entries: [{ source: 'NASA', target: '', do_not_translate: true }, { source: 'engine room', target: 'sala de máquinas' }] },
     });
-    expect(g.status, JSON.stringify(g.json)).toBe(201);
-    const chosen = await typedClient(llm, pro.token).PATCH('/api/project/{id}/glossary', { params: { path: { id: p.id }, query: { glossary_id: g.json.id } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(201);
+    const chosen = await typedClient(llm, pro.token).PATCH('/api/project/{id}/glossary', { params: { path: { id: p.id }, query: { glossary_id: g.data!.id } } });
     expect(chosen.response.status).toBe(200);
     const row = await findProject(llm.deps.db, p.id);
     await translation({
