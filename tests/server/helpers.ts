@@ -5,6 +5,7 @@ import { expect, vi } from 'vitest';
 import type { Db } from '../../server/db/index';
 import type { User } from '../../contract/schemas/user';
 import type { Harness } from './harness';
+import { typedClient } from './typed-client';
 
 export const TEST_PASSWORD = 'correct-horse-1';
 
@@ -37,9 +38,9 @@ export async function api(
 
 /** POST /api/auth/sign-up: the token pair. */
 export async function signUp(h: Harness, email: string, password = TEST_PASSWORD) {
-  const r = await api(h, 'POST', '/api/auth/sign-up', { body: { email, password } });
-  expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return r.json as { access_token: string; refresh_token: string; expires_in: number; token_type: 'Bearer' };
+  const r = await typedClient(h).POST('/api/auth/sign-up', { body: { email, password } });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+  return r.data!;
 }
 
 /**
@@ -48,9 +49,9 @@ export async function signUp(h: Harness, email: string, password = TEST_PASSWORD
  */
 export async function signUpAndCreate(h: Harness, email: string, password = TEST_PASSWORD): Promise<{ token: string; refreshToken: string; user: User }> {
   const tokens = await signUp(h, email, password);
-  const r = await api(h, 'POST', '/api/users', { token: tokens.access_token, body: { email, referral_id: null, token: null } });
-  expect(r.status, JSON.stringify(r.json)).toBe(201);
-  return { token: tokens.access_token, refreshToken: tokens.refresh_token, user: r.json as User };
+  const r = await typedClient(h, tokens.access_token).POST('/api/users', { body: { email, referral_id: null, token: null } });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+  return { token: tokens.access_token, refreshToken: tokens.refresh_token, user: r.data! };
 }
 
 /**

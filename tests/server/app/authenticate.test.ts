@@ -6,6 +6,7 @@ import { publicRoutes } from '../../../server/app/authenticate';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let user: TestUser;
@@ -15,9 +16,9 @@ beforeAll(async () => {
   h = await createHarness();
   user = await newUser(h, 'authn');
   await grantPlan(h, user.id, 'business');
-  const key = await api(h, 'POST', '/api/users/settings/api/credentials', { token: user.token, body: { name: 'CI' } });
-  expect(key.status, JSON.stringify(key.json)).toBe(201);
-  apiKey = key.json.key;
+  const key = await typedClient(h, user.token).POST('/api/users/settings/api/credentials', { body: { name: 'CI' } });
+  expect(key.response.status, JSON.stringify(key.error)).toBe(201);
+  apiKey = key.data!.key;
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -80,12 +81,14 @@ describe('every other route', () => {
 
   it('creating the product account needs a token, not an account', async () => {
     expect((await h.request('POST', '/api/users', { body: {} })).status).toBe(401);
-    const signUp = await api(h, 'POST', '/api/auth/sign-up', { body: { email: `fresh${Date.now()}@example.com`, password: 'Password-123-xyz' } });
-    expect(signUp.status).toBe(201);
+    const signUp = await typedClient(h).POST('/api/auth/sign-up', { body: { email: `fresh${Date.now()}@example.com`, password: 'Password-123-xyz' } });
+    expect(signUp.response.status).toBe(201);
+    const token = signUp.data!.access_token;
     // The identity has no account yet: account routes say so, creating one validates the body.
-    const current = await api(h, 'GET', '/api/users/current', { token: signUp.json.access_token });
-    expect(current.status).toBe(404);
-    expect((await api(h, 'POST', '/api/users', { token: signUp.json.access_token, body: {} })).status).toBe(422);
+    const current = await typedClient(h, token).GET('/api/users/current');
+    expect(current.response.status).toBe(404);
+    // Untyped: an empty body, malformed on purpose (the types require the e-mail).
+    expect((await api(h, 'POST', '/api/users', { token, body: {} })).status).toBe(422);
   });
 });
 

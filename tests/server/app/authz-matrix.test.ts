@@ -8,6 +8,7 @@ import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { makeSilentVideo } from '../../fixtures/media';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let owner: TestUser;
@@ -95,15 +96,18 @@ beforeAll(async () => {
   });
   ids.tus = tus.headers.get('location')!.split('/').pop()!;
   await grantPlan(h, owner.id, 'business');
-  const hook = await api(h, 'POST', `/api/space/${owner.defaultSpaceId}/webhooks`, { token: owner.token, body: { url: 'https://hooks.example.com/dub', events: ['dub.ready'] } });
-  expect(hook.status, JSON.stringify(hook.json)).toBeLessThan(300);
-  ids.webhook = hook.json.id;
-  const key = await api(h, 'POST', '/api/users/settings/api/credentials', { token: owner.token, body: { name: 'CI' } });
-  expect(key.status, JSON.stringify(key.json)).toBeLessThan(300);
-  ids.credential = key.json.id;
-  const thread = await api(h, 'POST', '/api/support/messages', { token: owner.token, body: { body: 'Help, please' } });
-  expect(thread.status, JSON.stringify(thread.json)).toBe(201);
-  ids.thread = thread.json.thread.id;
+  const asOwner = typedClient(h, owner.token);
+  const hook = await asOwner.POST('/api/space/{id}/webhooks', {
+    params: { path: { id: owner.defaultSpaceId } }, body: { url: 'https://hooks.example.com/dub', events: ['dub.ready'] },
+  });
+  expect(hook.response.status, JSON.stringify(hook.error)).toBeLessThan(300);
+  ids.webhook = hook.data!.id;
+  const key = await asOwner.POST('/api/users/settings/api/credentials', { body: { name: 'CI' } });
+  expect(key.response.status, JSON.stringify(key.error)).toBeLessThan(300);
+  ids.credential = key.data!.id;
+  const thread = await asOwner.POST('/api/support/messages', { body: { body: 'Help, please' } });
+  expect(thread.response.status, JSON.stringify(thread.error)).toBe(201);
+  ids.thread = thread.data!.thread!.id;
   ids.glossary = (await h.deps.db.one<{ id: string }>(
     `INSERT INTO glossaries (space_id, name, src_lang, dst_lang, terms) VALUES ($1, 'Own', 'en', 'es', '[]') RETURNING id`, [owner.defaultSpaceId],
   )).id;
@@ -151,6 +155,7 @@ describe('authorization matrix (generated from the registered routes)', () => {
   it("refuses another user the owner's ids on every such route", async () => {
     const wrong: string[] = [];
     for (const c of cases().cases) {
+      // Untyped: the matrix walks every registered route generically (method and path from h.app.routes).
       const r = await api(h, c.method, c.url, {
         token: stranger.token, body: bodyOf(c), headers: { 'tus-resumable': '1.0.0' },
       });
@@ -158,9 +163,11 @@ describe('authorization matrix (generated from the registered routes)', () => {
     }
     expect(wrong, "another user must get 403 or 404 for the owner's resources").toEqual([]);
     // The owner's things are untouched.
-    expect((await api(h, 'GET', `/api/project/${ids.project}`, { token: owner.token })).status).toBe(200);
-    expect((await api(h, 'GET', `/api/library/media/${ids.media}`, { token: owner.token })).status).toBe(200);
-    const t = await api(h, 'GET', `/api/project/${ids.project}/transcript`, { token: owner.token });
-    expect(JSON.stringify(t.json)).not.toContain('Cambiado');
+    const asOwner = typedClient(h, owner.token);
+    expect((await asOwner.GET('/api/project/{id}', { params: { path: { id: ids.project! } } })).response.status).toBe(200);
+    expect((await asOwner.GET('/api/library/media/{id}', { params: { path: { id: ids.media! } } })).response.status).toBe(200);
+    const t = await asOwner.GET('/api/project/{id}/transcript', { params: { path: { id: ids.project! } } });
+    expect(t.response.status).toBe(200);
+    expect(JSON.stringify(t.data)).not.toContain('Cambiado');
   });
 });

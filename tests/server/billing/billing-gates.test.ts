@@ -12,8 +12,11 @@ import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, seedProject, srtText, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { grantPlan } from '../spaces/spaces-fixtures';
+import type { components } from '../../../src/lib/api/schema';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
+type Feature = components['schemas']['Settings']['scope_settings']['available_features'][string];
 let trial: TestUser;
 let business: TestUser;
 let staff: TestUser;
@@ -141,6 +144,13 @@ const CASES: Record<string, { prepare: (w: World) => Prepared; allowed: number; 
   },
 };
 const keyOf = (g: Gate) => `${g.method} ${g.path} ${g.feature}`;
+const as = (u: TestUser | null) => typedClient(h, u?.token);
+const createProject = (w: World, extra: { src_srt_media_id?: string } = {}) =>
+  as(w.user).POST('/api/project/create_transcript', {
+    params: { query: { space_id: w.user.defaultSpaceId } }, body: { name: 'Gated', src_lang: 'en', dst_lang: 'es', media_id: w.mediaId, ...extra },
+  });
+const mediaDownload = (u: TestUser, projectId: string, media_type: 'srt' | 'video') =>
+  as(u).POST('/api/project/{id}/media_download', { params: { path: { id: projectId } }, body: { media_type } });
 
 beforeAll(async () => {
   h = await createHarness();
@@ -175,6 +185,7 @@ describe('the gated routes (server/app/gates.ts)', () => {
       for (const u of [trial, business, staff]) {
         const w = await world(u);
         const p = c.prepare(w);
+        // Untyped: the cases walk every gate generically (method and path from GATES), raw CSV bodies included.
         const r = await api(h, g.method, p.path, {
           token: u.token, body: p.body, raw: p.raw, headers: p.raw !== undefined ? { 'content-type': 'text/csv' } : undefined,
         });
@@ -194,42 +205,42 @@ describe('the gated routes (server/app/gates.ts)', () => {
   it('a refused request changes nothing: no project is created by a trial user asking for an SRT', async () => {
     const w = await world(trial);
     const before = await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE space_id = $1', [trial.defaultSpaceId]);
-    const r = await api(h, 'POST', create(w, { src_srt_media_id: w.srtId }).path, { token: trial.token, body: create(w, { src_srt_media_id: w.srtId }).body });
-    expect(r.status).toBe(403);
+    const r = await createProject(w, { src_srt_media_id: w.srtId });
+    expect(r.response.status).toBe(403);
     const after = await h.deps.db.one<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE space_id = $1', [trial.defaultSpaceId]);
     expect(after.n).toBe(before.n);
   });
 
   it('the ungated part of a gated route stays open: a trial user creates a project without SRT or dictionary', async () => {
     const w = await world(trial);
-    const p = create(w, {});
-    const r = await api(h, 'POST', p.path, { token: trial.token, body: p.body });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    const dl = await api(h, 'POST', `/api/project/${w.projectId}/media_download`, { token: trial.token, body: { media_type: 'video' } });
-    expect(dl.status, JSON.stringify(dl.json)).toBe(200);
+    const r = await createProject(w);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const dl = await mediaDownload(trial, w.projectId, 'video');
+    expect(dl.response.status, JSON.stringify(dl.error)).toBe(200);
   });
 
   it("in a shared space the owner's plan applies: a trial user invited to a Business space may use its features", async () => {
     const guest = await newUser(h, 'guest');
     const wb = await world(business);
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [business.defaultSpaceId, guest.id]);
-    const r = await api(h, 'POST', `/api/project/${wb.projectId}/media_download`, { token: guest.token, body: { media_type: 'srt' } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    const r = await mediaDownload(guest, wb.projectId, 'srt');
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     // ...and the Business owner gets nothing from a trial user's space.
     const wt = await world(trial);
     await h.deps.db.query(`INSERT INTO space_members (space_id, user_id, role) VALUES ($1, $2, 'editor')`, [trial.defaultSpaceId, business.id]);
-    const r2 = await api(h, 'POST', `/api/project/${wt.projectId}/media_download`, { token: business.token, body: { media_type: 'srt' } });
-    expect(r2.status).toBe(403);
+    const r2 = await mediaDownload(business, wt.projectId, 'srt');
+    expect(r2.response.status).toBe(403);
   });
 
   it('a gate checks access before the plan: another user\'s project is 403 no access, never a plan answer', async () => {
     const wb = await world(business);
     const outsider = await newUser(h, 'outsider');
-    const r = await api(h, 'POST', `/api/project/${wb.projectId}/burn_subtitles`, { token: outsider.token });
-    expect(r.status).toBe(403);
-    expect(r.json.detail).toBe('You have no access to this resource');
-    const anon = await api(h, 'POST', `/api/project/${wb.projectId}/burn_subtitles`, {});
-    expect(anon.status).toBe(401);
+    const burn = (u: TestUser | null) => as(u).POST('/api/project/{id}/burn_subtitles', { params: { path: { id: wb.projectId } } });
+    const r = await burn(outsider);
+    expect(r.response.status).toBe(403);
+    expect(r.error!.detail).toBe('You have no access to this resource');
+    const anon = await burn(null);
+    expect(anon.response.status).toBe(401);
   });
 
   it('an expired, paused or cancelled Business plan falls back to the free features', async () => {
@@ -237,14 +248,14 @@ describe('the gated routes (server/app/gates.ts)', () => {
       const u = await newUser(h, 'lapsed');
       await grantPlan(h, u.id, 'business', o);
       const w = await world(u);
-      const r = await api(h, 'POST', `/api/project/${w.projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } });
-      expect(r.status, JSON.stringify(o)).toBe(403);
+      const r = await mediaDownload(u, w.projectId, 'srt');
+      expect(r.response.status, JSON.stringify(o)).toBe(403);
     }
   });
 
   it("settings' available_features come from the same function: locked for trial, enabled for Business", async () => {
     const features = async (u: TestUser) =>
-      (await api(h, 'GET', `/api/settings?space_id=${u.defaultSpaceId}`, { token: u.token })).json.scope_settings.available_features as Record<FeatureKey, { enabled: boolean; visible: boolean }>;
+      (await as(u).GET('/api/settings', { params: { query: { space_id: u.defaultSpaceId } } })).data!.scope_settings.available_features as Record<FeatureKey, Feature>;
     const t = await features(trial);
     const b = await features(business);
     for (const g of GATES) {

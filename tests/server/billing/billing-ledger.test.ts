@@ -9,7 +9,8 @@ import {
 import { setStatus } from '../../../server/domains/projects/pipeline/stages';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
-import { api, newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { newUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let video: string;
@@ -22,8 +23,10 @@ afterAll(async () => {
   await h?.close();
 });
 
+const as = (u: TestUser) => typedClient(h, u.token);
 const minutesOf = async (u: TestUser, spaceId = u.defaultSpaceId) =>
-  (await api(h, 'GET', `/api/space/${spaceId}/credits`, { token: u.token })).json.minutes as { total: number; used: number };
+  (await as(u).GET('/api/space/{id}/credits', { params: { path: { id: spaceId } } })).data!.minutes;
+const generate = (u: TestUser, id: string) => as(u).POST('/api/project/{id}/generate', { params: { path: { id } } });
 const rows = (spaceId: string) =>
   h.deps.db.query<{ kind: string; minutes: number; ref: string; bucket: string }>(
     `SELECT kind, minutes::float8 AS minutes, ref, bucket FROM minutes_ledger WHERE space_id = $1 ORDER BY id`,
@@ -68,10 +71,10 @@ describe('the ledger', () => {
     const a = await seedProject(h, u, { mediaId: media, duration: 100, name: 'A' });
     const b = await seedProject(h, u, { mediaId: media, duration: 100, name: 'B' });
     const [ra, rb] = await Promise.all([
-      api(h, 'POST', `/api/project/${a}/generate`, { token: u.token }),
-      api(h, 'POST', `/api/project/${b}/generate`, { token: u.token }),
+      generate(u, a),
+      generate(u, b),
     ]);
-    expect([ra.status, rb.status].sort()).toEqual([200, 402]);
+    expect([ra.response.status, rb.response.status].sort()).toEqual([200, 402]);
     expect(await minutesOf(u)).toEqual({ total: 3, used: 2 });
     expect(await available(u.defaultSpaceId)).toBe(1);
   });
@@ -102,27 +105,27 @@ describe('generations', () => {
         { start: 50, end: 130, speaker: 'SPEAKER_0', src: 'Two.', dst: 'Dos.' },
       ],
     });
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await generate(u, id)).response.status).toBe(200);
     expect(await available(u.defaultSpaceId)).toBe(18);
     await setStatus(h.deps.db, id, 'merging_failed');
     expect(await available(u.defaultSpaceId)).toBe(23);
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await generate(u, id)).response.status).toBe(200);
     expect(await available(u.defaultSpaceId)).toBe(18);
     // The dub finishes: segments done, the generation becomes the base of the next charge.
     await h.deps.db.query(`UPDATE segments SET status = 'done' WHERE project_id = $1`, [id]);
     await setStatus(h.deps.db, id, 'merging_done');
     // Nothing changed: a re-generate costs nothing.
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await generate(u, id)).response.status).toBe(200);
     expect(await available(u.defaultSpaceId)).toBe(18);
     await h.deps.db.query(`UPDATE segments SET status = 'done' WHERE project_id = $1`, [id]);
     await setStatus(h.deps.db, id, 'merging_done');
     // One 80 s segment edited: 2 minutes.
     const seg = await h.deps.db.one<{ id: string }>(`SELECT id FROM segments WHERE project_id = $1 AND start_sec = 50`, [id]);
-    const patch = await api(h, 'PATCH', `/api/project/${id}/transcript`, {
-      token: u.token, body: { segments: [{ id: seg.id, dst: { lang: 'es', text: 'Dos, otra vez.' } }] },
+    const patch = await as(u).PATCH('/api/project/{id}/transcript', {
+      params: { path: { id } }, body: { segments: [{ id: seg.id, dst: { lang: 'es', text: 'Dos, otra vez.' } }] },
     });
-    expect(patch.status, JSON.stringify(patch.json)).toBe(200);
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect(patch.response.status, JSON.stringify(patch.error)).toBe(200);
+    expect((await generate(u, id)).response.status).toBe(200);
     expect(await available(u.defaultSpaceId)).toBe(16);
     const debits = (await rows(u.defaultSpaceId)).filter((r) => r.kind === 'debit' || r.kind === 'refund');
     expect(debits.map((r) => [r.kind, r.minutes])).toEqual([['debit', -5], ['refund', 5], ['debit', -5], ['debit', -2]]);
@@ -133,7 +136,7 @@ describe('generations', () => {
     const media = await uploadOk(h, u, video);
     const id = await seedProject(h, u, { mediaId: media, duration: 100 });
     await h.deps.db.query(`UPDATE projects SET free_dubbing = true WHERE id = $1`, [id]);
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await generate(u, id)).response.status).toBe(200);
     expect(await minutesOf(u)).toEqual({ total: 3, used: 0 });
   });
 });
@@ -212,13 +215,13 @@ describe('subscriptions', () => {
     const admin = await newUser(h, 'admin');
     await h.deps.db.query('UPDATE users SET is_superuser = true WHERE id = $1', [admin.id]);
     const u = await newUser(h, 'granted');
-    const r = await api(h, 'PATCH', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: 'business' } });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json.minutes).toEqual({ total: 2003, used: 0 });
-    const settings = await api(h, 'GET', `/api/settings?space_id=${u.defaultSpaceId}`, { token: u.token });
-    expect(settings.json.scope_settings.available_features.glossary.enabled).toBe(true);
+    const r = await as(admin).PATCH('/api/admin/users/{id}', { params: { path: { id: u.id } }, body: { plan: 'business' } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.minutes).toEqual({ total: 2003, used: 0 });
+    const settings = await as(u).GET('/api/settings', { params: { query: { space_id: u.defaultSpaceId } } });
+    expect(settings.data!.scope_settings.available_features.glossary!.enabled).toBe(true);
     // Back to trial: the plan minutes lapse.
-    await api(h, 'PATCH', `/api/admin/users/${u.id}`, { token: admin.token, body: { plan: 'trial' } });
+    await as(admin).PATCH('/api/admin/users/{id}', { params: { path: { id: u.id } }, body: { plan: 'trial' } });
     expect(await minutesOf(u)).toEqual({ total: 2003, used: 2000 });
   });
 });

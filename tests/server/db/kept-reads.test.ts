@@ -12,8 +12,9 @@ import { KEPT_READ_MS, keptRead } from '../../../server/cache/kept-reads';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, usingPostgres, type Harness } from '../harness';
 import { queriesDuring } from '../helpers';
-import { api, makeUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
+import { makeUser, seedProject, uploadOk, type TestUser } from '../projects/projects-fixtures';
 import { createSpace, grantPlan } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let owner: TestUser;
@@ -40,66 +41,70 @@ async function spaceWithMember() {
   return { spaceId: space.id as string, member, projectId };
 }
 
-const transcript = (u: TestUser, id: string) => api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
-const list = (u: TestUser, spaceId: string) => api(h, 'GET', `/api/project/paginated?space_id=${spaceId}`, { token: u.token });
+const transcript = (u: TestUser, id: string) => typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+const list = (u: TestUser, spaceId: string) => typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: spaceId } } });
+/** The status and error of an answer, to match at once. */
+const refusal = (r: { response: Response; error?: unknown }) => ({ status: r.response.status, error: r.error });
 
 describe('kept reads over the API', () => {
   it('a repeated transcript or list read asks the database nothing, and a member removed is refused at once', async () => {
     const { spaceId, member, projectId } = await spaceWithMember();
-    expect((await transcript(member, projectId)).status).toBe(200);
-    expect((await list(member, spaceId)).status).toBe(200);
+    expect((await transcript(member, projectId)).response.status).toBe(200);
+    expect((await list(member, spaceId)).response.status).toBe(200);
     // On PostgreSQL the notices of the writes above come back to this process too (as another's would): once they
     // all have, nothing changes any more.
     await h.deps.db.changes.caughtUp();
-    expect((await transcript(member, projectId)).status).toBe(200);
-    expect((await list(member, spaceId)).status).toBe(200);
+    expect((await transcript(member, projectId)).response.status).toBe(200);
+    expect((await list(member, spaceId)).response.status).toBe(200);
     // Read again: access facts, versions and the answers themselves are all kept.
     expect(await queriesDuring(h.deps.db, async () => {
-      expect((await transcript(member, projectId)).status).toBe(200);
-      expect((await list(member, spaceId)).json.total).toBe(1);
+      expect((await transcript(member, projectId)).response.status).toBe(200);
+      expect((await list(member, spaceId)).data!.total).toBe(1);
     })).toBe(0);
 
-    const removed = await api(h, 'DELETE', `/api/space/${spaceId}/members/remove?member_id=${member.id}`, { token: owner.token });
-    expect(removed.status, JSON.stringify(removed.json)).toBe(200);
+    const removed = await typedClient(h, owner.token).DELETE('/api/space/{id}/members/remove', {
+      params: { path: { id: spaceId }, query: { member_id: member.id } },
+    });
+    expect(removed.response.status, JSON.stringify(removed.error)).toBe(200);
     // The very next requests: refused, not answered from what was kept.
-    expect(await transcript(member, projectId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
-    expect(await list(member, spaceId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
+    expect(refusal(await transcript(member, projectId))).toMatchObject({ status: 403, error: { detail: TEXT.noAccess } });
+    expect(refusal(await list(member, spaceId))).toMatchObject({ status: 403, error: { detail: TEXT.noAccess } });
     // The owner's own reads still work (and are read again, not refused from the member's entries).
-    expect((await transcript(owner, projectId)).status).toBe(200);
-    expect((await list(owner, spaceId)).json.total).toBe(1);
+    expect((await transcript(owner, projectId)).response.status).toBe(200);
+    expect((await list(owner, spaceId)).data!.total).toBe(1);
   });
 
   it('a space disabled by a write through the database is refused to its members at once, and kept for its owner', async () => {
     const { spaceId, member, projectId } = await spaceWithMember();
-    expect((await transcript(member, projectId)).status).toBe(200);
-    expect((await list(member, spaceId)).status).toBe(200);
+    expect((await transcript(member, projectId)).response.status).toBe(200);
+    expect((await list(member, spaceId)).response.status).toBe(200);
     await h.deps.db.query(`UPDATE spaces SET is_active = false WHERE id = $1`, [spaceId]);
-    expect(await transcript(member, projectId)).toMatchObject({ status: 403, json: { detail: `${TEXT.noAccess}: this Teamspace is disabled` } });
-    expect((await list(member, spaceId)).status).toBe(403);
-    expect((await transcript(owner, projectId)).status).toBe(200);
+    expect(refusal(await transcript(member, projectId))).toMatchObject({ status: 403, error: { detail: `${TEXT.noAccess}: this Teamspace is disabled` } });
+    expect((await list(member, spaceId)).response.status).toBe(403);
+    expect((await transcript(owner, projectId)).response.status).toBe(200);
     await h.deps.db.query(`UPDATE spaces SET is_active = true WHERE id = $1`, [spaceId]);
-    expect((await transcript(member, projectId)).status).toBe(200);
+    expect((await transcript(member, projectId)).response.status).toBe(200);
   });
 
   it('segments written inside a transaction are read once it commits; a deleted project is gone at once', async () => {
     const { spaceId, member, projectId } = await spaceWithMember();
     const first = await transcript(member, projectId);
-    expect(first.json.segments).toHaveLength(3);
+    expect(first.data!.segments).toHaveLength(3);
     await h.deps.db.tx(async (t) => {
       await t.query(`UPDATE segments SET dst_text = 'Cambiado.' WHERE project_id = $1`, [projectId]);
     });
     const after = await transcript(member, projectId);
-    expect(after.headers.get('etag')).not.toBe(first.headers.get('etag'));
-    expect(after.json.segments.map((s: { dst: { text: string } }) => s.dst.text)).toEqual(['Cambiado.', 'Cambiado.', 'Cambiado.']);
+    expect(after.response.headers.get('etag')).not.toBe(first.response.headers.get('etag'));
+    expect(after.data!.segments.map((s) => s.dst.text)).toEqual(['Cambiado.', 'Cambiado.', 'Cambiado.']);
 
     // A project added to the space is counted by the very next page.
-    const before = (await list(member, spaceId)).json.total as number;
+    const before = (await list(member, spaceId)).data!.total;
     await seedProject(h, owner, { mediaId, spaceId, name: 'Second' });
-    expect((await list(member, spaceId)).json.total).toBe(before + 1);
+    expect((await list(member, spaceId)).data!.total).toBe(before + 1);
 
-    const del = await api(h, 'DELETE', `/api/project/${projectId}`, { token: owner.token });
-    expect(del.status).toBe(200);
-    expect((await transcript(member, projectId)).status).toBe(404);
+    const del = await typedClient(h, owner.token).DELETE('/api/project/{id}', { params: { path: { id: projectId } } });
+    expect(del.response.status).toBe(200);
+    expect((await transcript(member, projectId)).response.status).toBe(404);
   });
 });
 
@@ -223,7 +228,7 @@ describe("the database's change clock", () => {
 describe("the operator's view", () => {
   it('shows at /metrics whether the change notices are followed', async () => {
     const { member, projectId } = await spaceWithMember();
-    expect((await transcript(member, projectId)).status).toBe(200); // a kept read: PostgreSQL starts following
+    expect((await transcript(member, projectId)).response.status).toBe(200); // a kept read: PostgreSQL starts following
     await h.deps.db.changes.caughtUp();
     const text = await (await h.app.request('/metrics')).text();
     const now = usingPostgres() ? 'following' : 'embedded';

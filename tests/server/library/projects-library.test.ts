@@ -12,6 +12,7 @@ import {
 } from '../../fixtures/media';
 import { createHarness, type Harness } from '../harness';
 import { api, newUser, srtText, uploadFile, type TestUser } from '../projects/projects-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let u: TestUser;
@@ -29,15 +30,18 @@ afterAll(async () => {
   await h?.close();
 });
 
+const mediaOf = (id: string, who = u) => typedClient(h, who.token).GET('/api/library/media/{id}', { params: { path: { id } } });
+const videoInfo = (link: string) => typedClient(h, u.token).GET('/api/library/info/video', { params: { query: { link } } });
+
 describe('POST /api/library/media (multipart)', () => {
   it('stores a video, probes it and answers {id, status}', async () => {
     const r = await uploadFile(h, u, video, { name: 'talk.mp4', contentType: 'video/mp4' });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'uploaded', kind: 'video', filename: 'talk.mp4', size: statSync(video).size, error: null });
     expect(r.json.duration).toBeCloseTo(4, 0);
-    const g = await api(h, 'GET', `/api/library/media/${r.json.id}`, { token: u.token });
-    expect(g.json).toMatchObject({ id: r.json.id, status: 'uploaded' });
-    expect((await api(h, 'GET', `/api/library/media/${r.json.id}`, { token: other.token })).status).toBe(404);
+    const g = await mediaOf(r.json.id);
+    expect(g.data).toMatchObject({ id: r.json.id, status: 'uploaded' });
+    expect((await mediaOf(r.json.id, other)).response.status).toBe(404);
   });
 
   it('marks unreadable files as failed with a readable message', async () => {
@@ -121,7 +125,7 @@ describe('tus resumable uploads at /api/library/tus', () => {
     const location = create.headers.get('location')!;
     expect(location).toMatch(/^\/api\/library\/tus\/[0-9a-f-]{36}$/);
     const id = location.split('/').pop()!;
-    expect((await api(h, 'GET', `/api/library/media/${id}`, { token: u.token })).json.status).toBe('uploading');
+    expect((await mediaOf(id)).data!.status).toBe('uploading');
 
     const half = Math.floor(data.length / 2);
     const p1 = await h.app.request(location, {
@@ -137,8 +141,8 @@ describe('tus resumable uploads at /api/library/tus', () => {
     expect(p2.status).toBe(204);
     expect(p2.headers.get('media-id')).toBe(id);
     expect(p2.headers.get('media-status')).toBe('uploaded');
-    const m = await api(h, 'GET', `/api/library/media/${id}`, { token: u.token });
-    expect(m.json).toMatchObject({ status: 'uploaded', filename: 'clip.mp4', size: data.length });
+    const m = await mediaOf(id);
+    expect(m.data).toMatchObject({ status: 'uploaded', filename: 'clip.mp4', size: data.length });
     const stored = await h.deps.db.one<{ storage_key: string }>('SELECT storage_key FROM media_uploads WHERE id = $1', [id]);
     expect((await h.deps.storage.getBuffer(stored.storage_key)).equals(data)).toBe(true);
   });
@@ -177,8 +181,8 @@ describe('tus resumable uploads at /api/library/tus', () => {
         up.start();
       });
       const id = url.split('/').pop()!;
-      const m = await api(h, 'GET', `/api/library/media/${id}`, { token: u.token });
-      expect(m.json).toMatchObject({ status: 'uploaded', filename: 'client.mp4', size: data.length });
+      const m = await mediaOf(id);
+      expect(m.data).toMatchObject({ status: 'uploaded', filename: 'client.mp4', size: data.length });
     } finally {
       await new Promise((r) => server.close(r));
     }
@@ -188,16 +192,17 @@ describe('tus resumable uploads at /api/library/tus', () => {
 describe('GET /api/library/info/video', () => {
   it('refuses links that are not YouTube, Drive or Vimeo videos', async () => {
     for (const link of ['https://example.com/video.mp4', 'https://www.youtube.com/', 'not a link', 'https://vimeo.com/about']) {
-      const r = await api(h, 'GET', `/api/library/info/video?link=${encodeURIComponent(link)}`, { token: u.token });
-      expect(r, link).toMatchObject({ status: 400, json: { detail: TEXT.incorrectLink } });
+      const r = await videoInfo(link);
+      expect({ status: r.response.status, error: r.error }, link).toMatchObject({ status: 400, error: { detail: TEXT.incorrectLink } });
     }
+    // Untyped: without the link the types require.
     expect((await api(h, 'GET', '/api/library/info/video', { token: u.token })).status).toBe(422);
   });
 
   it('answers a readable error for a link that cannot be read', async () => {
     // A well-formed link to a video that does not exist (and, offline, a host that cannot be reached).
-    const r = await api(h, 'GET', `/api/library/info/video?link=${encodeURIComponent('https://www.youtube.com/watch?v=zzzzzzzzzz0')}`, { token: u.token });
-    expect(r.status).toBe(400);
-    expect(r.json.detail).toMatch(/^Could not read the video from this link: /);
+    const r = await videoInfo('https://www.youtube.com/watch?v=zzzzzzzzzz0');
+    expect(r.response.status).toBe(400);
+    expect(r.error!.detail).toMatch(/^Could not read the video from this link: /);
   });
 });
