@@ -58,8 +58,11 @@ beforeEach(() => {
       return g ? HttpResponse.json(g) : HttpResponse.json({ detail: 'Dictionary not found' }, { status: 404 });
     }),
     http.post('*/api/glossary', async ({ request }) => {
+      // as the server: the dictionary belongs to the Teamspace named by the required space_id query
+      const spaceId = new URL(request.url).searchParams.get('space_id');
+      if (!spaceId) return HttpResponse.json({ detail: [{ loc: ['query', 'space_id'], msg: 'Field is required', type: 'missing' }] }, { status: 422 });
       const body = (await request.json()) as { name: string; source_lang: string; target_lang: string };
-      const g = glossary({ id: `g${store.length + 1}`, glossary_id: `g${store.length + 1}`, ...body });
+      const g = glossary({ id: `g${store.length + 1}`, glossary_id: `g${store.length + 1}`, space_id: spaceId, ...body });
       store.push(g);
       return HttpResponse.json(g, { status: 201 });
     }),
@@ -93,7 +96,7 @@ describe('the Dictionary page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     await screen.findByText(/No terms yet/);
     expect(store).toHaveLength(1);
-    expect(store[0]).toMatchObject({ name: 'Product names', source_lang: 'en', target_lang: 'es' });
+    expect(store[0]).toMatchObject({ name: 'Product names', source_lang: 'en', target_lang: 'es', space_id: 'sp-default' });
 
     // Add two terms.
     const form = screen.getByRole('form', { name: 'Add a term' });
