@@ -73,4 +73,3 @@ export const CastUndoAnswer = v.object({
   voice_id: v.nullable(v.string()),
 });
 
-/** The answer of a removed cast member. */
