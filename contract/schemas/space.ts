@@ -98,6 +98,12 @@ export const UpdateSpaceRequest = v.pipe(
 export const InviteRequest = v.object({ emails: v.pipe(v.array(Email), v.minLength(1), v.maxLength(100)) });
 /** POST /api/space/{id}/invite_link: a link for one pending invite. */
 export const InviteLinkRequest = v.object({ invite_id: v.string() });
+/**
+ * DELETE /api/space/{id}/invite/remove and /members/remove: the id in a JSON body (as the spec's client sends it),
+ * when it is not given as the ?invite_id= / ?member_id= query.
+ */
+export const RemoveInviteRequest = v.object({ invite_id: v.string() });
+export const RemoveMemberRequest = v.object({ member_id: v.string() });
 /** The link's token (shown this once) and when it stops working. */
 export const InviteLink = v.object({ token: v.string(), expires_at: v.string() });
 /** POST /api/space/join: the token of an invite link. */

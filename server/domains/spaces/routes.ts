@@ -135,9 +135,11 @@ spacesRoutes.post('/join', routeFacts({
 });
 
 spacesRoutes.delete('/:id/invite/remove', routeFacts({
-  summary: 'Withdraw a pending invite (owner)',
+  summary: 'Withdraw a pending invite (owner): its id as ?invite_id= or in the JSON body',
+  body: 'RemoveInviteRequest',
+  bodyOptional: true,
   response: 'Space',
-  query: [{ name: 'invite_id', required: true, description: 'The invite' }],
+  query: [{ name: 'invite_id', description: 'The invite (required unless the body names it)' }],
 }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const inviteId = await idParam(c, 'invite_id');
@@ -146,9 +148,11 @@ spacesRoutes.delete('/:id/invite/remove', routeFacts({
 });
 
 spacesRoutes.delete('/:id/members/remove', routeFacts({
-  summary: 'Remove a member (owner)',
+  summary: 'Remove a member (owner): their user id as ?member_id= or in the JSON body',
+  body: 'RemoveMemberRequest',
+  bodyOptional: true,
   response: 'Space',
-  query: [{ name: 'member_id', required: true, description: 'The member\'s user id' }],
+  query: [{ name: 'member_id', description: 'The member\'s user id (required unless the body names it)' }],
 }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const memberId = await idParam(c, 'member_id');

@@ -1875,7 +1875,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Withdraw a pending invite (owner) */
+        /** Withdraw a pending invite (owner): its id as ?invite_id= or in the JSON body */
         delete: operations["delete_space_id_invite_remove"];
         options?: never;
         head?: never;
@@ -1909,7 +1909,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (owner) */
+        /** Remove a member (owner): their user id as ?member_id= or in the JSON body */
         delete: operations["delete_space_id_members_remove"];
         options?: never;
         head?: never;
@@ -3117,6 +3117,12 @@ export interface components {
         InviteLink: {
             token: string;
             expires_at: string;
+        };
+        RemoveInviteRequest: {
+            invite_id: string;
+        };
+        RemoveMemberRequest: {
+            member_id: string;
         };
         JoinRequest: {
             token: string;
@@ -14564,9 +14570,9 @@ export interface operations {
     };
     delete_space_id_invite_remove: {
         parameters: {
-            query: {
-                /** @description The invite */
-                invite_id: string;
+            query?: {
+                /** @description The invite (required unless the body names it) */
+                invite_id?: string;
             };
             header?: never;
             path: {
@@ -14574,7 +14580,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RemoveInviteRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -14719,9 +14729,9 @@ export interface operations {
     };
     delete_space_id_members_remove: {
         parameters: {
-            query: {
-                /** @description The member's user id */
-                member_id: string;
+            query?: {
+                /** @description The member's user id (required unless the body names it) */
+                member_id?: string;
             };
             header?: never;
             path: {
@@ -14729,7 +14739,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RemoveMemberRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
