@@ -14,7 +14,8 @@ import { createApp } from '../../../server/app/app';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
 import { queriesDuring } from '../../server/helpers';
-import { api, makeUser, seedProject, uploadOk, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
+import { makeUser, seedProject, uploadOk, type TestUser } from '../../server/projects/projects-fixtures';
 import { createSpace, grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let a: Harness; // the first API process
@@ -59,17 +60,19 @@ async function spaceWithMember() {
   return { spaceId: space.id as string, member, projectId };
 }
 
-const transcript = (h: Harness, u: TestUser, id: string) => api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
-const list = (h: Harness, u: TestUser, spaceId: string) => api(h, 'GET', `/api/project/paginated?space_id=${spaceId}`, { token: u.token });
+const transcript = (h: Harness, u: TestUser, id: string) => typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+const list = (h: Harness, u: TestUser, spaceId: string) => typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: spaceId } } });
+const removeMember = (h: Harness, spaceId: string, memberId: string) =>
+  typedClient(h, owner.token).DELETE('/api/space/{id}/members/remove', { params: { path: { id: spaceId }, query: { member_id: memberId } } });
 
 /** A's reads of the member, kept (nothing asked of the database when read again). */
 async function keptInA(member: TestUser, spaceId: string, projectId: string): Promise<void> {
   await a.deps.db.changes.caughtUp();
-  expect((await transcript(a, member, projectId)).status).toBe(200);
-  expect((await list(a, member, spaceId)).status).toBe(200);
+  expect((await transcript(a, member, projectId)).response.status).toBe(200);
+  expect((await list(a, member, spaceId)).response.status).toBe(200);
   expect(await queriesDuring(a.deps.db, async () => {
-    expect((await transcript(a, member, projectId)).status).toBe(200);
-    expect((await list(a, member, spaceId)).status).toBe(200);
+    expect((await transcript(a, member, projectId)).response.status).toBe(200);
+    expect((await list(a, member, spaceId)).response.status).toBe(200);
   })).toBe(0);
 }
 
@@ -83,12 +86,16 @@ describe('kept reads across two API processes', () => {
   it('a member removed on one process is refused by the other, which had the access kept', async () => {
     const { spaceId, member, projectId } = await spaceWithMember();
     await keptInA(member, spaceId, projectId);
-    const removed = await api(b, 'DELETE', `/api/space/${spaceId}/members/remove?member_id=${member.id}`, { token: owner.token });
-    expect(removed.status, JSON.stringify(removed.json)).toBe(200);
+    const removed = await removeMember(b, spaceId, member.id);
+    expect(removed.response.status, JSON.stringify(removed.error)).toBe(200);
     // B's commit reaches A as a notice (A's own clock never saw B's write); once A has heard it:
     await a.deps.db.changes.caughtUp();
-    expect(await transcript(a, member, projectId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
-    expect(await list(a, member, spaceId)).toMatchObject({ status: 403, json: { detail: TEXT.noAccess } });
+    const t = await transcript(a, member, projectId);
+    expect(t.response.status).toBe(403);
+    expect(t.error).toMatchObject({ detail: TEXT.noAccess });
+    const l = await list(a, member, spaceId);
+    expect(l.response.status).toBe(403);
+    expect(l.error).toMatchObject({ detail: TEXT.noAccess });
     // The operator's view: A follows the notices; B, which has kept no read, has not started to (as a worker).
     expect(await (await a.app.request('/metrics')).text()).toContain('dubbing_change_notices{state="following"} 1');
     expect(await (await b.app.request('/metrics')).text()).toContain('dubbing_change_notices{state="idle"} 1');
@@ -98,13 +105,16 @@ describe('kept reads across two API processes', () => {
     const { spaceId, member, projectId } = await spaceWithMember();
     await keptInA(member, spaceId, projectId);
     const before = await transcript(a, member, projectId);
-    const seg = before.json.segments[0].id as string;
-    const p = await api(b, 'PATCH', `/api/project/${projectId}/transcript`, { token: member.token, body: { segments: [{ id: seg, dst: { text: 'Editado en B.' } }] } });
-    expect(p.status, JSON.stringify(p.json)).toBe(200);
+    const seg = before.data!.segments[0]!.id;
+    const p = await typedClient(b, member.token).PATCH('/api/project/{id}/transcript', {
+      params: { path: { id: projectId } },
+      body: { segments: [{ id: seg, dst: { text: 'Editado en B.' } }] },
+    });
+    expect(p.response.status, JSON.stringify(p.error)).toBe(200);
     await a.deps.db.changes.caughtUp();
     const after = await transcript(a, member, projectId);
-    expect(after.json.segments[0].dst.text).toBe('Editado en B.');
-    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(after.data!.segments[0]!.dst.text).toBe('Editado en B.');
+    expect(after.response.headers.get('etag')).not.toBe(before.response.headers.get('etag'));
 
     // A writer that is neither app (a script, a worker): plain SQL on a connection of its own.
     const other = new pg.Client({ connectionString: a.config.databaseUrl! });
@@ -116,8 +126,8 @@ describe('kept reads across two API processes', () => {
       await other.end();
     }
     await a.deps.db.changes.caughtUp();
-    expect((await transcript(a, member, projectId)).json.segments[0].dst.text).toBe('Por SQL.');
-    expect((await list(a, member, spaceId)).json.data[0].name).toBe('Renamed by SQL');
+    expect((await transcript(a, member, projectId)).data!.segments[0]!.dst.text).toBe('Por SQL.');
+    expect((await list(a, member, spaceId)).data!.data[0]!.name).toBe('Renamed by SQL');
   });
 
   it('every table the kept reads depend on sends a notice at commit, and a rolled-back write sends none', async () => {
@@ -163,10 +173,10 @@ describe('kept reads across two API processes', () => {
       expect(killed.rowCount).toBeGreaterThanOrEqual(1); // A's listener (and B's, if it listens)
       await until(() => !clock.live, 'A notices its listener is gone');
       // While A hears nothing, a change made on B is still never hidden: A reads the database.
-      const removed = await api(b, 'DELETE', `/api/space/${spaceId}/members/remove?member_id=${member.id}`, { token: owner.token });
-      expect(removed.status).toBe(200);
-      expect((await transcript(a, member, projectId)).status).toBe(403);
-      expect((await list(a, member, spaceId)).status).toBe(403);
+      const removed = await removeMember(b, spaceId, member.id);
+      expect(removed.response.status).toBe(200);
+      expect((await transcript(a, member, projectId)).response.status).toBe(403);
+      expect((await list(a, member, spaceId)).response.status).toBe(403);
       // It follows again by itself, and reads are kept again.
       await until(() => clock.live, 'A listens again');
       await keptInA(owner, spaceId, projectId);

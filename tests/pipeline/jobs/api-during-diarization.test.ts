@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechRegion } from '../../../server/engines/types';
 import { makeLongSpeechWav } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, newUser, type TestUser } from '../../server/projects/projects-fixtures';
+import { newUser, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 
 let h: Harness;
 let u: TestUser;
@@ -41,7 +42,7 @@ describe('the API while speaker detection runs', () => {
     const statuses: number[] = [];
     const requests = (async () => {
       while (running) {
-        statuses.push((await api(h, 'GET', '/api/users/current', { token: u.token })).status);
+        statuses.push((await typedClient(h, u.token).GET('/api/users/current')).response.status);
         await new Promise((r) => setTimeout(r, 100));
       }
     })();

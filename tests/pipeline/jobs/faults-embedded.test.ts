@@ -15,7 +15,8 @@ import { placeClips } from '../../../server/media/ffmpeg';
 import { projectKey } from '../../../server/storage/index';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, newUser, replacePipeline, seedProject, uploadOk, waitForStatus } from '../../server/projects/projects-fixtures';
+import { newUser, replacePipeline, seedProject, uploadOk, waitForStatus } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { startChild, type Child } from '../process-helpers';
 
 const dirs: string[] = [];
@@ -205,26 +206,29 @@ describe('disk full while merging', () => {
     });
     await p.startWorker(1);
 
+    const client = typedClient(h, u.token);
+    const at = { params: { path: { id } } };
     // First dub.
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await client.POST('/api/project/{id}/generate', at)).response.status).toBe(200);
     const first = await waitForStatus(h, u, id, (s) => s === 'merging_done' || /failed/.test(s), 120_000);
     expect(first.status, String(first.error_message)).toBe('merging_done');
-    const dl = await api(h, 'POST', `/api/project/${id}/media_download`, { token: u.token, body: { media_type: 'video' } });
-    const before = Buffer.from(await (await h.app.request(dl.json.url)).arrayBuffer());
+    const dl = await client.POST('/api/project/{id}/media_download', { ...at, body: { media_type: 'video' } });
+    expect(dl.response.status, JSON.stringify(dl.error)).toBe(200);
+    const before = Buffer.from(await (await h.app.request(dl.data!.url)).arrayBuffer());
     expect(before.length).toBeGreaterThan(1000);
 
     // Second dub with the disk full.
     diskFull = true;
     await h.deps.db.query(`UPDATE segments SET dst_text = 'Hola a todas.', status = 'updated' WHERE project_id = $1 AND start_sec < 1`, [id]);
     await h.deps.db.query(`UPDATE projects SET status = 'transcript_edited' WHERE id = $1`, [id]);
-    expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    expect((await client.POST('/api/project/{id}/generate', at)).response.status).toBe(200);
     const failed = await waitForStatus(h, u, id, (s) => s === 'merging_failed' || s === 'merging_done', 120_000);
     expect(failed.status).toBe('merging_failed');
     expect(failed.error_message).toMatch(/ran out of disk space.*previous result is still available/);
     // The previous dub is still what the download serves, byte for byte; nothing half-written was kept.
-    const again = await api(h, 'POST', `/api/project/${id}/media_download`, { token: u.token, body: { media_type: 'video' } });
-    expect(again.status).toBe(200);
-    const after = Buffer.from(await (await h.app.request(again.json.url)).arrayBuffer());
+    const again = await client.POST('/api/project/{id}/media_download', { ...at, body: { media_type: 'video' } });
+    expect(again.response.status, JSON.stringify(again.error)).toBe(200);
+    const after = Buffer.from(await (await h.app.request(again.data!.url)).arrayBuffer());
     expect(after.equals(before)).toBe(true);
     const outs: string[] = [];
     for await (const o of storage.list(projectKey(id, 'out/'))) outs.push(o.key);

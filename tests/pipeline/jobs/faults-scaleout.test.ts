@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { freePort, startChild, startProxy, startRedis, stopProcess, type Child, type Proxy } from '../process-helpers';
 
@@ -115,8 +116,8 @@ describe('scale-out faults', () => {
   });
 
   it('a worker sent SIGTERM mid-stage exits within its grace period; the stage is finished or handed over', async () => {
-    const g = await api(h, 'POST', `/api/project/${projectId}/generate`, { token: u.token });
-    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    const g = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     const job = await runningJob(projectId, ['voiceover', 'merging']);
     const t0 = Date.now();
     job.worker.kill('SIGTERM');
@@ -143,20 +144,22 @@ describe('scale-out faults', () => {
   });
 
   it('the database connection cut under a request in flight: a clear 503, then the next request succeeds', async () => {
-    expect((await api(h, 'GET', `/api/project/${projectId}`, { token: u.token })).status).toBe(200);
+    const client = typedClient(h, u.token);
+    const page = () => client.GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId } } });
+    expect((await client.GET('/api/project/{id}', { params: { path: { id: projectId } } })).response.status).toBe(200);
     proxy.hold();
-    const inFlight = api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}`, { token: u.token });
+    const inFlight = page();
     // Wait until the request's query is stuck in the proxy, then cut every connection.
     while (proxy.held() === 0) await new Promise((res) => setTimeout(res, 10));
     proxy.cut();
     const r = await inFlight;
-    expect(r.status).toBe(503);
-    expect(r.json.detail).toBe('The database is not reachable right now: try again in a moment');
-    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.response.status).toBe(503);
+    expect(r.error?.detail).toBe('The database is not reachable right now: try again in a moment');
+    expect(r.response.headers.get('retry-after')).toBe('2');
     // The client does what the answer says: it tries again after Retry-After seconds.
     await new Promise((res) => setTimeout(res, 2_000));
-    const next = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}`, { token: u.token });
-    expect(next.status).toBe(200);
-    expect(next.json.total).toBeGreaterThanOrEqual(2);
+    const next = await page();
+    expect(next.response.status).toBe(200);
+    expect(next.data!.total).toBeGreaterThanOrEqual(2);
   });
 });

@@ -10,7 +10,8 @@ import { S3Storage } from '../../../server/storage/index';
 import { startFakeS3, type FakeS3 } from '../../fakes/s3';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, replacePipeline, srtText, uploadFile, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, replacePipeline, srtText, uploadFile, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 
 let s3: FakeS3;
 let h: Harness;
@@ -80,8 +81,8 @@ describe('S3 storage through the app', () => {
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     projectId = r.json.id;
     await waitForStatus(h, u, projectId, (s) => s === 'translation_done' || /failed/.test(s), 150_000);
-    const g = await api(h, 'POST', `/api/project/${projectId}/generate`, { token: u.token });
-    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    const g = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     const done = await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 150_000);
     expect(done.status).toBe('merging_done');
     const keys = await s3.keys();
@@ -91,9 +92,10 @@ describe('S3 storage through the app', () => {
   });
 
   it('serves downloads from the store behind signed URLs, with range requests', async () => {
-    const r = await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'video' } });
-    expect(r.status).toBe(200);
-    const redirect = await h.app.request(r.json.url);
+    const r = await typedClient(h, u.token).POST('/api/project/{id}/media_download', { params: { path: { id: projectId } }, body: { media_type: 'video' } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const url = r.data!.url;
+    const redirect = await h.app.request(url);
     expect(redirect.status).toBe(302);
     const presigned = redirect.headers.get('location')!;
     expect(presigned.startsWith(`${s3.endpoint}/media/projects/${projectId}/out/1/translated_video.mp4?`)).toBe(true);
@@ -111,18 +113,19 @@ describe('S3 storage through the app', () => {
     expect(part.headers.get('content-range')).toBe(`bytes 100-1123/${bytes.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(100, 1124))).toBe(true);
     // A tampered link is refused before any redirect.
-    const bad = await h.app.request(r.json.url.replace(/\.([^./]+)\//, '.x$1/'));
+    const bad = await h.app.request(url.replace(/\.([^./]+)\//, '.x$1/'));
     expect(bad.status).toBe(403);
   });
 
   it('deleting the project, then the account, leaves the bucket empty', async () => {
-    const d = await api(h, 'DELETE', `/api/project/${projectId}`, { token: u.token });
-    expect(d.status).toBe(200);
+    const d = await typedClient(h, u.token).DELETE('/api/project/{id}', { params: { path: { id: projectId } } });
+    expect(d.response.status, JSON.stringify(d.error)).toBe(200);
+    expect(d.data).toEqual({ id: projectId, status: 'deleted' });
     const left = await s3.keys();
     expect(left.filter((k) => k.startsWith(`projects/${projectId}/`) || k.startsWith(`uploads/${mediaId}/`))).toEqual([]);
     expect(left).toHaveLength(1); // the subtitle upload, not used by any project
-    const gone = await api(h, 'DELETE', '/api/users/current', { token: u.token });
-    expect(gone.status).toBe(204);
+    const gone = await typedClient(h, u.token).DELETE('/api/users/current');
+    expect(gone.response.status).toBe(204);
     expect(await s3.keys()).toEqual([]);
     expect(await s3.openUploads()).toEqual([]);
   });

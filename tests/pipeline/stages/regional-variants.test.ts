@@ -17,7 +17,8 @@ import { FakeDeepL } from '../../fakes/deepl';
 import { FakeOpenAi, type ChatRequest } from '../../fakes/openai';
 import { recordingSleep } from '../../fakes/util';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, uploadOk, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, uploadOk, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 const DEEPL_KEY = 'fake-deepl-key-7f3a9c:fx';
@@ -48,9 +49,17 @@ beforeEach(() => {
   openai.reset();
 });
 
-type Lang = { value: string; is_dialect: boolean; variant_note?: string | null };
-const translationList = async () => (await api(h, 'GET', '/api/settings', { token: u.token })).json.languages.translation as Lang[];
-const get = async (id: string) => (await api(h, 'GET', `/api/project/${id}`, { token: u.token })).json;
+const at = (id: string) => ({ params: { path: { id } } });
+const translationList = async () => {
+  const r = await typedClient(h, u.token).GET('/api/settings');
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.languages.translation;
+};
+const get = async (id: string) => {
+  const r = await typedClient(h, u.token).GET('/api/project/{id}', at(id));
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!;
+};
 
 /** A project from the built-in engines' create call, its pipeline jobs dropped (the stages run by hand here). */
 async function project(dst: string, extra: Record<string, unknown> = {}): Promise<string> {
@@ -95,11 +104,12 @@ describe('the voice follows the region (built-in espeak-ng)', () => {
       await runStage(id, voiceSuggest, 'voice_suggest');
       const p = await get(id);
       expect(p.dst_lang).toBe(dst);
-      const ids = p.speakers.map((s: { voice_id: string }) => s.voice_id) as string[];
+      const ids = p.speakers.map((s) => s.voice_id);
       expect(ids).toHaveLength(2);
       for (const v of ids) expect(v).toMatch(new RegExp(`^espeak:${dialect}\\+`));
-      const pool = (await api(h, 'GET', `/api/project/${id}/voice_pool`, { token: u.token })).json;
-      expect(new Set((pool.voices as Array<{ dialect: string | null }>).map((v) => v.dialect))).toEqual(new Set([dialect]));
+      const pool = await typedClient(h, u.token).GET('/api/project/{id}/voice_pool', at(id));
+      expect(pool.response.status, JSON.stringify(pool.error)).toBe(200);
+      expect(new Set(pool.data!.voices.map((v) => v.dialect))).toEqual(new Set([dialect]));
     }
   });
 });
@@ -135,15 +145,17 @@ describe('language list and validation', () => {
   });
 
   it('a dictionary for "es" applies to an es-419 project', async () => {
-    const g = await api(h, 'POST', `/api/glossary?space_id=${u.defaultSpaceId}`, {
-      token: u.token,
+    const g = await typedClient(h, u.token).POST('/api/glossary', {
+      params: { query: { space_id: u.defaultSpaceId } },
       body: { name: 'Brand', source_lang: 'en', target_lang: 'es', entries: [{ source: 'Studio', target: 'Estudio' }] },
     });
-    expect(g.status, JSON.stringify(g.json)).toBe(201);
-    const id = await project('es-419', { glossary_id: g.json.id });
-    expect((await get(id)).glossary_id).toBe(g.json.id);
-    const list = await api(h, 'GET', `/api/glossary?space_id=${u.defaultSpaceId}&source_lang=en&target_lang=es-419`, { token: u.token });
-    expect((list.json as Array<{ id: string }>).map((x) => x.id)).toContain(g.json.id);
+    expect(g.response.status, JSON.stringify(g.error)).toBe(201);
+    const glossaryId = g.data!.id;
+    const id = await project('es-419', { glossary_id: glossaryId });
+    expect((await get(id)).glossary_id).toBe(glossaryId);
+    const list = await typedClient(h, u.token).GET('/api/glossary', { params: { query: { space_id: u.defaultSpaceId, source_lang: 'en', target_lang: 'es-419' } } });
+    expect(list.response.status, JSON.stringify(list.error)).toBe(200);
+    expect(list.data!.map((x) => x.id)).toContain(glossaryId);
   });
 });
 
@@ -171,8 +183,8 @@ describe('the vocabulary follows where the engine can', () => {
     const id = await project('pt-br');
     const p = await get(id);
     expect(p.dst_lang).toBe('pt-BR');
-    const list = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}`, { token: u.token });
-    expect((list.json.data as Array<{ id: string; dst_lang: string }>).find((x) => x.id === id)!.dst_lang).toBe('pt-BR');
+    const list = await typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId } } });
+    expect(list.data!.data.find((x) => x.id === id)!.dst_lang).toBe('pt-BR');
     const langs = await translationList();
     // DeepL knows Brazilian Portuguese: no note on its option
     expect(langs.find((l) => l.value === 'pt-BR')!.variant_note ?? null).toBeNull();
@@ -184,8 +196,8 @@ describe('the vocabulary follows where the engine can', () => {
     const targets = deepl.requestsTo('POST', '/v2/translate').map((r) => (r.json as { target_lang: string }).target_lang);
     expect(targets.length).toBeGreaterThan(0);
     expect(new Set(targets)).toEqual(new Set(['PT-BR']));
-    const t = (await api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token })).json.segments as Array<{ dst: { text: string } }>;
-    expect(t[0]!.dst.text).toBe('PT-BR:Hello there.');
+    const t = await typedClient(h, u.token).GET('/api/project/{id}/transcript', at(id));
+    expect(t.data!.segments[0]!.dst.text).toBe('PT-BR:Hello there.');
   });
 
   it('the LLM prompt names the variant', async () => {

@@ -9,7 +9,8 @@ import { QualityReport } from '../../../contract/schemas/quality';
 import { probe } from '../../../server/media/probe';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, jobsOf, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, jobsOf, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let h: Harness;
@@ -28,6 +29,12 @@ afterAll(async () => {
 });
 
 const ANALYSIS = ['ingest', 'separate_background', 'transcribe_segments', 'transcription', 'determine_speakers'];
+const at = (id: string) => ({ params: { path: { id } } });
+const transcript = async (id: string) => {
+  const r = await typedClient(h, u.token).GET('/api/project/{id}/transcript', at(id));
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.segments;
+};
 
 describe('one upload, two target languages', () => {
   let source: string;
@@ -40,27 +47,28 @@ describe('one upload, two target languages', () => {
     expect(r.status, JSON.stringify(r.json)).toBe(200);
     source = r.json.id;
     await waitForStatus(h, u, source, (s) => s === 'translation_done' || /failed|^no_/.test(s), 240_000);
-    const list = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}`, { token: u.token });
-    const children = (list.json.data as Array<{ id: string; copied_from: string | null; dst_lang: string }>).filter((p) => p.copied_from === source);
+    const list = await typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId } } });
+    const children = list.data!.data.filter((p) => p.copied_from === source);
     expect(children.map((c) => c.dst_lang)).toEqual(['ca']);
     child = children[0]!.id;
     const c = await waitForStatus(h, u, child, (s) => s === 'translation_done' || /failed|^no_/.test(s), 240_000);
     expect(c).toMatchObject({ status: 'translation_done', name: 'Sense (CA)', src_lang: 'en', dst_lang: 'ca' });
-    const srcT = (await api(h, 'GET', `/api/project/${source}/transcript`, { token: u.token })).json.segments as Array<{ start: number; src: { text: string }; dst: { text: string } }>;
-    const dstT = (await api(h, 'GET', `/api/project/${child}/transcript`, { token: u.token })).json.segments as typeof srcT;
+    const srcT = await transcript(source);
+    const dstT = await transcript(child);
     expect(dstT.map((s) => [s.start, s.src.text])).toEqual(srcT.map((s) => [s.start, s.src.text]));
     for (const s of dstT) expect(s.dst.text.length).toBeGreaterThan(0);
     expect(dstT.map((s) => s.dst.text)).not.toEqual(srcT.map((s) => s.dst.text));
   }, 500_000);
 
   it('generates both dubs: two dubbed videos, ASR ran once (job records)', async () => {
-    for (const id of [source, child]) expect((await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token })).status).toBe(200);
+    for (const id of [source, child]) expect((await typedClient(h, u.token).POST('/api/project/{id}/generate', at(id))).response.status).toBe(200);
     for (const id of [source, child]) {
       const p = await waitForStatus(h, u, id, (s) => s === 'merging_done' || /failed/.test(s), 240_000);
       expect(p.status).toBe('merging_done');
-      const dl = await api(h, 'POST', `/api/project/${id}/media_download`, { token: u.token, body: { media_type: 'video' } });
+      const dl = await typedClient(h, u.token).POST('/api/project/{id}/media_download', { ...at(id), body: { media_type: 'video' } });
+      expect(dl.response.status, JSON.stringify(dl.error)).toBe(200);
       const out = join(dir, `${id}.mp4`);
-      writeFileSync(out, Buffer.from(await (await h.app.request(dl.json.url)).arrayBuffer()));
+      writeFileSync(out, Buffer.from(await (await h.app.request(dl.data!.url)).arrayBuffer()));
       const info = await probe(out);
       expect(info.hasVideo && info.hasAudio).toBe(true);
       expect(Math.abs(info.durationSec - 12)).toBeLessThan(0.2);
@@ -78,10 +86,10 @@ describe('one upload, two target languages', () => {
 
   it('each dub carries a quality report measured from its output files', async () => {
     for (const id of [source, child]) {
-      const r = await api(h, 'GET', `/api/project/${id}/quality`, { token: u.token });
-      expect(r.status, JSON.stringify(r.json)).toBe(200);
-      const q = v.parse(QualityReport, r.json);
-      const t = (await api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token })).json.segments as Array<{ id: string }>;
+      const r = await typedClient(h, u.token).GET('/api/project/{id}/quality', at(id));
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      const q = v.parse(QualityReport, r.data);
+      const t = await transcript(id);
       expect(q.segments.map((s) => s.id)).toEqual(t.map((s) => s.id));
       expect(q.stale).toBe(false);
       // The output follows the source's own loudness (the Teamspace's default target), measured on both.
