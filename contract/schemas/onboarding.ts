@@ -48,6 +48,8 @@ export const SurveyAddRequest = v.object({
 });
 export const SurveyRejectRequest = v.object({ survey_id: Text(100) });
 export const SurveyActiveRequest = v.object({ active: v.boolean() });
+/** POST /api/survey/add and /api/survey/reject: the answer (or the dismissal) is stored. */
+export const SurveyRecorded = v.object({ ok: v.literal(true) });
 
 // ------------------------------------------------------------------ admin lists
 const AdminDate = v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), 'Invalid date'));

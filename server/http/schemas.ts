@@ -73,7 +73,7 @@ export const SCHEMAS = {
   ShopMinutesRequest: shopBilling.ShopMinutesRequest, ShopMinutesResponse: shopBilling.ShopMinutesResponse,
   SupportMessageRequest: onboarding.SupportMessageRequest, SupportConversation: onboarding.SupportConversation, SupportThread: onboarding.SupportThread,
   SupportReplyRequest: onboarding.SupportReplyRequest, SupportReplyAnswer: onboarding.SupportReplyAnswer,
-  SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest,
+  SurveyAddRequest: onboarding.SurveyAddRequest, SurveyRejectRequest: onboarding.SurveyRejectRequest, SurveyActiveRequest: onboarding.SurveyActiveRequest, SurveyRecorded: onboarding.SurveyRecorded,
   AdminFeedback: onboarding.AdminFeedback, AdminSurveyAnswer: onboarding.AdminSurveyAnswer, AdminSurvey: onboarding.AdminSurvey,
   Error: ErrorBody, ValidationIssue: ErrorDetailItem, Deleted,
 } satisfies Record<string, v.GenericSchema>;

@@ -19,11 +19,11 @@ const ADMIN_RECORDS_Q: QueryFact[] = [
 const ADMIN_LIST_Q: QueryFact[] = [...ADMIN_RECORDS_Q, { name: 'limit', description: `Rows (1-1000, default ${ADMIN_LIST_LIMIT})` }];
 
 export const surveyRoutes = new Hono<AppEnv>()
-  .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', status: 201 }), async (c) => {
+  .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', response: 'SurveyRecorded', status: 201 }), async (c) => {
     const body = await jsonBody(c, SurveyAddRequest);
     return c.json(await answerSurvey(c.get('deps').db, c.get('user').id, body), 201);
   })
-  .post('/reject', routeFacts({ summary: 'Decline a survey', body: 'SurveyRejectRequest' }), async (c) => {
+  .post('/reject', routeFacts({ summary: 'Decline a survey', body: 'SurveyRejectRequest', response: 'SurveyRecorded' }), async (c) => {
     const body = await jsonBody(c, SurveyRejectRequest);
     return c.json(await rejectSurvey(c.get('deps').db, c.get('user').id, body.survey_id));
   });
@@ -55,7 +55,7 @@ export const surveyAdminRoutes = new Hono<AppEnv>()
     query: ADMIN_LIST_Q,
   }), async (c) => c.json(await listSurveyAnswers(c.get('deps').db, queryWith(c, AdminRecordsQuery), ADMIN_LIST_LIMIT)))
   .get('/surveys', routeFacts({ summary: 'The surveys and whether users are asked them (superuser)', response: 'AdminSurvey', list: true }), async (c) => c.json(await listSurveys(c.get('deps').db)))
-  .patch('/surveys/:id', routeFacts({ summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest' }), async (c) => {
+  .patch('/surveys/:id', routeFacts({ summary: 'Turn a survey on or off (superuser)', body: 'SurveyActiveRequest', response: 'AdminSurvey' }), async (c) => {
     const body = await jsonBody(c, SurveyActiveRequest);
     return c.json(await setSurveyActive(c.get('deps').db, c.req.param('id'), body.active));
   })

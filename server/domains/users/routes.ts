@@ -71,7 +71,8 @@ export const usersRoutes = new Hono<AppEnv>()
     const deps = c.get('deps');
     return c.json(await sisterSsoRedirect(deps.db, deps.config, c.get('user')));
   })
-  .get('/feature_groups', (c) => c.json(c.get('user').feature_groups ?? []))
+  .get('/feature_groups', routeFacts({ summary: 'The account\'s A/B feature groups', response: 'FeatureGroup', list: true }), (c) =>
+    c.json(c.get('user').feature_groups ?? []))
   .delete('/current', routeFacts({ summary: 'Delete the current account (its Teamspaces, projects and uploads go with it)', status: 204 }), async (c) => {
     await deleteAccount(c.get('deps').db, c.get('user'));
     // Its spaces, projects and uploads went with it: their stored files go now.

@@ -2252,7 +2252,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/users/feature_groups */
+        /** The account's A/B feature groups */
         get: operations["get_users_feature_groups"];
         put?: never;
         post?: never;
@@ -4242,6 +4242,10 @@ export interface components {
         SurveyActiveRequest: {
             active: boolean;
         };
+        SurveyRecorded: {
+            /** @constant */
+            ok: true;
+        };
         AdminFeedback: {
             id: string;
             email: string | null;
@@ -5198,7 +5202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AdminSurvey"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -15922,7 +15926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SurveyRecorded"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -16000,7 +16004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SurveyRecorded"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -16771,7 +16775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FeatureGroup"][];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
