@@ -4,7 +4,8 @@ import { jwtVerify } from 'jose';
 import sodium from 'libsodium-wrappers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness';
-import { call, grantPlan, makeUser, ok, type TestUser } from '../spaces/spaces-fixtures';
+import { grantPlan, makeUser, type TestUser } from '../spaces/spaces-fixtures';
+import { typedClient } from '../typed-client';
 
 let h: Harness;
 let bare: Harness;
@@ -33,8 +34,9 @@ afterAll(async () => {
 
 describe('POST /api/users/sister_sso', () => {
   it('redirects to the sister host with a sealed box only its secret key opens', async () => {
-    const r = await ok(h, paid, 'POST', '/api/users/sister_sso');
-    const url = new URL(r.redirect_url);
+    const r = await typedClient(h, paid.token).POST('/api/users/sister_sso');
+    expect(r.response.status).toBe(200);
+    const url = new URL(r.data!.redirect_url);
     expect(`${url.origin}${url.pathname}`).toBe('https://ads.example.com/sso');
     const box = sodium.from_base64(url.searchParams.get('code')!, sodium.base64_variants.URLSAFE_NO_PADDING);
     const opened = JSON.parse(sodium.to_string(sodium.crypto_box_seal_open(box, keys.publicKey, keys.privateKey)));
@@ -48,18 +50,20 @@ describe('POST /api/users/sister_sso', () => {
     const other = sodium.crypto_box_keypair();
     expect(() => sodium.crypto_box_seal_open(box, other.publicKey, other.privateKey)).toThrow();
     // The settings say it is configured.
-    expect((await ok(h, paid, 'GET', '/api/settings')).sister_app).toBe(true);
+    const settings = await typedClient(h, paid.token).GET('/api/settings');
+    expect(settings.response.status).toBe(200);
+    expect(settings.data!.sister_app).toBe(true);
   });
 
   it('is refused on the trial plan, anonymously, and when not configured', async () => {
-    const t = await call(h, trial, 'POST', '/api/users/sister_sso');
-    expect(t.status).toBe(403);
-    expect(t.json.detail).toBe('Try video Ad is not available on the trial plan');
-    expect((await call(h, null, 'POST', '/api/users/sister_sso')).status).toBe(401);
+    const t = await typedClient(h, trial.token).POST('/api/users/sister_sso');
+    expect(t.response.status).toBe(403);
+    expect(t.error!.detail).toBe('Try video Ad is not available on the trial plan');
+    expect((await typedClient(h).POST('/api/users/sister_sso')).response.status).toBe(401);
     const u = await makeUser(bare, 'x@example.com');
     await grantPlan(bare, u.id, 'business');
-    const n = await call(bare, u, 'POST', '/api/users/sister_sso');
-    expect(n.status).toBe(503);
-    expect(n.json.detail).toBe('Single sign-on to the video-ad product is not configured');
+    const n = await typedClient(bare, u.token).POST('/api/users/sister_sso');
+    expect(n.response.status).toBe(503);
+    expect(n.error!.detail).toBe('Single sign-on to the video-ad product is not configured');
   });
 });

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendInviteMails } from '../../../server/domains/spaces/mail';
 import { createHarness, type Harness } from '../harness';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink';
-import { call, createSpace, grantPlan, makeUser, ok } from './spaces-fixtures';
+import { typedClient } from '../typed-client';
+import { createSpace, grantPlan, makeUser } from './spaces-fixtures';
 
 /** Decodes the raw message enough to match texts: unfolded headers with RFC 2047 words, quoted-printable body. */
 function plain(data: string): string {
@@ -50,7 +51,8 @@ describe('invitation e-mails with SMTP configured', () => {
     expect(s.invites.map((i: { email: string }) => i.email)).toEqual(['newbie@example.com']);
 
     const member = await makeUser(h, 'already@example.com');
-    await ok(h, o, 'POST', `/api/space/${s.id}/invite`, { emails: [member.email] });
+    const invited = await typedClient(h, o.token).POST('/api/space/{id}/invite', { params: { path: { id: s.id } }, body: { emails: [member.email] } });
+    expect(invited.response.status).toBe(200);
     const m2 = await waitFor(() => sink.messages.find((m) => m.to.includes('already@example.com')));
     expect(plain(m2.data)).toContain(`https://dub.example.com/spaces/${s.id}`);
   });
@@ -72,9 +74,9 @@ describe('invitation e-mails when sending fails', () => {
     const o = await makeUser(h, 'fail-owner@example.com');
     await grantPlan(h, o.id, 'business');
     const s = await createSpace(h, o, 'No Mail', 'ocean');
-    const r = await call(h, o, 'POST', `/api/space/${s.id}/invite`, { emails: ['bounce@example.com'] });
-    expect(r.status).toBe(200);
-    expect(r.json.invites.map((i: { email: string }) => i.email)).toEqual(['bounce@example.com']);
+    const r = await typedClient(h, o.token).POST('/api/space/{id}/invite', { params: { path: { id: s.id } }, body: { emails: ['bounce@example.com'] } });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.invites.map((i) => i.email)).toEqual(['bounce@example.com']);
     const logged: { msg: string; meta?: Record<string, unknown> }[] = [];
     await sendInviteMails(
       h.deps,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SupportConversation, SupportThread } from '../../../contract/schemas/onboarding';
 import { createHarness, type Harness } from '../harness';
 import { startSmtpSink, type SmtpSink } from '../smtp-sink';
-import { call, makeUser, ok, type TestUser } from '../spaces/spaces-fixtures';
+import { makeUser, type TestUser } from '../spaces/spaces-fixtures';
+import { issuesOf, typedClient } from '../typed-client';
 
 let h: Harness;
 let sink: SmtpSink;
@@ -37,86 +38,104 @@ afterAll(async () => {
   await sink?.close();
 });
 
+/** GET /api/support/thread as `by`, checked for 200. */
+async function ownThread(by: ReturnType<typeof typedClient>, query: { read?: string } = {}) {
+  const r = await by.GET('/api/support/thread', { params: { query } });
+  expect(r.response.status).toBe(200);
+  return r.data!;
+}
+/** GET /api/admin/support/threads as staff, checked for 200. */
+async function inbox(query: { status?: string } = {}) {
+  const r = await typedClient(h, staff.token).GET('/api/admin/support/threads', { params: { query } });
+  expect(r.response.status).toBe(200);
+  return r.data!;
+}
+const openThread = (id: string, by: ReturnType<typeof typedClient>) =>
+  by.GET('/api/admin/support/threads/{id}', { params: { path: { id } } });
+const answerThread = (id: string, body: string, by: ReturnType<typeof typedClient>) =>
+  by.POST('/api/admin/support/threads/{id}/messages', { params: { path: { id } }, body: { body } });
+
 describe('support chat', () => {
   it('a user writes with the page and project; staff see it in the inbox and answer; the user sees the answer', async () => {
-    const empty = await ok(h, alice, 'GET', '/api/support/thread');
+    const asAlice = typedClient(h, alice.token);
+    const asStaff = typedClient(h, staff.token);
+    const empty = await ownThread(asAlice);
     expect(empty).toEqual({ thread: null, messages: [] });
 
-    const sent = await ok(h, alice, 'POST', '/api/support/messages', {
-      body: 'My dub is silent',
-      page: `/spaces/${alice.defaultSpaceId}/project/${aliceProject}`,
-      project_id: aliceProject,
-    }, 201);
-    expect(v.is(SupportConversation, sent)).toBe(true);
-    expect(sent.thread.status).toBe('open');
-    expect(sent.messages).toHaveLength(1);
-    expect(sent.messages[0]).toMatchObject({ body: 'My dub is silent', from_staff: false, project_id: aliceProject, project_name: 'Alice interview' });
+    const sent = await asAlice.POST('/api/support/messages', {
+      body: { body: 'My dub is silent', page: `/spaces/${alice.defaultSpaceId}/project/${aliceProject}`, project_id: aliceProject },
+    });
+    expect(sent.response.status).toBe(201);
+    expect(v.is(SupportConversation, sent.data)).toBe(true);
+    expect(sent.data!.thread!.status).toBe('open');
+    expect(sent.data!.messages).toHaveLength(1);
+    expect(sent.data!.messages[0]).toMatchObject({ body: 'My dub is silent', from_staff: false, project_id: aliceProject, project_name: 'Alice interview' });
     // Support was notified by e-mail.
     expect(sink.messages.some((m) => m.to.includes('help@studio.example') && m.data.includes('My dub is silent'))).toBe(true);
 
-    const threads = await ok(h, staff, 'GET', '/api/admin/support/threads?status=open');
+    const threads = await inbox({ status: 'open' });
     expect(threads).toHaveLength(1);
     expect(v.is(SupportThread, threads[0])).toBe(true);
     expect(threads[0]).toMatchObject({ user_email: 'alice@example.com', unread: 1, last_message: 'My dub is silent' });
 
-    const opened = await ok(h, staff, 'GET', `/api/admin/support/threads/${threads[0].id}`);
-    expect(v.is(SupportConversation, opened)).toBe(true);
-    expect(opened.messages[0].page).toBe(`/spaces/${alice.defaultSpaceId}/project/${aliceProject}`);
-    expect((await ok(h, staff, 'GET', '/api/admin/support/threads'))[0].unread).toBe(0);
+    const opened = await openThread(threads[0].id, asStaff);
+    expect(opened.response.status).toBe(200);
+    expect(v.is(SupportConversation, opened.data)).toBe(true);
+    expect(opened.data!.messages[0].page).toBe(`/spaces/${alice.defaultSpaceId}/project/${aliceProject}`);
+    expect((await inbox())[0].unread).toBe(0);
 
-    const answered = await ok(h, staff, 'POST', `/api/admin/support/threads/${threads[0].id}/messages`, { body: 'Press Generate again' }, 201);
-    expect(answered.emailed).toBe(true);
-    expect(answered.thread.status).toBe('answered');
+    const answered = await answerThread(threads[0].id, 'Press Generate again', asStaff);
+    expect(answered.response.status).toBe(201);
+    expect(answered.data!.emailed).toBe(true);
+    expect(answered.data!.thread!.status).toBe('answered');
     const mail = sink.messages.find((m) => m.to.includes('alice@example.com'));
     expect(mail?.data).toContain('Press Generate again');
 
-    const mine = await ok(h, alice, 'GET', '/api/support/thread');
-    expect(mine.thread.unread).toBe(1);
-    expect(mine.messages.map((m: { body: string; from_staff: boolean }) => [m.body, m.from_staff])).toEqual([
+    const mine = await ownThread(asAlice);
+    expect(mine.thread!.unread).toBe(1);
+    expect(mine.messages.map((m) => [m.body, m.from_staff])).toEqual([
       ['My dub is silent', false],
       ['Press Generate again', true],
     ]);
     // Reading with the panel open marks the answer as seen.
-    await ok(h, alice, 'GET', '/api/support/thread?read=1');
-    expect((await ok(h, alice, 'GET', '/api/support/thread')).thread.unread).toBe(0);
-    expect((await ok(h, staff, 'GET', '/api/admin/support/threads?status=answered'))).toHaveLength(1);
+    await ownThread(asAlice, { read: '1' });
+    expect((await ownThread(asAlice)).thread!.unread).toBe(0);
+    expect(await inbox({ status: 'answered' })).toHaveLength(1);
   });
 
   it('refuses a non-superuser the inbox and another user\'s thread', async () => {
-    const threads = await ok(h, staff, 'GET', '/api/admin/support/threads');
-    const aliceThread = threads.find((t: { user_email: string }) => t.user_email === 'alice@example.com').id;
-    for (const [method, path, body] of [
-      ['GET', '/api/admin/support/threads', undefined],
-      ['GET', `/api/admin/support/threads/${aliceThread}`, undefined],
-      ['POST', `/api/admin/support/threads/${aliceThread}/messages`, { body: 'I am staff, trust me' }],
-    ] as const) {
-      const r = await call(h, bob, method, path, body);
-      expect(r.status, `${method} ${path}`).toBe(403);
-    }
-    expect((await call(h, null, 'GET', '/api/support/thread')).status).toBe(401);
+    const asBob = typedClient(h, bob.token);
+    const aliceThread = (await inbox()).find((t) => t.user_email === 'alice@example.com')!.id;
+    expect((await asBob.GET('/api/admin/support/threads')).response.status, 'GET /api/admin/support/threads').toBe(403);
+    expect((await openThread(aliceThread, asBob)).response.status, 'GET /api/admin/support/threads/{id}').toBe(403);
+    expect((await answerThread(aliceThread, 'I am staff, trust me', asBob)).response.status, 'POST /api/admin/support/threads/{id}/messages').toBe(403);
+    expect((await typedClient(h).GET('/api/support/thread')).response.status).toBe(401);
     // Bob's own thread shows nothing of Alice's.
-    expect(await ok(h, bob, 'GET', '/api/support/thread')).toEqual({ thread: null, messages: [] });
+    expect(await ownThread(asBob)).toEqual({ thread: null, messages: [] });
     // No answer was stored by the refused call.
-    const again = await ok(h, alice, 'GET', '/api/support/thread');
-    expect(again.messages.map((m: { body: string }) => m.body)).not.toContain('I am staff, trust me');
+    const again = await ownThread(typedClient(h, alice.token));
+    expect(again.messages.map((m) => m.body)).not.toContain('I am staff, trust me');
   });
 
   it('refuses attaching a project the user may not see, and bad input', async () => {
-    const r = await call(h, alice, 'POST', '/api/support/messages', { body: 'look at this', project_id: bobProject });
-    expect(r.status).toBe(404);
-    expect(r.json.detail).toBe('Project not found');
-    const blank = await call(h, alice, 'POST', '/api/support/messages', { body: '   ' });
-    expect(blank.status).toBe(422);
-    expect(blank.json.detail[0].loc).toEqual(['body', 'body']);
-    const badId = await call(h, alice, 'POST', '/api/support/messages', { body: 'x', project_id: 'nope' });
-    expect(badId.status).toBe(422);
-    expect((await call(h, staff, 'GET', '/api/admin/support/threads/00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    expect((await call(h, staff, 'POST', '/api/admin/support/threads/nope/messages', { body: 'x' })).status).toBe(404);
+    const asAlice = typedClient(h, alice.token);
+    const asStaff = typedClient(h, staff.token);
+    const r = await asAlice.POST('/api/support/messages', { body: { body: 'look at this', project_id: bobProject } });
+    expect(r.response.status).toBe(404);
+    expect(r.error!.detail).toBe('Project not found');
+    const blank = await asAlice.POST('/api/support/messages', { body: { body: '   ' } });
+    expect(blank.response.status).toBe(422);
+    expect(issuesOf(blank.error)[0].loc).toEqual(['body', 'body']);
+    const badId = await asAlice.POST('/api/support/messages', { body: { body: 'x', project_id: 'nope' } });
+    expect(badId.response.status).toBe(422);
+    expect((await openThread('00000000-0000-4000-8000-000000000000', asStaff)).response.status).toBe(404);
+    expect((await answerThread('nope', 'x', asStaff)).response.status).toBe(404);
   });
 
   it('settings carry the support address and help center', async () => {
-    const s = await ok(h, alice, 'GET', '/api/settings');
-    expect(s.support).toEqual({ email: 'help@studio.example', help_center_url: null });
-    expect(s.sister_app).toBe(false);
+    const s = await typedClient(h, alice.token).GET('/api/settings');
+    expect(s.response.status).toBe(200);
+    expect(s.data!.support).toEqual({ email: 'help@studio.example', help_center_url: null });
+    expect(s.data!.sister_app).toBe(false);
   });
 });
