@@ -6,7 +6,6 @@ import { signAccessToken } from '../../../server/domains/auth/tokens';
 import { upsertSubscription } from '../../../server/domains/billing/repository';
 import { claimInvites, ensureDefaultSpace } from '../../../server/domains/spaces/service';
 import type { Harness } from '../harness';
-import { api } from '../helpers';
 import { typedClient } from '../typed-client';
 
 export interface TestUser {
@@ -47,18 +46,6 @@ export async function grantPlan(
     interval: 'month',
     currentPeriodEnd: opts.periodEnd === undefined ? new Date(Date.now() + 30 * 24 * 3600 * 1000) : opts.periodEnd,
   });
-}
-
-/** Any method and path, any body: untyped, as its callers name the path and body at run time (refusals, malformed bodies). */
-export async function call(h: Harness, u: TestUser | null, method: string, path: string, body?: unknown) {
-  const r = await api(h, method, path, { token: u?.token ?? null, body });
-  return { status: r.status, json: r.json };
-}
-
-export async function ok(h: Harness, u: TestUser, method: string, path: string, body?: unknown, status = 200) {
-  const r = await call(h, u, method, path, body);
-  expect(r, `${method} ${path}`).toMatchObject({ status });
-  return r.json;
 }
 
 export async function createSpace(h: Harness, u: TestUser, name: string, color = 'ocean', emails: string[] = []) {
