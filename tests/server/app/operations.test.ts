@@ -111,7 +111,8 @@ describe('logs', () => {
   it('every pipeline line of a job carries the job id', async () => {
     const p = deps.pipeline!;
     const r = await createProject(h, u, { name: 'Logged', src_lang: 'en', dst_lang: 'es', link: 'https://youtu.be/abcdefghijk' });
-    const id = r.json.id as string;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const id = r.data!.id;
     await p.startWorker(1);
     await waitFor(() => projectState(h, id), (s) => s?.status === 'translation_done', 30_000, 'translation_done');
     await p.stop();
@@ -305,7 +306,8 @@ describe('security', () => {
 
   it('the link ingest takes only the spec hosts, resolving to public addresses', async () => {
     const bad = await createProject(h, u, { name: 'Bad', src_lang: 'en', dst_lang: 'es', link: 'http://127.0.0.1:8080/video.mp4' });
-    expect(bad).toMatchObject({ status: 400, json: { detail: 'Please provide correct link' } });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error).toMatchObject({ detail: 'Please provide correct link' });
     await expect(checkIngestLink('http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ code: 'forbidden_link' });
     await expect(checkIngestLink('https://www.youtube.com/watch?v=abcdefghijk', { lookup: async () => ['10.0.0.5'] })).rejects.toThrow(
       /private network address/,

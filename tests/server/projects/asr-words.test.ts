@@ -116,8 +116,8 @@ describe('/api/project/{id}/asr_words', () => {
     const long = await create({ name: 'Too long', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: ['x'.repeat(ASR_WORD_MAX_CHARS + 1)] });
     expect(long.response.status).toBe(422);
     expect(JSON.stringify(long.error)).toContain(`at most ${ASR_WORD_MAX_CHARS} characters`);
-    // Untyped (createProject): asr_words that is not a list, a body the types refuse.
-    expect((await createProject(h, alice, { name: 'Not a list', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: 'Zephyrix' })).status).toBe(422);
+    // createProject casts its body: asr_words that is not a list, a body the types refuse.
+    expect((await createProject(h, alice, { name: 'Not a list', src_lang: 'en', dst_lang: 'es', media_id: media, asr_words: 'Zephyrix' })).response.status).toBe(422);
     expect(Number(await count())).toBe(before);
   });
 });

@@ -139,10 +139,10 @@ describe('a given transcript is aligned to the speech', () => {
       [42, /./],
     ];
     for (const [src_text, why] of cases) {
-      // Untyped (createProject): one of the cases is a src_text the types refuse (a number).
+      // createProject casts its body: one of the cases is a src_text the types refuse (a number).
       const r = await createProject(h, u, { ...base, src_text });
-      expect(r.status, JSON.stringify(src_text).slice(0, 40)).toBe(422);
-      expect(JSON.stringify(r.json)).toMatch(why);
+      expect(r.response.status, JSON.stringify(src_text).slice(0, 40)).toBe(422);
+      expect(JSON.stringify(r.error)).toMatch(why);
     }
     const srt = join(dir, 'both.srt');
     writeFileSync(srt, srtText([[0.3, 2, 'Hello.']]));

@@ -64,8 +64,8 @@ describe('POST /api/project/create_transcript', () => {
   it('validates the body, the link and the media', async () => {
     // Untyped: a body without its required name (the 422 under test).
     const noName = await createProject(h, alice, { src_lang: 'en', dst_lang: 'es', media_id: mediaId });
-    expect(noName.status).toBe(422);
-    expect(noName.json.detail[0].loc).toEqual(['body', 'name']);
+    expect(noName.response.status).toBe(422);
+    expect(issuesOf(noName.error)[0]!.loc).toEqual(['body', 'name']);
     const both = await createTyped(h, alice, { name: 'x', src_lang: 'en', dst_lang: 'es', media_id: mediaId, link: 'https://youtu.be/dQw4w9WgXcQ' });
     expect(both.response.status).toBe(400);
     const none = await createTyped(h, alice, { name: 'x', src_lang: 'en', dst_lang: 'es' });

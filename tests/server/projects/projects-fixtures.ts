@@ -79,10 +79,17 @@ export function srtText(cues: Array<[number, number, string]>): string {
   return cues.map(([a, b, text], i) => `${i + 1}\n${t(a)} --> ${t(b)}\n${text}\n`).join('\n');
 }
 
-/** POST /api/project/create_transcript with any body: untyped, as callers send malformed and incomplete bodies too (the 422s). */
+/**
+ * POST /api/project/create_transcript through the typed client with a test body: the openapi-fetch result
+ * (`.response.status`, `.data`, `.error`; `issuesOf(r.error)` for the 422 issues).
+ */
 export async function createProject(h: Harness, u: TestUser, body: Record<string, unknown>, spaceId = u.defaultSpaceId) {
-  // Untyped on purpose: its callers send bodies the API document refuses (the 422s) and read the untyped answer.
-  return api(h, 'POST', `/api/project/create_transcript?space_id=${spaceId}`, { token: u.token, body });
+  return typedClient(h, u.token).POST('/api/project/create_transcript', {
+    params: { query: { space_id: spaceId } },
+    // The one cast of the test bodies: callers pass bodies built per test, some deliberately incomplete or wrong
+    // (the 422s under test), so the body is not checked here; the answer is typed.
+    body: body as components['schemas']['CreateTranscriptRequest'],
+  });
 }
 
 /** POST /api/project/create_transcript through the typed client: a body the API document takes, the typed answer. */
@@ -152,14 +159,13 @@ export async function waitForStatus(
   id: string,
   until: (status: string) => boolean,
   timeoutMs = 120_000,
-) {
+): Promise<components['schemas']['Project']> {
   const t0 = Date.now();
-  let last: { status?: string; error_message?: string | null } | null = null;
+  let last: components['schemas']['Project'] | undefined;
   while (Date.now() - t0 < timeoutMs) {
-    // Untyped: its callers (pipeline tests, not converted) read the answer as the untyped JSON this returns.
-    const r = await api(h, 'GET', `/api/project/${id}`, { token: u.token });
-    last = r.json;
-    if (r.status === 200 && until(r.json.status)) return r.json;
+    const r = await typedClient(h, u.token).GET('/api/project/{id}', { params: { path: { id } } });
+    last = r.data;
+    if (r.response.status === 200 && r.data && until(r.data.status)) return r.data;
     await new Promise((res) => setTimeout(res, 150));
   }
   throw new Error(`project ${id} did not reach the expected status in ${timeoutMs} ms (last: ${JSON.stringify(last?.status)} ${last?.error_message ?? ''})`);
