@@ -11,7 +11,9 @@ import type { VoiceoverStats } from '../../../server/domains/projects/stages/voi
 import { projectKey } from '../../../server/storage/index';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, replacePipeline, srtText, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, replacePipeline, srtText, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let h: Harness;
@@ -40,10 +42,13 @@ function srtFile(name: string, cues: Array<[number, number, string]>): string {
   return p;
 }
 
-async function download(type: string, name: string): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: type } });
-  expect(r.status, `${type}: ${JSON.stringify(r.json)}`).toBe(200);
-  const res = await h.app.request(r.json.url);
+const as = () => typedClient(h, u.token);
+const transcript = async () => (await as().GET('/api/project/{id}/transcript', { params: { path: { id: projectId } } })).data!.segments;
+
+async function download(type: components['schemas']['MediaDownloadRequest']['media_type'], name: string): Promise<string> {
+  const r = await as().POST('/api/project/{id}/media_download', { params: { path: { id: projectId } }, body: { media_type: type } });
+  expect(r.response.status, `${type}: ${JSON.stringify(r.error)}`).toBe(200);
+  const res = await h.app.request(r.data!.url);
   expect(res.status).toBe(200);
   const out = join(dir, name);
   writeFileSync(out, Buffer.from(await res.arrayBuffer()));
@@ -92,10 +97,10 @@ function correlation(a: number[], b: number[]): number {
 }
 
 async function generate(): Promise<void> {
-  const g = await api(h, 'POST', `/api/project/${projectId}/generate`, { token: u.token });
-  expect(g.status, JSON.stringify(g.json)).toBe(200);
+  const g = await as().POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
+  expect(g.response.status, JSON.stringify(g.error)).toBe(200);
   const p = await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 240_000);
-  expect(p.status, p.error_message).toBe('merging_done');
+  expect(p.status, p.error_message ?? '').toBe('merging_done');
 }
 
 describe('a segment kept in the original audio', () => {
@@ -110,8 +115,8 @@ describe('a segment kept in the original audio', () => {
       [KEPT[0], KEPT[1], 'No era un joven mal dispuesto, salvo por ser algo frío de corazón.'],
     ]), { kind: 'srt' });
     const r = await createProject(h, u, { name: 'Kept', src_lang: 'en', dst_lang: 'es', media_id: mediaId, src_srt_media_id: src, dst_srt_media_id: dst });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    projectId = r.json.id;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    projectId = r.data!.id;
     const p = await waitForStatus(h, u, projectId, (s) => s === 'translation_done' || /failed|^no_/.test(s), 240_000);
     expect(p.status).toBe('translation_done');
     const original = join(dir, 'original.wav');
@@ -119,7 +124,7 @@ describe('a segment kept in the original audio', () => {
 
     // First dub: both segments voiced.
     await generate();
-    const segs = (await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token })).json.segments as Array<{ id: string; speed_factor: number | null }>;
+    const segs = await transcript();
     expect(segs).toHaveLength(2);
     const before = await stats();
     expect(before.synthesized).toBe(2);
@@ -130,8 +135,11 @@ describe('a segment kept in the original audio', () => {
     expect(keptVoiceBefore).toBeGreaterThan(-40);
 
     // Keep the original audio over the second segment, and dub again.
-    const k = await api(h, 'POST', `/api/project/${projectId}/transcript/${segs[1]!.id}/keep_original`, { token: u.token, body: { keep: true } });
-    expect(k.status, JSON.stringify(k.json)).toBe(200);
+    const k = await as().POST('/api/project/{id}/transcript/{segmentId}/keep_original', {
+      params: { path: { id: projectId, segmentId: segs[1]!.id } },
+      body: { keep: true },
+    });
+    expect(k.response.status, JSON.stringify(k.error)).toBe(200);
     await generate();
     const after = await stats();
     // the first segment's clip is reused; the kept one is not voiced at all
@@ -152,13 +160,13 @@ describe('a segment kept in the original audio', () => {
     expect(corrAfter).toBeGreaterThan(corrBefore + 0.2);
     expect(corrDubbed).toBeLessThan(0.8);
     // the transcript: kept, with no speed or fit of its own
-    const t = (await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token })).json.segments;
+    const t = await transcript();
     expect(t[1]).toMatchObject({ keep_original: true, speed_factor: null, overflow: null, status: 'done' });
-    expect(t[0].speed_factor).toBeGreaterThan(0);
+    expect(t[0]!.speed_factor).toBeGreaterThan(0);
     // the quality report judges the dub only: the kept segment is neither "no voice heard" nor "original voice audible"
-    const q = await api(h, 'GET', `/api/project/${projectId}/quality`, { token: u.token });
-    expect(q.status).toBe(200);
-    expect(q.json.segments.map((s: { id: string }) => s.id)).toEqual([segs[0]!.id]);
-    expect(q.json.attention.filter((a: { segment_id?: string }) => a.segment_id === segs[1]!.id)).toEqual([]);
+    const q = await as().GET('/api/project/{id}/quality', { params: { path: { id: projectId } } });
+    expect(q.response.status, JSON.stringify(q.error)).toBe(200);
+    expect(q.data!.segments.map((s) => s.id)).toEqual([segs[0]!.id]);
+    expect(q.data!.attention.filter((a) => a.segment_id === segs[1]!.id)).toEqual([]);
   }, 600_000);
 });

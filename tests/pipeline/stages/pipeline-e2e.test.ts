@@ -13,7 +13,9 @@ import type { VoiceoverStats } from '../../../server/domains/projects/stages/voi
 import { projectKey } from '../../../server/storage/index';
 import { librivoxTranscript, makeSpeechVideo, tempDir, wordErrorRate } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 const SECONDS = 12;
@@ -35,10 +37,21 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function download(type: string, name: string): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: type } });
-  expect(r.status, `${type}: ${JSON.stringify(r.json)}`).toBe(200);
-  const res = await h.app.request(r.json.url);
+type MediaType = components['schemas']['MediaDownloadRequest']['media_type'];
+
+const as = () => typedClient(h, u.token);
+const transcript = () => as().GET('/api/project/{id}/transcript', { params: { path: { id: projectId } } });
+const credits = () => as().GET('/api/space/{id}/credits', { params: { path: { id: u.defaultSpaceId } } });
+
+/** The signed URL of one output. */
+async function mediaUrl(type: MediaType): Promise<string> {
+  const r = await as().POST('/api/project/{id}/media_download', { params: { path: { id: projectId } }, body: { media_type: type } });
+  expect(r.response.status, `${type}: ${JSON.stringify(r.error)}`).toBe(200);
+  return r.data!.url;
+}
+
+async function download(type: MediaType, name: string): Promise<string> {
+  const res = await h.app.request(await mediaUrl(type));
   expect(res.status).toBe(200);
   const out = join(dir, name);
   writeFileSync(out, Buffer.from(await res.arrayBuffer()));
@@ -66,23 +79,22 @@ describe('English -> Spanish, built-in engines', () => {
     source = await probe(video);
     const mediaId = await uploadOk(h, u, video);
     const r = await createProject(h, u, { name: 'Sense and Sensibility', src_lang: 'en', dst_lang: 'es', media_id: mediaId });
-    expect(r.status).toBe(200);
-    projectId = r.json.id;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    projectId = r.data!.id;
     const p = await waitForStatus(h, u, projectId, (s) => s === 'translation_done' || /failed|^no_/.test(s), 170_000);
     expect(p).toMatchObject({ status: 'translation_done', progress: 100, error_message: null, tts_provider: 'espeak' });
     expect(p.duration).toBeCloseTo(SECONDS, 1);
     expect(p.speakers).toHaveLength(1);
-    expect(p.speakers[0].voice_id).toBeTruthy();
+    expect(p.speakers[0]!.voice_id).toBeTruthy();
     expect(p.original_video).toMatch(/^\/api\/files\//);
 
-    const t = await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token });
-    const segs = t.json.segments as Array<{ start: number; end: number; src: { text: string }; dst: { text: string }; speaker: string; status: string }>;
+    const segs = (await transcript()).data!.segments;
     expect(segs.length).toBeGreaterThanOrEqual(2);
     for (const s of segs) {
       expect(s.end).toBeGreaterThan(s.start);
       expect(s.end).toBeLessThanOrEqual(SECONDS + 0.01);
       expect(s.status).toBe('done');
-      expect(s.speaker).toBe(p.speakers[0].id);
+      expect(s.speaker).toBe(p.speakers[0]!.id);
       expect(s.dst.text.length).toBeGreaterThan(0);
       expect(s.dst.text).not.toBe(s.src.text);
     }
@@ -93,15 +105,14 @@ describe('English -> Spanish, built-in engines', () => {
   });
 
   it('generates the dubbed video, audio, voiceover, SRT, VTT and cover', async () => {
-    const g = await api(h, 'POST', `/api/project/${projectId}/generate`, { token: u.token });
-    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    const g = await as().POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     const p = await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 170_000);
     expect(p).toMatchObject({ status: 'merging_done', progress: 100, error_message: null, changed_segments: 0 });
-    for (const f of ['cover', 'translated_audio', 'translated_video', 'voiceover', 'translation_srt_path', 'translation_vtt_path']) {
+    for (const f of ['cover', 'translated_audio', 'translated_video', 'voiceover', 'translation_srt_path', 'translation_vtt_path'] as const) {
       expect(p[f], f).toMatch(/^\/api\/files\//);
     }
-    const credits = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
-    expect(credits.json.minutes.used).toBe(1);
+    expect((await credits()).data!.minutes.used).toBe(1);
 
     const video = await probe(await download('video', 'dubbed.mp4'));
     expect(video.videoCodec).toBe('h264');
@@ -119,8 +130,7 @@ describe('English -> Spanish, built-in engines', () => {
     expect(Math.abs(voice.durationSec - SECONDS)).toBeLessThan(0.1);
 
     // The voiceover speaks inside the segments and is silent before the first one.
-    const t = await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token });
-    const segs = t.json.segments as Array<{ start: number; end: number; dst: { text: string }; speed_factor: number; overflow: number }>;
+    const segs = (await transcript()).data!.segments;
     const wav = join(dir, 'voice.wav');
     await extractMonoWav(voicePath, wav);
     expect(rmsBetween(wav, segs[0]!.start, segs[0]!.end)).toBeGreaterThan(0.01);
@@ -130,17 +140,17 @@ describe('English -> Spanish, built-in engines', () => {
       expect(s.overflow).toBeGreaterThanOrEqual(0);
     }
 
-    const srt = (await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text());
+    const srt = await (await h.app.request(await mediaUrl('srt'))).text();
     expect(srt).toMatch(/^1\n\d{2}:\d{2}:\d{2},\d{3} --> \d{2}:\d{2}:\d{2},\d{3}\n/);
     const cues = parseSrt(srt);
     // readable cues (issue 29): every word of the translation in order, at most 2 lines of 42 characters
     expect(cues.map((c) => c.text.replace(/\n/g, ' ')).join(' ')).toBe(segs.map((s) => s.dst.text.replace(/\s+/g, ' ').trim()).join(' '));
     for (const c of cues) expect(c.text.split('\n').every((l) => l.length <= 42) && c.text.split('\n').length <= 2).toBe(true);
     expect(cues[0]!.start).toBeCloseTo(segs[0]!.start, 3);
-    const vtt = (await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'vtt' } })).json.url)).text());
+    const vtt = await (await h.app.request(await mediaUrl('vtt'))).text();
     expect(vtt).toMatch(/^WEBVTT\n\n1\n\d{2}:\d{2}:\d{2}\.\d{3} --> /);
     expect(vtt).toContain(cues[0]!.text);
-    const cover = await h.app.request(p.cover);
+    const cover = await h.app.request(p.cover!);
     expect(cover.headers.get('content-type')).toBe('image/jpeg');
 
     const st = await stats();
@@ -149,17 +159,16 @@ describe('English -> Spanish, built-in engines', () => {
   });
 
   it('a second generate after editing one segment synthesises only that segment', async () => {
-    const before = await api(h, 'GET', `/api/project/${projectId}/transcript`, { token: u.token });
-    const segs = before.json.segments as Array<{ id: string; dst: { text: string } }>;
+    const segs = (await transcript()).data!.segments;
     const hashes = new Map((await h.deps.db.query<{ id: string; audio_hash: string }>('SELECT id, audio_hash FROM segments WHERE project_id = $1', [projectId])).map((r) => [r.id, r.audio_hash]));
-    const edit = await api(h, 'PATCH', `/api/project/${projectId}/transcript`, {
-      token: u.token,
+    const edit = await as().PATCH('/api/project/{id}/transcript', {
+      params: { path: { id: projectId } },
       body: { segments: [{ id: segs[0]!.id, dst: { text: 'Y el señor John Dashwood tuvo tiempo de pensar.' } }] },
     });
-    expect(edit.status).toBe(200);
-    expect((await api(h, 'GET', `/api/project/${projectId}`, { token: u.token })).json).toMatchObject({ status: 'transcript_edited', changed_segments: 1 });
-    const g = await api(h, 'POST', `/api/project/${projectId}/generate`, { token: u.token });
-    expect(g.status).toBe(200);
+    expect(edit.response.status, JSON.stringify(edit.error)).toBe(200);
+    expect((await as().GET('/api/project/{id}', { params: { path: { id: projectId } } })).data).toMatchObject({ status: 'transcript_edited', changed_segments: 1 });
+    const g = await as().POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 170_000);
     const st = await stats();
     expect(st.synthesized).toBe(1);
@@ -168,24 +177,23 @@ describe('English -> Spanish, built-in engines', () => {
     expect(after.get(segs[0]!.id)).not.toBe(hashes.get(segs[0]!.id));
     for (const s of segs.slice(1)) expect(after.get(s.id)).toBe(hashes.get(s.id));
     // The re-dub is charged only for the edited segment (a few seconds: one minute), not the whole video again.
-    const credits = await api(h, 'GET', `/api/space/${u.defaultSpaceId}/credits`, { token: u.token });
-    expect(credits.json.minutes.used).toBe(2);
-    const srt = await (await h.app.request((await api(h, 'POST', `/api/project/${projectId}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text();
+    expect((await credits()).data!.minutes.used).toBe(2);
+    const srt = await (await h.app.request(await mediaUrl('srt'))).text();
     expect(srt).toContain('Y el señor John Dashwood\ntuvo tiempo de pensar.');
   });
 
   it('burns the subtitles into the dubbed video on request', async () => {
-    const r = await api(h, 'POST', `/api/project/${projectId}/burn_subtitles?video_type=translated`, { token: u.token });
-    expect(r.status).toBe(200);
-    expect(r.json.subtitles_burn_state).toBe('processing');
+    const r = await as().POST('/api/project/{id}/burn_subtitles', { params: { path: { id: projectId }, query: { video_type: 'translated' } } });
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data!.subtitles_burn_state).toBe('processing');
     const t0 = Date.now();
-    let p = r.json;
+    let p = r.data!;
     while (p.subtitles_burn_state === 'processing' && Date.now() - t0 < 120_000) {
       await new Promise((res) => setTimeout(res, 300));
-      p = (await api(h, 'GET', `/api/project/${projectId}`, { token: u.token })).json;
+      p = (await as().GET('/api/project/{id}', { params: { path: { id: projectId } } })).data!;
     }
     expect(p).toMatchObject({ subtitles_burn_state: 'done', status: 'merging_done' });
-    const res = await h.app.request(p.subtitles_info.subtitles_burn_result_path);
+    const res = await h.app.request(p.subtitles_info.subtitles_burn_result_path!);
     const out = join(dir, 'burned.mp4');
     writeFileSync(out, Buffer.from(await res.arrayBuffer()));
     const burned = await probe(out);

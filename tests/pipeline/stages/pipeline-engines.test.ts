@@ -18,7 +18,9 @@ import { FakeOpenAi, type ChatRequest } from '../../fakes/openai';
 import { header } from '../../fakes/base';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 const SECONDS = 8;
@@ -80,30 +82,44 @@ function expectNoKey(where: string, text: string) {
 
 /** Every API view of a project (detail, list, transcript) must be free of keys. */
 async function expectNoKeyInApi(h: Harness, u: TestUser, id: string) {
-  for (const path of [`/api/project/${id}`, `/api/project/paginated?space_id=${u.defaultSpaceId}`, `/api/project/${id}/transcript`, '/api/settings']) {
-    const r = await api(h, 'GET', path, { token: u.token });
-    expectNoKey(path, JSON.stringify(r.json));
+  const c = typedClient(h, u.token);
+  const views = {
+    detail: await c.GET('/api/project/{id}', { params: { path: { id } } }),
+    list: await c.GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId } } }),
+    transcript: await c.GET('/api/project/{id}/transcript', { params: { path: { id } } }),
+    settings: await c.GET('/api/settings'),
+  };
+  for (const [view, r] of Object.entries(views)) {
+    expect(r.response.status, view).toBe(200);
+    expectNoKey(view, JSON.stringify(r.data));
   }
 }
 
 async function segmentsOf(h: Harness, u: TestUser, id: string) {
-  const t = await api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
-  expect(t.status).toBe(200);
-  return t.json.segments as Array<{ id: string; start: number; end: number; speaker: string; src: { text: string }; dst: { text: string }; status: string }>;
+  const t = await typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+  expect(t.response.status, JSON.stringify(t.error)).toBe(200);
+  return t.data!.segments;
 }
 
 async function uploadAndCreate(h: Harness, u: TestUser, body: Record<string, unknown> = {}) {
   const video = await makeSpeechVideo({ seconds: SECONDS });
   const mediaId = await uploadOk(h, u, video);
   const r = await createProject(h, u, { name: 'Engines', src_lang: 'en', dst_lang: 'es', media_id: mediaId, ...body });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json.id as string;
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.id;
 }
 
-async function download(h: Harness, u: TestUser, id: string, type: string): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/${id}/media_download`, { token: u.token, body: { media_type: type } });
-  expect(r.status, `${type}: ${JSON.stringify(r.json)}`).toBe(200);
-  const res = await h.app.request(r.json.url);
+type MediaType = components['schemas']['MediaDownloadRequest']['media_type'];
+
+/** The signed URL of one output. */
+async function mediaUrl(h: Harness, u: TestUser, id: string, type: MediaType): Promise<string> {
+  const r = await typedClient(h, u.token).POST('/api/project/{id}/media_download', { params: { path: { id } }, body: { media_type: type } });
+  expect(r.response.status, `${type}: ${JSON.stringify(r.error)}`).toBe(200);
+  return r.data!.url;
+}
+
+async function download(h: Harness, u: TestUser, id: string, type: MediaType): Promise<string> {
+  const res = await h.app.request(await mediaUrl(h, u, id, type));
   expect(res.status).toBe(200);
   const out = join(dir, `${id}-${type}`);
   writeFileSync(out, Buffer.from(await res.arrayBuffer()));
@@ -113,14 +129,14 @@ async function download(h: Harness, u: TestUser, id: string, type: string): Prom
 async function expectFinished(h: Harness, u: TestUser, id: string) {
   const p = await waitForStatus(h, u, id, (s) => s === 'merging_done' || /failed/.test(s), 170_000);
   expect(p).toMatchObject({ status: 'merging_done', progress: 100, error_message: null });
-  for (const f of ['cover', 'translated_audio', 'translated_video', 'voiceover', 'translation_srt_path', 'translation_vtt_path']) {
+  for (const f of ['cover', 'translated_audio', 'translated_video', 'voiceover', 'translation_srt_path', 'translation_vtt_path'] as const) {
     expect(p[f], f).toMatch(/^\/api\/files\//);
   }
   const video = await probe(await download(h, u, id, 'video'));
   expect(video.hasAudio).toBe(true);
   expect(video.audioCodec).toBe('aac');
   expect(Math.abs(video.durationSec - SECONDS)).toBeLessThan(0.2);
-  const srt = await (await h.app.request((await api(h, 'POST', `/api/project/${id}/media_download`, { token: u.token, body: { media_type: 'srt' } })).json.url)).text();
+  const srt = await (await h.app.request(await mediaUrl(h, u, id, 'srt'))).text();
   return { project: p, srt };
 }
 
@@ -154,13 +170,14 @@ describe('ASR_ENGINE=openai, MT_ENGINE=deepl, TTS_ENGINE=elevenlabs', () => {
   });
 
   it('the settings languages come from the configured engines', async () => {
-    const r = await api(h, 'GET', '/api/settings', { token: u.token });
-    expect(r.status).toBe(200);
+    const r = await typedClient(h, u.token).GET('/api/settings');
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const { languages } = r.data!;
     // Whisper brings Japanese (pocketsphinx is English only); DeepL brings glossaries; ElevenLabs cloning.
-    expect(values(r.json.languages.transcription)).toEqual(expect.arrayContaining(['en', 'ja']));
-    const es = (r.json.languages.translation as Language[]).find((l) => l.value === 'es');
+    expect(values(languages.transcription)).toEqual(expect.arrayContaining(['en', 'ja']));
+    const es = languages.translation.find((l) => l.value === 'es');
     expect(es).toMatchObject({ is_glossary_available: true, voice_clone: true, is_voice_preset_available: true });
-    const en = (r.json.languages.transcription as Language[]).find((l) => l.value === 'en');
+    const en = languages.transcription.find((l) => l.value === 'en');
     expect(en?.is_glossary_available).toBe(true);
   });
 
@@ -221,13 +238,13 @@ describe('ASR_ENGINE=openai, MT_ENGINE=deepl, TTS_ENGINE=elevenlabs', () => {
 
   it('a 401 from ElevenLabs ends the voiceover in voiceover_failed naming the engine; the key shows nowhere', async () => {
     eleven.fail({ kind: 'status', status: 401, body: { detail: { status: 'invalid_api_key', message: `Invalid API key: ${XI_KEY}` } } }, 20);
-    const g = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
-    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    const g = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     const p = await waitForStatus(h, u, id, (s) => s === 'voiceover_failed' || s === 'merging_done' || s === 'merging_failed', 120_000);
     eleven.clearFaults();
     expect(p.status).toBe('voiceover_failed');
     expect(p.error_message).toMatch(/engine elevenlabs rejected the credentials/);
-    expectNoKey('error_message', p.error_message);
+    expectNoKey('error_message', p.error_message ?? '');
     await expectNoKeyInApi(h, u, id);
     const jobs = await h.deps.db.query<{ error: string | null }>(`SELECT error FROM pipeline_jobs WHERE project_id = $1`, [id]);
     expectNoKey('pipeline_jobs.error', JSON.stringify(jobs));
@@ -240,13 +257,13 @@ describe('ASR_ENGINE=openai, MT_ENGINE=deepl, TTS_ENGINE=elevenlabs', () => {
 
   it('generate: ElevenLabs speech with voice_settings, merged into the dubbed video', async () => {
     eleven.requests.length = 0;
-    const g = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
-    expect(g.status, JSON.stringify(g.json)).toBe(200);
+    const g = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id } } });
+    expect(g.response.status, JSON.stringify(g.error)).toBe(200);
     const { project, srt } = await expectFinished(h, u, id);
     const segs = await segmentsOf(h, u, id);
     const tts = eleven.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/text-to-speech/'));
     expect(tts.length).toBeGreaterThanOrEqual(1);
-    const voices = new Set(project.speakers.map((s: { voice_id: string }) => s.voice_id));
+    const voices = new Set(project.speakers.map((s) => s.voice_id));
     for (const r of tts) {
       expect(header(r, 'xi-api-key')).toBe(XI_KEY);
       expect(r.query.get('output_format')).toBe('pcm_24000');
@@ -308,12 +325,12 @@ describe('ASR, MT and TTS on one OpenAI-compatible server', () => {
     const segs = await segmentsOf(h, u, id);
     for (const s of segs) expect(s.dst.text).toMatch(/^\[es\]/);
 
-    const gen = await api(h, 'POST', `/api/project/${id}/generate`, { token: u.token });
-    expect(gen.status, JSON.stringify(gen.json)).toBe(200);
+    const gen = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id } } });
+    expect(gen.response.status, JSON.stringify(gen.error)).toBe(200);
     const { project } = await expectFinished(h, u, id);
     const speech = openai.requestsTo('POST', '/v1/audio/speech');
     expect(speech).toHaveLength(segs.length);
-    const voices = new Set(project.speakers.map((s: { voice_id: string }) => s.voice_id));
+    const voices = new Set(project.speakers.map((s) => s.voice_id));
     for (const r of speech) {
       const b = r.json as { model: string; input: string; voice: string; response_format: string; speed?: number };
       expect(b).toMatchObject({ model: 'tts-1', response_format: 'wav' });
@@ -350,8 +367,8 @@ describe('ASR, MT and TTS on one OpenAI-compatible server', () => {
       if (Date.now() - t0 > 120_000) throw new Error('the transcription request never arrived');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const del = await api(h, 'DELETE', `/api/project/${id}`, { token: u.token });
-    expect(del.status).toBe(200);
+    const del = await typedClient(h, u.token).DELETE('/api/project/{id}', { params: { path: { id } } });
+    expect(del.response.status, JSON.stringify(del.error)).toBe(200);
     const t1 = Date.now();
     // The engine timeout is 60 s: ending well before it means the call itself was aborted (30 s leaves a loaded
     // machine plenty of room; the abort normally takes well under a second).
@@ -361,7 +378,7 @@ describe('ASR, MT and TTS on one OpenAI-compatible server', () => {
     }
     expect(ends.find((e) => e.projectId === id && e.stage === 'transcription')).toMatchObject({ outcome: 'cancelled' });
     expect(Date.now() - t1).toBeLessThan(30_000);
-    expect((await api(h, 'GET', `/api/project/${id}`, { token: u.token })).status).toBe(404);
+    expect((await typedClient(h, u.token).GET('/api/project/{id}', { params: { path: { id } } })).response.status).toBe(404);
     // No retry was sent after the abort.
     expect(openai.requestsTo('POST', '/v1/audio/transcriptions').length).toBe(before + 1);
   });
@@ -371,10 +388,11 @@ describe('built-in engines (nothing configured)', () => {
   it('do not offer Japanese; the AI rewrite feature is off', async () => {
     const h = await createHarness();
     try {
-      const r = await api(h, 'GET', '/api/settings');
-      expect(values(r.json.languages.transcription)).toContain('en');
-      expect(values(r.json.languages.transcription)).not.toContain('ja');
-      expect(r.json.scope_settings.available_features.ai_rewrite.enabled).toBe(false);
+      const r = await typedClient(h).GET('/api/settings');
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      expect(values(r.data!.languages.transcription)).toContain('en');
+      expect(values(r.data!.languages.transcription)).not.toContain('ja');
+      expect(r.data!.scope_settings.available_features.ai_rewrite.enabled).toBe(false);
     } finally {
       await h.close();
     }

@@ -5,7 +5,8 @@ import {
   makeEmptyFile, makeSilentVideo, makeSpeechVideo, makeTextFileAsMp4, makeTruncatedMp4, makeVideoNoAudio,
 } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, createProject, newUser, replacePipeline, uploadFile, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createProject, newUser, replacePipeline, uploadFile, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 
 let h: Harness;
 let u: TestUser;
@@ -27,8 +28,8 @@ async function runWith(path: string) {
   const up = await uploadFile(h, u, path);
   expect(up.status).toBe(200);
   const r = await createProject(h, u, { name: 'Bad input', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return waitForStatus(h, u, r.json.id, FINAL, 120_000);
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return waitForStatus(h, u, r.data!.id, FINAL, 120_000);
 }
 
 /**
@@ -84,12 +85,14 @@ describe('ingest failures', () => {
     try {
       limits.maxVideoSize = 1000;
       const r = await createProject(h, u, { name: 'Too big', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
-      const p = await waitForStatus(h, u, r.json.id, FINAL);
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      const p = await waitForStatus(h, u, r.data!.id, FINAL);
       expect(p).toMatchObject({ status: 'upload_failed', error_code: 'too_large', error_message: 'The file is too large: the limit is 1000 bytes' });
       limits.maxVideoSize = saved.maxVideoSize;
       limits.maxVideoDuration = 2;
       const r2 = await createProject(h, u, { name: 'Too long', src_lang: 'en', dst_lang: 'es', media_id: up.json.id });
-      const p2 = await waitForStatus(h, u, r2.json.id, FINAL);
+      expect(r2.response.status, JSON.stringify(r2.error)).toBe(200);
+      const p2 = await waitForStatus(h, u, r2.data!.id, FINAL);
       expect(p2).toMatchObject({ status: 'upload_failed', error_code: 'too_long', error_message: 'The video is too long (4 s): the limit is 2 s' });
       await expectStages(p2.id, ['ingest:failed']);
     } finally {
@@ -99,12 +102,13 @@ describe('ingest failures', () => {
 
   it('a link that cannot be fetched ends in forbidden_link with the reason', async () => {
     const r = await createProject(h, u, { name: 'Dead link', src_lang: 'en', dst_lang: 'es', link: 'https://www.youtube.com/watch?v=zzzzzzzzzz0' });
-    expect(r.status).toBe(200);
-    const p = await waitForStatus(h, u, r.json.id, FINAL);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    const p = await waitForStatus(h, u, r.data!.id, FINAL);
     expect(p).toMatchObject({ status: 'forbidden_link', progress: 100, error_code: 'forbidden_link' });
     expect(p.error_message).toMatch(/^Could not download the video from this link: /);
     // Nothing of the failed projects is left *_started.
-    const list = await api(h, 'GET', `/api/project/paginated?space_id=${u.defaultSpaceId}&limit=100`, { token: u.token });
-    for (const x of list.json.data) expect(x.status, x.name).not.toMatch(/_started$/);
+    const list = await typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId, limit: '100' } } });
+    expect(list.response.status, JSON.stringify(list.error)).toBe(200);
+    for (const x of list.data!.data) expect(x.status, x.name).not.toMatch(/_started$/);
   });
 });

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeSpeechVideo, tempDir } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
 import {
-  api, createProject, newUser, replacePipeline, srtText, uploadFile, uploadOk, waitForStatus, type TestUser,
+  createProject, newUser, replacePipeline, srtText, uploadFile, uploadOk, waitForStatus, type TestUser,
 } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let h: Harness;
@@ -29,6 +30,12 @@ afterAll(async () => {
   await h?.close();
 });
 
+const transcript = async (id: string) => {
+  const t = await typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+  expect(t.response.status, JSON.stringify(t.error)).toBe(200);
+  return t.data!.segments;
+};
+
 function srtFile(name: string, cues: Array<[number, number, string]>): string {
   const p = join(dir, name);
   writeFileSync(p, srtText(cues));
@@ -47,16 +54,15 @@ describe('subtitle uploads', () => {
       [u.defaultSpaceId, JSON.stringify([{ source: 'young man', target: 'caballero joven' }, { source: 'Dashwood', target: 'Dashwood' }])],
     );
     const r = await createProject(h, u, { name: 'With SRT', src_lang: 'en', dst_lang: 'es', media_id: mediaId, src_srt_media_id: src, glossary_id: g.id });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(r.json).toMatchObject({ src_srt_uploaded: true, dst_srt_uploaded: false, glossary_id: g.id });
-    const p = await waitForStatus(h, u, r.json.id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 120_000);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data).toMatchObject({ src_srt_uploaded: true, dst_srt_uploaded: false, glossary_id: g.id });
+    const p = await waitForStatus(h, u, r.data!.id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 120_000);
     expect(p.status).toBe('translation_done');
-    const t = await api(h, 'GET', `/api/project/${r.json.id}/transcript`, { token: u.token });
-    const segs = t.json.segments;
-    expect(segs.map((s: { start: number; end: number }) => [s.start, s.end])).toEqual([[0.55, 7.2], [8.3, 11]]);
-    expect(segs[1].src.text).toBe('He was not an ill disposed young man.');
-    expect(segs[1].dst.text).toContain('caballero joven');
-    expect(segs[0].dst.text).toContain('Dashwood');
+    const segs = await transcript(r.data!.id);
+    expect(segs.map((s) => [s.start, s.end])).toEqual([[0.55, 7.2], [8.3, 11]]);
+    expect(segs[1]!.src.text).toBe('He was not an ill disposed young man.');
+    expect(segs[1]!.dst.text).toContain('caballero joven');
+    expect(segs[0]!.dst.text).toContain('Dashwood');
   });
 
   it('a target SRT replaces machine translation (cues mapped to segments by time)', async () => {
@@ -66,17 +72,19 @@ describe('subtitle uploads', () => {
     const r = await createProject(h, u, {
       name: 'Both SRT', src_lang: 'en', dst_lang: 'es', media_id: mediaId, src_srt_media_id: src, dst_srt_media_id: dst,
     });
-    expect(r.json).toMatchObject({ src_srt_uploaded: true, dst_srt_uploaded: true });
-    const p = await waitForStatus(h, u, r.json.id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 120_000);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    expect(r.data).toMatchObject({ src_srt_uploaded: true, dst_srt_uploaded: true });
+    const id = r.data!.id;
+    const p = await waitForStatus(h, u, id, (s) => s === 'translation_done' || /failed|^no_/.test(s), 120_000);
     expect(p.status).toBe('translation_done');
-    const t = await api(h, 'GET', `/api/project/${r.json.id}/transcript`, { token: u.token });
-    expect(t.json.segments.map((s: { dst: { text: string } }) => s.dst.text)).toEqual(['Primera frase.', 'Segunda frase.']);
+    const segs = await transcript(id);
+    expect(segs.map((s) => s.dst.text)).toEqual(['Primera frase.', 'Segunda frase.']);
     // The source text is the SRT's, not a recognition of the speech.
-    expect(t.json.segments.map((s: { src: { text: string } }) => s.src.text)).toEqual(['First sentence.', 'Second sentence.']);
+    expect(segs.map((s) => s.src.text)).toEqual(['First sentence.', 'Second sentence.']);
     // The runtime reports a stage just after writing its status: wait for the list rather than read it once.
     await vi.waitFor(
       () =>
-        expect(stages.filter((s) => s.startsWith(r.json.id)).map((s) => s.slice(r.json.id.length + 1))).toEqual([
+        expect(stages.filter((s) => s.startsWith(id)).map((s) => s.slice(id.length + 1))).toEqual([
           'ingest:done', 'separate_background:done', 'transcribe_segments:done', 'transcription:done', 'determine_speakers:done',
           'voice_suggest:done', 'translation:done',
         ]),
@@ -91,9 +99,10 @@ describe('subtitle uploads', () => {
     const { json: m } = await uploadFile(h, u, bad);
     expect(m.status).toBe('failed');
     const r = await createProject(h, u, { name: 'x', src_lang: 'en', dst_lang: 'es', media_id: mediaId, src_srt_media_id: m.id });
-    expect(r.status).toBe(400);
-    expect(r.json.detail).toMatch(/^Source subtitle file could not be read: The subtitle file could not be read/);
+    expect(r.response.status).toBe(400);
+    expect(r.error!.detail).toMatch(/^Source subtitle file could not be read: The subtitle file could not be read/);
     const asSrt = await createProject(h, u, { name: 'x', src_lang: 'en', dst_lang: 'es', media_id: mediaId, dst_srt_media_id: mediaId });
-    expect(asSrt).toMatchObject({ status: 400, json: { detail: 'Target subtitle file: not a subtitle (SRT) file' } });
+    expect(asSrt.response.status).toBe(400);
+    expect(asSrt.error).toMatchObject({ detail: 'Target subtitle file: not a subtitle (SRT) file' });
   });
 });

@@ -7,7 +7,8 @@ import type { AsrEngine } from '../../../server/engines/types';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
 import { eventually } from '../../server/helpers';
-import { api, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createTyped, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let h: Harness;
@@ -50,18 +51,19 @@ afterAll(async () => {
 });
 
 async function create(name: string): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/create_transcript?space_id=${u.defaultSpaceId}`, {
-    token: u.token, body: { name, src_lang: 'en', dst_lang: 'es', media_id: mediaId },
-  });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json.id as string;
+  const r = await createTyped(h, u, { name, src_lang: 'en', dst_lang: 'es', media_id: mediaId });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.id;
 }
 
 /** Where the analysis stops and waits for its user, or a failure. */
 const settled = (s: string) => s === 'translation_done' || /failed|^no_/.test(s);
 
-const transcriptOf = async (id: string) =>
-  (await api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token })).json.segments.map((s: { start: string; end: string; src: { text: string } }) => [s.start, s.end, s.src.text]);
+const transcriptOf = async (id: string) => {
+  const t = await typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+  expect(t.response.status, JSON.stringify(t.error)).toBe(200);
+  return t.data!.segments.map((s) => [s.start, s.end, s.src.text]);
+};
 
 describe('transcription checkpoints', () => {
   it('a restart mid-transcription transcribes only the chunks that were not finished', async () => {

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AsrCallOptions, AsrEngine } from '../../../server/engines/types';
 import { makeSpeechVideo } from '../../fixtures/media';
 import { createHarness, type Harness } from '../../server/harness';
-import { api, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { createTyped, newUser, replacePipeline, uploadOk, waitForStatus, type TestUser } from '../../server/projects/projects-fixtures';
+import { typedClient } from '../../server/typed-client';
+import type { components } from '../../../src/lib/api/schema';
 import { grantPlan } from '../../server/spaces/spaces-fixtures';
 
 let h: Harness;
@@ -41,12 +43,10 @@ afterAll(async () => {
 
 const settled = (s: string) => s === 'translation_done' || /failed|^no_/.test(s);
 
-async function create(body: Record<string, unknown>): Promise<string> {
-  const r = await api(h, 'POST', `/api/project/create_transcript?space_id=${u.defaultSpaceId}`, {
-    token: u.token, body: { src_lang: 'en', dst_lang: 'es', media_id: mediaId, ...body },
-  });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  return r.json.id as string;
+async function create(body: Pick<components['schemas']['CreateTranscriptRequest'], 'name' | 'asr_words' | 'glossary_id'>): Promise<string> {
+  const r = await createTyped(h, u, { src_lang: 'en', dst_lang: 'es', media_id: mediaId, ...body });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!.id;
 }
 
 describe('transcription and the customer\'s words', () => {
@@ -63,8 +63,9 @@ describe('transcription and the customer\'s words', () => {
     const mine = [...seen];
     expect(mine.length).toBeGreaterThan(0);
     for (const c of mine) expect(c.terms).toEqual(['Zephyrix', 'Ouarzazate', 'Quillbrook']);
-    const t = await api(h, 'GET', `/api/project/${id}/transcript`, { token: u.token });
-    expect(t.json.segments.map((s: { src: { text: string } }) => s.src.text)).toContain('We flew to Zephyrix');
+    const t = await typedClient(h, u.token).GET('/api/project/{id}/transcript', { params: { path: { id } } });
+    expect(t.response.status, JSON.stringify(t.error)).toBe(200);
+    expect(t.data!.segments.map((s) => s.src.text)).toContain('We flew to Zephyrix');
 
     seen.length = 0;
     const plain = await create({ name: 'Without words' });
