@@ -20,7 +20,7 @@ export interface Json {
  * One untyped request; the body parsed as JSON when it is JSON (text otherwise, null when empty). Only for what the
  * typed client (typed-client.ts) cannot send: bodies and queries the API document refuses (the 422s under test),
  * raw or signed bodies, and generic walks over every route; each server test that uses it says why in a comment.
- * The pipeline tests still send ordinary requests through it (their move to the typed client is the next step).
+ * The pipeline tests follow the same rule: their ordinary requests go through the typed client.
  */
 export async function api(
   h: Harness,
