@@ -99,8 +99,8 @@ describe('scale-out faults', () => {
 
   it('a worker SIGKILLed mid-stage: the other worker finishes the job', async () => {
     const r = await createProject(h, u, { name: 'Killed', src_lang: 'en', dst_lang: 'es', media_id: mediaId });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    projectId = r.json.id;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    projectId = r.data!.id;
     const job = await runningJob(projectId, ['separate_background', 'transcribe_segments', 'transcription']);
     job.worker.kill('SIGKILL');
     expect((await job.worker.exited()).signal).toBe('SIGKILL');
@@ -133,13 +133,13 @@ describe('scale-out faults', () => {
 
   it('Redis restarted mid-job (every key lost): the job still finishes', async () => {
     const r = await createProject(h, u, { name: 'Redis restart', src_lang: 'en', dst_lang: 'es', media_id: mediaId });
-    expect(r.status).toBe(200);
-    await runningJob(r.json.id, ['ingest', 'separate_background', 'transcribe_segments']);
+    expect(r.response.status).toBe(200);
+    await runningJob(r.data!.id, ['ingest', 'separate_background', 'transcribe_segments']);
     await stopProcess(redis, 'SIGKILL');
     redis = await startRedis(redisPort);
-    const done = await waitForStatus(h, u, r.json.id, (s) => s === 'translation_done' || /failed/.test(s), 180_000);
+    const done = await waitForStatus(h, u, r.data!.id, (s) => s === 'translation_done' || /failed/.test(s), 180_000);
     expect(done.status).toBe('translation_done');
-    expect((await jobs(r.json.id)).every((j) => j.state === 'done')).toBe(true);
+    expect((await jobs(r.data!.id)).every((j) => j.state === 'done')).toBe(true);
     expect(await nothingStarted()).toEqual([]);
   });
 

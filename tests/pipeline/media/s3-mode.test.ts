@@ -78,8 +78,8 @@ describe('S3 storage through the app', () => {
 
   it('runs the pipeline on the bucket: analysis, generation, outputs stored in S3', async () => {
     const r = await createProject(h, u, { name: 'S3 talk', src_lang: 'en', dst_lang: 'es', media_id: mediaId });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    projectId = r.json.id;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    projectId = r.data!.id;
     await waitForStatus(h, u, projectId, (s) => s === 'translation_done' || /failed/.test(s), 150_000);
     const g = await typedClient(h, u.token).POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
     expect(g.response.status, JSON.stringify(g.error)).toBe(200);

@@ -64,9 +64,9 @@ const get = async (id: string) => {
 /** A project from the built-in engines' create call, its pipeline jobs dropped (the stages run by hand here). */
 async function project(dst: string, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await createProject(h, u, { name: `Variant ${dst}`, src_lang: 'en', dst_lang: dst, media_id: mediaId, ...extra });
-  expect(r.status, JSON.stringify(r.json)).toBe(200);
-  await h.deps.db.query(`DELETE FROM pipeline_jobs WHERE project_id = $1`, [r.json.id]);
-  return r.json.id as string;
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  await h.deps.db.query(`DELETE FROM pipeline_jobs WHERE project_id = $1`, [r.data!.id]);
+  return r.data!.id;
 }
 
 async function runStage(id: string, stage: typeof voiceSuggest, name: string) {
@@ -130,17 +130,17 @@ describe('language list and validation', () => {
 
   it('refuses an unknown regional variant with a message naming the known ones', async () => {
     const r = await createProject(h, u, { name: 'x', src_lang: 'en', dst_lang: 'es-AR', media_id: mediaId });
-    expect(r.status).toBe(400);
-    expect(JSON.stringify(r.json)).toMatch(/Unknown language variant \\?"es-AR\\?": the variants of Spanish are es-419, es-ES, es-MX/);
+    expect(r.response.status).toBe(400);
+    expect(JSON.stringify(r.error)).toMatch(/Unknown language variant \\?"es-AR\\?": the variants of Spanish are es-419, es-ES, es-MX/);
     const multi = await createProject(h, u, { name: 'x', src_lang: 'en', dst_langs: ['es-419', 'en-ZZ'], media_id: mediaId });
-    expect(multi.status).toBe(400);
-    expect(JSON.stringify(multi.json)).toMatch(/Unknown language variant \\?"en-ZZ\\?"/);
+    expect(multi.response.status).toBe(400);
+    expect(JSON.stringify(multi.error)).toMatch(/Unknown language variant \\?"en-ZZ\\?"/);
     const none = await createProject(h, u, { name: 'x', src_lang: 'en', dst_lang: 'de-AT', media_id: mediaId });
-    expect(none.status).toBe(400);
-    expect(JSON.stringify(none.json)).toMatch(/German has no regional variants here \(use \\?"de\\?"\)/);
+    expect(none.response.status).toBe(400);
+    expect(JSON.stringify(none.error)).toMatch(/German has no regional variants here \(use \\?"de\\?"\)/);
     // a known variant no engine can voice is refused as before, naming the variant
     const ca = await createProject(h, u, { name: 'x', src_lang: 'en', dst_lang: 'fr-CA', media_id: mediaId });
-    expect(ca.status).toBe(400);
+    expect(ca.response.status).toBe(400);
     expect(canonicalLanguage('PT_br')).toEqual({ ok: true, value: 'pt-BR' });
   });
 

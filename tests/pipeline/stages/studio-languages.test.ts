@@ -44,8 +44,8 @@ describe('one upload, two target languages', () => {
     const video = await makeSpeechVideo({ seconds: 12 });
     const mediaId = await uploadOk(h, u, video);
     const r = await createProject(h, u, { name: 'Sense', src_lang: 'en', dst_langs: ['es', 'ca'], media_id: mediaId });
-    expect(r.status, JSON.stringify(r.json)).toBe(200);
-    source = r.json.id;
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    source = r.data!.id;
     await waitForStatus(h, u, source, (s) => s === 'translation_done' || /failed|^no_/.test(s), 240_000);
     const list = await typedClient(h, u.token).GET('/api/project/paginated', { params: { query: { space_id: u.defaultSpaceId } } });
     const children = list.data!.data.filter((p) => p.copied_from === source);
