@@ -94,5 +94,6 @@ async function serve(c: Context<AppEnv>, head: boolean): Promise<Response> {
 export const filesRoutes = new Hono<AppEnv>();
 // Hono answers HEAD through the GET route (body dropped); serve() skips opening the stream for it.
 // Public: the HMAC-signed, expiring token in the path is the authorization.
-filesRoutes.get('/:token', routeFacts({ public: true }), (c) => serve(c, c.req.method === 'HEAD'));
-filesRoutes.get('/:token/:name', routeFacts({ public: true }), (c) => serve(c, c.req.method === 'HEAD'));
+const FILE_ERRORS = { 403: 'Invalid link', 410: 'This link has expired', 503: 'Storage is not configured' };
+filesRoutes.get('/:token', routeFacts({ public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));
+filesRoutes.get('/:token/:name', routeFacts({ public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));

@@ -5,7 +5,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { SCHEMAS, type SchemaName } from '../http/schemas';
-import { declaredRoutes } from '../http/route-facts';
+import { DATABASE_DOWN, declaredRoutes, type RouteFacts } from '../http/route-facts';
 
 /** A route as the routers registered it (the handler carries the route's facts: server/http/route-facts.ts). */
 export interface RegisteredRoute {
@@ -47,14 +47,43 @@ function jsonSchema(s: v.GenericSchema, typeMode: 'input' | 'output'): Record<st
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined ? { example } : {}) } });
 
+/** Error statuses of every route (not checked route by route yet). */
 const ERRORS: Record<string, string> = {
-  '401': 'Missing, malformed, unknown, expired or revoked credentials',
   '403': 'No access to this resource, or the plan does not include the feature',
   '404': 'Not found',
   '409': 'The state does not allow it',
   '422': 'Validation error: {"detail": [{"loc", "msg", "type"}]}',
   '429': 'Too many requests (API key per-minute limit, or the plan\'s jobs at once): see Retry-After',
 };
+
+/**
+ * The error statuses the app answers for a route before (or around) the route's own handlers: authentication
+ * (server/app/authenticate.ts, server/http/auth.ts: 401 for credentials, 400 for a deactivated account, 503 when
+ * the database that holds accounts and keys is down), the body limit of every call that may carry a body
+ * (server/app/app.ts, and the routes' own limits) and the common set above. A route's own `errors` facts add theirs.
+ */
+function commonErrors(method: string, op: RouteFacts | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const authenticated = !op?.public;
+  if (authenticated && !op?.identity) out['400'] = 'The account is deactivated (Inactive user)';
+  if (authenticated) out['401'] = 'Missing, malformed, unknown, expired or revoked credentials';
+  if (method !== 'get' && method !== 'head') out['413'] = 'Request body too large (a JSON body is at most 2 MB)';
+  if (authenticated) out['503'] = DATABASE_DOWN;
+  return { ...ERRORS, ...out };
+}
+
+const lowerFirst = (t: string) => t.charAt(0).toLowerCase() + t.slice(1);
+
+/** The error answers of an operation: its own statuses with theirs, then the common ones (both texts when both). */
+function errorResponses(method: string, op: RouteFacts | undefined): Record<string, unknown> {
+  const common = commonErrors(method, op);
+  const own: Record<string, string> = Object.fromEntries(Object.entries(op?.errors ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const codes = [...new Set([...Object.keys(own), ...Object.keys(common)])].sort((a, b) => Number(a) - Number(b));
+  return Object.fromEntries(codes.map((code) => {
+    const description = own[code] && common[code] ? `${own[code]}; or ${lowerFirst(common[code])}` : (own[code] ?? common[code])!;
+    return [code, { description, content: json(ref('Error')) }];
+  }));
+}
 
 /** The document of the routes of the /api router (paths relative to /api). */
 export function buildOpenApi(apiRoutes: RegisteredRoute[], o: { version?: string } = {}): Record<string, unknown> {
@@ -78,10 +107,7 @@ export function buildOpenApi(apiRoutes: RegisteredRoute[], o: { version?: string
             ? { description: 'Success', content: { [op.binary]: { schema: { type: 'string', format: 'binary' } } } }
             : { description: 'Success', content: json(op?.response ? (op.list ? { type: 'array', items: ref(op.response) } : ref(op.response)) : { type: 'object' }) },
     };
-    for (const [code, description] of Object.entries(ERRORS)) {
-      if (op?.public && code === '401') continue;
-      responses[code] = { description, content: json(ref('Error')) };
-    }
+    Object.assign(responses, errorResponses(method, op));
     const tag = path.split('/')[2] ?? 'api';
     paths[path] ??= {};
     paths[path][method] = {

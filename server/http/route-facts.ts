@@ -39,6 +39,16 @@ export interface QueryFact {
   description: string;
 }
 
+/**
+ * The error statuses a route may state beyond those the app answers for every route of its kind (server/app/openapi.ts
+ * commonErrors): the ones its own handlers and services throw (server/errors.ts codes, mapped to statuses in
+ * server/http/errors.ts STATUS_OF, or an ApiError's own status).
+ */
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 504 | 507;
+
+/** The 503 of a request the database could not answer (server/app/app.ts): every route that reads it. */
+export const DATABASE_DOWN = 'The database is not reachable right now: try again (see Retry-After)';
+
 export interface RouteFacts {
   /** The OpenAPI summary; without it the route is listed with the generic answer shapes. */
   summary?: string;
@@ -71,6 +81,12 @@ export interface RouteFacts {
    * starts pipeline work the concurrent-jobs limit of API keys applies.
    */
   creates?: { startsJob: boolean };
+  /**
+   * The error statuses this route answers besides the common ones, each with what it means here (e.g.
+   * `{ 402: 'Not enough minutes' }`). The OpenAPI document lists them with the Error schema; a status the
+   * common set has too gets both texts.
+   */
+  errors?: Partial<Record<ErrorStatus, string>>;
 }
 
 const FACTS = new WeakMap<object, RouteFacts>();

@@ -45,6 +45,7 @@ export const adminRoutes = new Hono<AppEnv>()
     summary: 'Set a customer\'s plan or flags (superuser)',
     body: 'AdminUpdateUserRequest',
     response: 'AdminUser',
+    errors: { 400: 'A superuser cannot deactivate or demote themself' },
   }), async (c) => {
     const body = await jsonBody(c, AdminUpdateUserRequest);
     return c.json(await updateUser(c.get('deps').db, c.get('user'), c.req.param('id'), body));

@@ -11,7 +11,7 @@ import { clientIp } from '../../http/client-ip';
 import { OIDC_COOKIE, OIDC_COOKIE_PATH, OIDC_FLOW_TTL_SEC, OidcError, TEXTS as OIDC_TEXTS, completeFlow, safeOrigin, startFlow } from './oidc';
 import { refresh, signIn, signOut, signUp } from './service';
 import { verifyAccessToken } from './tokens';
-import { routeFacts } from '../../http/route-facts';
+import { DATABASE_DOWN, routeFacts } from '../../http/route-facts';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -38,11 +38,18 @@ export const authRoutes = new Hono<AppEnv>()
     response: 'TokenResponse',
     status: 201,
     public: true,
+    errors: { 503: DATABASE_DOWN },
   }), async (c) => {
     const body = await jsonBody(c, SignUpRequest);
     return c.json(await signUp(c.get('deps'), body.email, body.password), 201, NO_STORE);
   })
-  .post('/sign-in', routeFacts({ summary: 'Sign in', body: 'SignInRequest', response: 'TokenResponse', public: true }), async (c) => {
+  .post('/sign-in', routeFacts({
+    summary: 'Sign in',
+    body: 'SignInRequest',
+    response: 'TokenResponse',
+    public: true,
+    errors: { 401: 'Wrong e-mail or password', 503: DATABASE_DOWN },
+  }), async (c) => {
     const body = await jsonBody(c, SignInRequest);
     return c.json(await signIn(c.get('deps'), body.email, body.password, clientIp(c)), 200, NO_STORE);
   })
@@ -51,6 +58,7 @@ export const authRoutes = new Hono<AppEnv>()
     body: 'RefreshRequest',
     response: 'TokenResponse',
     public: true,
+    errors: { 401: 'An unknown, expired or revoked refresh token', 503: DATABASE_DOWN },
   }), async (c) => {
     const body = await jsonBody(c, RefreshRequest);
     return c.json(await refresh(c.get('deps'), body.refresh_token), 200, NO_STORE);
@@ -60,6 +68,7 @@ export const authRoutes = new Hono<AppEnv>()
     body: 'SignOutRequest',
     status: 204,
     public: true,
+    errors: { 503: DATABASE_DOWN },
   }), async (c) => {
     const body = await jsonBody(c, SignOutRequest);
     const deps = c.get('deps');
@@ -88,6 +97,7 @@ export const authRoutes = new Hono<AppEnv>()
     query: [{ name: 'origin', description: 'The path of this site to return to (default /)' }],
     status: 302,
     public: true,
+    errors: { 400: 'The origin is not a path of this site', 502: 'The identity provider cannot be reached', 503: DATABASE_DOWN },
   }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);
@@ -120,6 +130,7 @@ export const authRoutes = new Hono<AppEnv>()
     ],
     status: 302,
     public: true,
+    errors: { 503: DATABASE_DOWN },
   }), async (c) => {
     const deps = c.get('deps');
     if (!deps.config.oidc) throw new ApiError(404, OIDC_TEXTS.notConfigured);

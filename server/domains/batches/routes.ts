@@ -18,6 +18,7 @@ batchRoutes.post('/', routeFacts({
   status: 201,
   query: [SPACE_Q],
   example: { name: 'Spring catalogue', src_lang: 'en', dst_langs: ['es', 'de'], items: [{ media_id: '0b6f3c8e-3f4b-4f0a-9d55-5f2c1c7d8e90' }, { link: 'https://youtu.be/dQw4w9WgXcQ' }], generate: true },
+  errors: { 400: 'No video in the batch', 402: 'Not enough minutes in the Teamspace for the whole batch' },
   gates: [
     { feature: 'multilanguage', scope: 'space', note: 'a batch: many videos dubbed into several languages in one go' },
   ],
@@ -36,7 +37,11 @@ batchRoutes.post('/:id/cancel', routeFacts({
   response: 'Batch',
 }), async (c) => c.json(await svc.cancelBatch(c.get('deps'), c.get('user'), c.req.param('id'))));
 
-batchRoutes.post('/:id/items/:item/retry', routeFacts({ summary: 'Retry the failed languages of one video of the batch', response: 'Batch' }), async (c) =>
+batchRoutes.post('/:id/items/:item/retry', routeFacts({
+  summary: 'Retry the failed languages of one video of the batch',
+  response: 'Batch',
+  errors: { 402: 'Not enough minutes to dub a failed language again' },
+}), async (c) =>
   c.json(await svc.retryItem(c.get('deps'), c.get('user'), c.req.param('id'), c.req.param('item'))),
 );
 

@@ -17,14 +17,18 @@ import {
   subscriptionCheckout, undoSubscriptionCancellation, updateBillingDetails,
 } from './payments-service';
 import { handleStripeWebhook } from './webhooks';
-import { routeFacts, type QueryFact } from '../../http/route-facts';
+import { DATABASE_DOWN, routeFacts, type QueryFact } from '../../http/route-facts';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
+const CATALOGUE = "The payment provider's catalogue cannot be read right now";
 /** The Teamspace the minutes are bought for (its owner only); the caller's default Teamspace when absent. */
 const MINUTES_SPACE_Q: QueryFact = { name: 'space_id', description: 'The Teamspace the minutes are for (default: your own)' };
 
 export const paymentsRoutes = new Hono<AppEnv>()
-  .post('/webhook', routeFacts({ public: true }), async (c) => {
+  .post('/webhook', routeFacts({
+    public: true,
+    errors: { 400: 'Invalid signature', 404: 'Payment webhooks are not configured on this server', 503: DATABASE_DOWN },
+  }), async (c) => {
     const p = paymentsOf(c.get('deps'));
     if (p.kind !== 'stripe') throw new ApiError(404, 'Payment webhooks are not configured on this server');
     if (Number(c.req.header('content-length') ?? '0') > MAX_WEBHOOK_BYTES) throw new ApiError(413, 'Request body too large');
@@ -33,7 +37,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const r = await handleStripeWebhook(c.get('deps').db, p, raw, c.req.header('stripe-signature'), (m, meta) => console.warn(m, meta ?? ''));
     return c.json(r);
   })
-  .get('/products', routeFacts({ summary: 'Plans and minute packs with their prices', response: 'ProductsResponse' }), async (c) => c.json(await products(c.get('deps'))))
+  .get('/products', routeFacts({ summary: 'Plans and minute packs with their prices', response: 'ProductsResponse', errors: { 503: CATALOGUE } }), async (c) => c.json(await products(c.get('deps'))))
   .get('/create_checkout_session_subscription', routeFacts({
     summary: 'A checkout for a plan',
     response: 'CheckoutResponse',
@@ -41,6 +45,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
       { name: 'price_id', required: true, description: 'The plan\'s price' }, { name: 'success_url', required: true, description: 'Where the checkout returns after paying' },
       { name: 'cancel_url', required: true, description: 'Where the checkout returns when cancelled' }, { name: 'promotion_code', description: 'An id from POST promotion_code' },
     ],
+    errors: { 503: CATALOGUE },
   }), async (c) => {
     const q = queryWith(c, SubscriptionCheckoutQuery);
     return c.json(await subscriptionCheckout(c.get('deps'), c.get('user'), q, c.req.url));
@@ -53,6 +58,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
       { name: 'success_url', required: true, description: 'Where the checkout returns after paying' },
       { name: 'cancel_url', required: true, description: 'Where the checkout returns when cancelled' }, MINUTES_SPACE_Q,
     ],
+    errors: { 503: CATALOGUE },
   }), async (c) => {
     const q = queryWith(c, PaymentCheckoutQuery);
     const spaceId = await spaceOf(c);
@@ -63,6 +69,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     body: 'PaymentCheckoutRequest',
     response: 'CheckoutResponse',
     query: [MINUTES_SPACE_Q],
+    errors: { 503: CATALOGUE },
   }), async (c) => {
     const b = await jsonBody(c, PaymentCheckoutBody);
     const spaceId = await spaceOf(c);
@@ -83,7 +90,7 @@ export const paymentsRoutes = new Hono<AppEnv>()
     const b = await jsonBody(c, PromotionCodeRequest);
     return c.json(await promotionCode(c.get('deps'), b.code));
   })
-  .post('/subscription', routeFacts({ summary: 'Change the plan', body: 'ChangePlanRequest', response: 'SubscriptionAnswer' }), async (c) => {
+  .post('/subscription', routeFacts({ summary: 'Change the plan', body: 'ChangePlanRequest', response: 'SubscriptionAnswer', errors: { 503: CATALOGUE } }), async (c) => {
     const b = await jsonBody(c, ChangePlanRequest);
     return c.json(await changePlan(c.get('deps'), c.get('user'), b.price_id));
   })

@@ -44,6 +44,7 @@ hlsRoutes.get('/hls/:token/:file', routeFacts({
   summary: 'A file of an HLS package (master.m3u8, its playlists, segments and WebVTT), behind the signed link that POST /api/project/{id}/deliverables?format=hls answers',
   public: true,
   binary: 'application/vnd.apple.mpegurl',
+  errors: { 403: 'Invalid link', 410: 'This link has expired' },
 }), async (c) => {
   const deps = c.get('deps');
   const v = verifyFileToken(deps.config.jwtSecret, c.req.param('token'));

@@ -19,7 +19,7 @@ const ADMIN_RECORDS_Q: QueryFact[] = [
 const ADMIN_LIST_Q: QueryFact[] = [...ADMIN_RECORDS_Q, { name: 'limit', description: `Rows (1-1000, default ${ADMIN_LIST_LIMIT})` }];
 
 export const surveyRoutes = new Hono<AppEnv>()
-  .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', response: 'SurveyRecorded', status: 201 }), async (c) => {
+  .post('/add', routeFacts({ summary: 'Answer a survey', body: 'SurveyAddRequest', response: 'SurveyRecorded', status: 201, errors: { 400: 'An answer the survey does not offer' } }), async (c) => {
     const body = await jsonBody(c, SurveyAddRequest);
     return c.json(await answerSurvey(c.get('deps').db, c.get('user').id, body), 201);
   })

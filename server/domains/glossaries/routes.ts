@@ -110,6 +110,7 @@ glossaryRoutes.post('/:id/import', routeFacts({
   gates: [
     { feature: 'glossary', scope: 'glossary', note: 'importing dictionary terms from CSV' },
   ],
+  errors: { 400: 'The file has no terms', 413: 'The file is larger than the CSV limit', 415: 'The file is not a CSV file that can be read' },
 }), async (c) => {
   const bytes = await csvBytes(c);
   return c.json(await svc.importGlossaryCsv(c.get('deps'), c.get('user'), c.req.param('id'), bytes));

@@ -20,7 +20,7 @@ import * as repo from './repository';
 import { checkUpload, formatBytes, formatDuration, mediaJson } from './service';
 import { createTusServer, kindFrom, tusContext, type TusServer } from './tus';
 import { findMembership } from '../spaces/repository';
-import { routeFacts } from '../../http/route-facts';
+import { routeFacts, SPACE_Q } from '../../http/route-facts';
 import { namespace } from '../../cache/index';
 
 export const libraryRoutes = new Hono<AppEnv>();
@@ -31,7 +31,17 @@ function storageOf(c: Context<AppEnv>): Storage {
   return s;
 }
 
-libraryRoutes.post('/media', async (c) => {
+libraryRoutes.post('/media', routeFacts({
+  summary: 'Upload a file (multipart: field file, and optionally kind video, audio or srt); its status, kind, size and duration',
+  response: 'Media',
+  query: [SPACE_Q],
+  errors: {
+    413: 'The file is larger than the upload limit, a field is too long, or the body has too many parts',
+    415: 'Not a multipart/form-data body',
+    503: 'Storage is not configured',
+    507: 'The server is out of disk space: nothing was stored (see Retry-After)',
+  },
+}), async (c) => {
   const deps = c.get('deps');
   const storage = storageOf(c);
   const space = await requireSpaceAccess(c, spaceIdFromQuery(c));
@@ -105,6 +115,7 @@ libraryRoutes.get('/info/video', routeFacts({
   summary: 'What the link\'s site tells of a video (title, duration, thumbnail) before it is downloaded; 400 for a playlist, a live stream or a video too long',
   response: 'VideoInfo',
   query: [{ name: 'link', required: true, description: 'The video\'s address' }],
+  errors: { 400: 'An invalid or unreadable link, a playlist, a live stream, or a video longer than the limit' },
 }), async (c) => {
   const link = (c.req.query('link') ?? '').trim();
   if (!link) throw unprocessable([{ loc: ['query', 'link'], msg: TEXT.fieldRequired, type: 'missing' }]);

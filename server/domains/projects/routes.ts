@@ -78,6 +78,9 @@ projectsRoutes.post('/create_transcript', routeFacts({
     { feature: 'multilanguage', scope: 'space', when: (r) => targetLanguageCount(r.body) > 1, note: 'creating a project in several target languages at once' },
   ],
   creates: { startsJob: true },
+  errors: {
+    400: 'The request cannot be done as asked: an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice; both or neither of media_id and link, an invalid link, a subtitle file where a video is needed (or the reverse), an unreadable subtitle file, no or too many target languages, or a dictionary of another language pair',
+  },
 }), async (c) => {
   const body = await jsonBody(c, CreateTranscriptRequest);
   return c.json(await svc.createTranscript(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body));
@@ -106,6 +109,7 @@ projectsRoutes.patch('/:id', routeFacts({
   summary: 'Rename a project or change speakers\' voices',
   body: 'UpdateProjectRequest',
   response: 'Project',
+  errors: { 400: 'A voice that is not available for the project\'s target language' },
 }), async (c) => {
   const body = await jsonBody(c, UpdateProjectRequest);
   return c.json(await svc.updateProject(c.get('deps'), c.get('user'), c.req.param('id'), body));
@@ -147,6 +151,7 @@ projectsRoutes.patch('/:id/glossary', routeFacts({
   gates: [
     { feature: 'glossary', scope: 'project', when: (r) => has(r.query.glossary_id) && r.query.glossary_id !== 'null', note: 'choosing a dictionary for a project' },
   ],
+  errors: { 400: 'The dictionary is for another language pair' },
 }), async (c) => {
   const raw = c.req.query('glossary_id');
   const id = raw === undefined || raw.trim() === '' || raw === 'null' ? null : raw.trim();
@@ -162,6 +167,7 @@ projectsRoutes.post('/:id/copy', routeFacts({
     { feature: 'free_languages', scope: 'project', when: (r) => r.body.free_dubbing === true, note: 'a copy into another language dubbed free of charge (free_dubbing)' },
   ],
   creates: { startsJob: true },
+  errors: { 400: 'The target language: an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice' },
 }), async (c) => {
   const body = await jsonBody(c, CopyProjectRequest);
   return c.json(await svc.copyProject(c.get('deps'), c.get('user'), c.req.param('id'), body.dst_lang, body.free_dubbing));
@@ -171,6 +177,7 @@ projectsRoutes.post('/:id/generate', routeFacts({
   summary: 'Dub the video (charges minutes)',
   response: 'Project',
   creates: { startsJob: true },
+  errors: { 402: 'Not enough minutes in the Teamspace for the dub (the detail says how many are needed and available)' },
 }), async (c) => {
   return c.json(await svc.generate(c.get('deps'), c.get('user'), c.req.param('id')));
 });
@@ -200,6 +207,7 @@ projectsRoutes.post('/:id/media_download', routeFacts({
   gates: [
     { feature: 'srt_download', scope: 'project', when: (r) => r.body.media_type === 'srt' || r.body.media_type === 'vtt', note: 'downloading the subtitles (SRT, VTT)' },
   ],
+  errors: { 400: 'Unknown media type' },
 }), async (c) => {
   const body = await jsonBody(c, MediaDownloadRequest);
   return c.json(await svc.mediaDownload(c.get('deps'), c.get('user'), c.req.param('id'), body.media_type));
@@ -232,7 +240,12 @@ projectsRoutes.post('/:id/set_subtitles_banner_displayed', routeFacts({
   return c.json(await svc.setBannerDisplayed(c.get('deps'), c.get('user'), c.req.param('id'), videoType(c)));
 });
 
-projectsRoutes.post('/:id/feedback', routeFacts({ summary: 'Feedback on a project', body: 'FeedbackRequest', response: 'FeedbackAnswer' }), async (c) => {
+projectsRoutes.post('/:id/feedback', routeFacts({
+  summary: 'Feedback on a project',
+  body: 'FeedbackRequest',
+  response: 'FeedbackAnswer',
+  errors: { 400: 'Neither a comment nor an option' },
+}), async (c) => {
   const body = await jsonBody(c, FeedbackRequest);
   return c.json(await svc.addFeedback(c.get('deps'), c.get('user'), c.req.param('id'), body));
 });
@@ -254,6 +267,7 @@ projectsRoutes.post('/:id/run_lipsync_task', routeFacts({
   gates: [
     { feature: 'lipsync', scope: 'project', note: 'lip-sync' },
   ],
+  errors: { 402: 'Not enough minutes for the lip-sync (free lip-sync minutes first; only those with is_free_lipsync)' },
 }), async (c) => {
   const body = await jsonBody(c, RunLipsyncRequest);
   return c.json(await runLipsyncTask(c.get('deps'), c.get('user'), c.req.param('id'), body));

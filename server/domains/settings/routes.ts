@@ -10,13 +10,18 @@ import { optionalSpaceIdFromQuery } from '../../http/access';
 import { requireSpaceAccess } from '../spaces/access';
 import { buildSettings } from './service';
 import { pendingSurveys } from '../feedback/service';
-import { routeFacts } from '../../http/route-facts';
+import { DATABASE_DOWN, routeFacts } from '../../http/route-facts';
 
 export const settingsRoutes = new Hono<AppEnv>().get('/', routeFacts({
   summary: 'Settings of the app, the user or a space (features, languages, limits)',
   response: 'Settings',
   query: [{ name: 'space_id', description: 'The Teamspace' }],
   public: true,
+  errors: {
+    400: 'The account of the bearer token is deactivated (Inactive user)',
+    401: 'A bearer token was sent that does not hold (without one, the app\'s settings are answered)',
+    503: DATABASE_DOWN,
+  },
 }), async (c) => {
   const deps = c.get('deps');
   const user = await optionalUser(c);

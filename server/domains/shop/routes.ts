@@ -5,13 +5,19 @@ import { ApiError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { shopifyOf } from './library';
 import { handleShopWebhook } from './webhooks';
-import { routeFacts } from '../../http/route-facts';
+import { DATABASE_DOWN, routeFacts } from '../../http/route-facts';
 
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
 export const shopRoutes = new Hono<AppEnv>().post('/webhooks', routeFacts({
   summary: "The platform's webhooks (app/uninstalled, customers/data_request, customers/redact, shop/redact), verified by HMAC with the app secret",
   public: true,
+  errors: {
+    400: 'A malformed webhook (its headers or body)',
+    401: 'Invalid webhook signature',
+    404: 'The embedded app is not configured on this server',
+    503: DATABASE_DOWN,
+  },
 }), async (c) => {
   const deps = c.get('deps');
   const shopify = shopifyOf(deps);

@@ -66,7 +66,11 @@ spacesRoutes.patch('/:id', routeFacts({
   return c.json(await svc.updateSpace(c.get('deps').db, space.id, body));
 });
 
-spacesRoutes.delete('/:id', routeFacts({ summary: 'Delete a Teamspace (owner; its projects go with it)', response: 'DefaultSpace' }), async (c) => {
+spacesRoutes.delete('/:id', routeFacts({
+  summary: 'Delete a Teamspace (owner; its projects go with it)',
+  response: 'DefaultSpace',
+  errors: { 400: 'The default Teamspace cannot be deleted' },
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const r = await svc.deleteSpace(c.get('deps').db, c.get('user'), space.id);
   // The space's projects and uploads went with it: their stored files go now.
@@ -96,7 +100,11 @@ spacesRoutes.get('/:id/settings', routeFacts({ summary: 'Settings that apply in 
   return c.json(await spaceSettings(c.get('deps'), space));
 });
 
-spacesRoutes.get('/:id/leave', routeFacts({ summary: 'Leave a Teamspace (members; the owner cannot)', response: 'DefaultSpace' }), async (c) => {
+spacesRoutes.get('/:id/leave', routeFacts({
+  summary: 'Leave a Teamspace (members; the owner cannot)',
+  response: 'DefaultSpace',
+  errors: { 400: 'The owner cannot leave, the default Teamspace cannot be left, or the caller is not a member' },
+}), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'));
   return c.json(await svc.leaveSpace(c.get('deps').db, c.get('user'), space));
 });
@@ -129,6 +137,7 @@ spacesRoutes.post('/join', routeFacts({
   summary: 'Join the Teamspace of an invite link as an editor (410 when used or expired)',
   body: 'JoinRequest',
   response: 'JoinAnswer',
+  errors: { 410: 'The invite link was used already or has expired' },
 }), async (c) => {
   const token = await idParam(c, 'token');
   return c.json(await svc.joinByLink(c.get('deps').db, c.get('user'), token));
@@ -153,6 +162,7 @@ spacesRoutes.delete('/:id/members/remove', routeFacts({
   bodyOptional: true,
   response: 'Space',
   query: [{ name: 'member_id', description: 'The member\'s user id (required unless the body names it)' }],
+  errors: { 400: 'The owner cannot be removed' },
 }), async (c) => {
   const space = await requireSpaceAccess(c, c.req.param('id'), { owner: true });
   const memberId = await idParam(c, 'member_id');

@@ -18,6 +18,10 @@ export const toolsRoutes = new Hono<AppEnv>().post('/summarize', routeFacts({
   gates: [
     { feature: 'ai_rewrite', scope: 'space', note: 'the AI rewrite tool' },
   ],
+  errors: {
+    502: 'The language model failed',
+    503: 'AI rewrite is not configured on this server, or the language model is rate limiting (see Retry-After)',
+  },
 }), async (c) => {
   const deps = c.get('deps');
   if (!isAiRewriteConfigured(deps)) throw new ApiError(503, AI_REWRITE_NOT_CONFIGURED);

@@ -18,6 +18,7 @@ export const usersRoutes = new Hono<AppEnv>()
     response: 'User',
     status: 201,
     identity: true,
+    errors: { 400: 'The e-mail is not the signed-in identity\'s' },
   }), async (c) => {
     const body = await jsonBody(c, CreateUserRequest);
     const identity = c.get('identity');
@@ -44,6 +45,11 @@ export const usersRoutes = new Hono<AppEnv>()
     response: 'EmailChange',
     status: 202,
     example: { email: 'new@example.com', confirm_email: 'New@Example.com' },
+    errors: {
+      400: 'The new e-mail is the current one',
+      502: 'The confirmation e-mail could not be sent',
+      503: 'E-mail is not configured on this server',
+    },
   }), async (c) => {
     const body = await jsonBody(c, EmailChangeRequest);
     return c.json(await requestEmailChange(c.get('deps'), c.get('user'), body.email, new URL(c.req.url).origin), 202);
@@ -52,6 +58,7 @@ export const usersRoutes = new Hono<AppEnv>()
     summary: 'Confirm an e-mail change with the token of its link',
     body: 'EmailChangeConfirmRequest',
     response: 'User',
+    errors: { 410: 'The link was used already or has expired' },
   }), async (c) => {
     const body = await jsonBody(c, EmailChangeConfirmRequest);
     const deps = c.get('deps');
@@ -67,7 +74,11 @@ export const usersRoutes = new Hono<AppEnv>()
     const body = await jsonBody(c, FeatureGroupRequest);
     return c.json(await joinFeatureGroup(c.get('deps').db, c.get('user'), body));
   })
-  .post('/sister_sso', routeFacts({ summary: 'Sign in to the sister product: the address to open', response: 'SisterSsoAnswer' }), async (c) => {
+  .post('/sister_sso', routeFacts({
+    summary: 'Sign in to the sister product: the address to open',
+    response: 'SisterSsoAnswer',
+    errors: { 503: 'The sister product is not configured on this server' },
+  }), async (c) => {
     const deps = c.get('deps');
     return c.json(await sisterSsoRedirect(deps.db, deps.config, c.get('user')));
   })

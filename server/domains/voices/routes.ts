@@ -102,6 +102,7 @@ voicePresetRoutes.get('/:id/sample', routeFacts({
       { name: 'language', description: 'Language code (default en)' }, { name: 'similarity_boost', description: 'Accent, 0-1 (default: the preset\'s)' },
       { name: 'stability', description: 'Stability, 0-1 (default: the preset\'s)' },
     ],
+  errors: { 502: 'The voice engine wrote no audio', 503: 'The voice engine of this voice is not configured any more' },
 }), async (c) => {
   const q = queryWith(c, SampleQuery);
   const wav = await svc.presetSample(c.get('deps'), c.get('user'), c.req.param('id'), q);
@@ -131,6 +132,11 @@ export const extractAudioRoutes = new Hono<AppEnv>();
 extractAudioRoutes.post('/media/extract-audio', routeFacts({
   summary: 'Upload a video (multipart field file); its sound is kept as an audio upload (16 kHz mono WAV)',
   query: [SPACE_Q],
+  errors: {
+    413: 'The file is larger than the upload limit or longer than the duration limit, a field is too long, or the body has too many parts',
+    415: 'Not a multipart/form-data body',
+    507: 'The server is out of disk space: nothing was stored (see Retry-After)',
+  },
 }), async (c) => {
   const deps = c.get('deps');
   const spaceId = spaceIdFromQuery(c);

@@ -681,7 +681,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/library/media */
+        /** Upload a file (multipart: field file, and optionally kind video, audio or srt); its status, kind, size and duration */
         post: operations["post_library_media"];
         delete?: never;
         options?: never;
@@ -4339,6 +4339,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminFeedback"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4386,6 +4395,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4420,6 +4438,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4467,6 +4494,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4494,6 +4530,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminPaymentsAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4541,6 +4586,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4572,6 +4626,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminPaymentsAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4608,6 +4671,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -4619,6 +4691,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4650,6 +4731,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppFlags"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4686,6 +4776,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -4697,6 +4796,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4731,6 +4839,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportThread"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4778,6 +4895,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4807,6 +4933,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportConversation"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4854,6 +4989,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4887,6 +5031,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportReplyAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -4923,6 +5076,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -4934,6 +5096,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4970,6 +5141,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminSurveyAnswer"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5017,6 +5197,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5051,6 +5240,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5098,6 +5296,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5125,6 +5332,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminSurvey"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5172,6 +5388,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5205,6 +5430,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminSurvey"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5241,6 +5475,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5252,6 +5495,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5290,6 +5542,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminUser"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5337,6 +5598,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,6 +5640,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminUser"];
                 };
             };
+            /** @description A superuser cannot deactivate or demote themself; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5406,6 +5685,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5417,6 +5705,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5450,6 +5747,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminMinutesGrantResult"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5486,6 +5792,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5497,6 +5812,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5533,6 +5857,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -5580,6 +5913,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5650,6 +5992,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5743,6 +6094,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The origin is not a path of this site */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -5781,6 +6141,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The identity provider cannot be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5812,6 +6190,15 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
+            /** @description An unknown, expired or revoked refresh token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -5839,6 +6226,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5850,6 +6246,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5881,6 +6286,15 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
+            /** @description Wrong e-mail or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -5908,6 +6322,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5919,6 +6342,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5975,6 +6407,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -5986,6 +6427,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6044,6 +6494,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6055,6 +6514,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6083,6 +6551,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -6132,6 +6609,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6188,8 +6674,26 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
+            /** @description No video in the batch; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough minutes in the Teamspace for the whole batch */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6224,6 +6728,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6235,6 +6748,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6264,6 +6786,15 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -6311,6 +6842,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6340,6 +6880,15 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -6376,6 +6925,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6387,6 +6945,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6416,6 +6983,15 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -6463,6 +7039,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6493,8 +7078,26 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough minutes to dub a failed language again */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6529,6 +7132,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6540,6 +7152,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6570,7 +7191,7 @@ export interface operations {
                     "application/vnd.apple.mpegurl": string;
                 };
             };
-            /** @description No access to this resource, or the plan does not include the feature */
+            /** @description Invalid link; or no access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6590,6 +7211,15 @@ export interface operations {
             };
             /** @description The state does not allow it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This link has expired */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6769,7 +7399,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description No access to this resource, or the plan does not include the feature */
+            /** @description Invalid link; or no access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6796,6 +7426,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6807,6 +7446,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6837,7 +7485,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description No access to this resource, or the plan does not include the feature */
+            /** @description Invalid link; or no access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6864,6 +7512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description This link has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -6875,6 +7532,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6909,6 +7575,15 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -6956,6 +7631,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6990,6 +7674,15 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7026,6 +7719,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7037,6 +7739,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7067,6 +7778,15 @@ export interface operations {
                     "application/json": components["schemas"]["GlossaryDeleted"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7103,6 +7823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7114,6 +7843,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7143,6 +7881,15 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7190,6 +7937,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7223,6 +7979,15 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7259,6 +8024,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7270,6 +8044,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7299,6 +8082,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7346,6 +8138,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7375,6 +8176,15 @@ export interface operations {
                     "application/json": components["schemas"]["GlossaryImportResult"];
                 };
             };
+            /** @description The file has no terms; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7411,6 +8221,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The file is larger than the CSV limit; or request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a CSV file that can be read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7422,6 +8250,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7582,6 +8419,15 @@ export interface operations {
                     "application/json": components["schemas"]["VideoInfo"];
                 };
             };
+            /** @description An invalid or unreadable link, a playlist, a live stream, or a video longer than the limit; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7636,11 +8482,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     post_library_media: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description The Teamspace */
+                space_id: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7653,7 +8511,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
@@ -7692,6 +8559,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The file is larger than the upload limit, a field is too long, or the body has too many parts; or request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a multipart/form-data body */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7703,6 +8588,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage is not configured; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is out of disk space: nothing was stored (see Retry-After) */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7732,6 +8635,15 @@ export interface operations {
                     "application/json": components["schemas"]["Media"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7779,6 +8691,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7809,6 +8730,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7845,6 +8775,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The file is larger than the upload limit or longer than the duration limit, a field is too long, or the body has too many parts; or request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a multipart/form-data body */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7856,6 +8804,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is out of disk space: nothing was stored (see Retry-After) */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7883,6 +8849,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7919,6 +8894,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -7930,6 +8914,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7957,6 +8950,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -7993,6 +8995,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8004,6 +9015,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8031,6 +9051,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8067,6 +9096,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8078,6 +9116,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8105,6 +9152,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8152,6 +9208,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8179,6 +9244,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8215,6 +9289,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8226,6 +9309,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8255,6 +9347,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8291,6 +9392,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8302,6 +9412,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8331,6 +9450,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8367,6 +9495,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8378,6 +9515,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8407,6 +9553,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8443,6 +9598,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8454,6 +9618,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8483,6 +9656,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8530,6 +9712,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8559,6 +9750,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8595,6 +9795,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8606,6 +9815,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8701,6 +9919,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingPortalResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8748,6 +9975,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8775,6 +10011,15 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8811,6 +10056,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8822,6 +10076,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8849,6 +10112,15 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8885,6 +10157,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -8896,6 +10177,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8934,6 +10224,15 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -8981,6 +10280,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider's catalogue cannot be read right now; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9015,6 +10323,15 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9051,6 +10368,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9062,6 +10388,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider's catalogue cannot be read right now; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9098,6 +10433,15 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9145,6 +10489,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider's catalogue cannot be read right now; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9172,6 +10525,15 @@ export interface operations {
                     "application/json": components["schemas"]["LatestPaymentInfo"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9219,6 +10581,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9246,6 +10617,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProductsResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9293,6 +10673,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider's catalogue cannot be read right now; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9324,6 +10713,15 @@ export interface operations {
                     "application/json": components["schemas"]["PromotionCode"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9360,6 +10758,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9371,6 +10778,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9402,6 +10818,15 @@ export interface operations {
                     "application/json": components["schemas"]["SubscriptionAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9438,6 +10863,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9449,6 +10883,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider's catalogue cannot be read right now; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9480,6 +10923,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingDetailsAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9516,6 +10968,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9527,6 +10988,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9554,6 +11024,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description Invalid signature */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -9563,7 +11042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Payment webhooks are not configured on this server; or not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9574,6 +11053,15 @@ export interface operations {
             };
             /** @description The state does not allow it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9592,6 +11080,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9621,6 +11118,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9668,6 +11174,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9697,6 +11212,15 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9733,6 +11257,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9744,6 +11277,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9777,6 +11319,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description A voice that is not available for the project's target language; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9813,6 +11364,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9824,6 +11384,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9853,6 +11422,15 @@ export interface operations {
                     "application/json": components["schemas"]["AsrWordsResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9900,6 +11478,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9941,6 +11528,15 @@ export interface operations {
                     "application/json": components["schemas"]["AsrWordsResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -9977,6 +11573,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -9988,6 +11593,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10020,6 +11634,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10056,6 +11679,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10067,6 +11699,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10096,6 +11737,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10132,6 +11782,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10143,6 +11802,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10185,6 +11853,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The target language: an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10221,6 +11898,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10232,6 +11918,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10261,6 +11956,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeliverableLanguages"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10308,6 +12012,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10342,6 +12055,15 @@ export interface operations {
                     "application/json": components["schemas"]["DeliverableAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10378,6 +12100,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10389,6 +12120,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10418,6 +12158,15 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10465,6 +12214,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10498,6 +12256,15 @@ export interface operations {
                     "application/json": components["schemas"]["FeedbackAnswer"];
                 };
             };
+            /** @description Neither a comment nor an option; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10534,6 +12301,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10545,6 +12321,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10577,8 +12362,26 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough minutes in the Teamspace for the dub (the detail says how many are needed and available) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10613,6 +12416,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10624,6 +12436,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10656,6 +12477,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The dictionary is for another language pair; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10692,6 +12522,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10703,6 +12542,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10741,6 +12589,15 @@ export interface operations {
                     "application/json": components["schemas"]["MediaDownloadResponse"];
                 };
             };
+            /** @description Unknown media type; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10777,6 +12634,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10788,6 +12654,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10826,6 +12701,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10873,6 +12757,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10906,6 +12799,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -10942,6 +12844,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -10953,6 +12864,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10985,6 +12905,15 @@ export interface operations {
                     "application/json": components["schemas"]["QualityReport"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11032,6 +12961,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11064,6 +13002,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11100,6 +13047,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11111,6 +13067,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11140,6 +13105,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11176,6 +13150,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11187,6 +13170,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11220,8 +13212,26 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough minutes for the lip-sync (free lip-sync minutes first; only those with is_free_lipsync) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11256,6 +13266,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11267,6 +13286,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11299,6 +13327,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11335,6 +13372,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11346,6 +13392,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11378,6 +13433,15 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11425,6 +13489,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11458,6 +13531,15 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptResponse"];
                 };
             };
+            /** @description A segment ends before it starts, or overlaps another segment of the same speaker; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11494,6 +13576,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11505,6 +13596,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11538,6 +13638,15 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptResponse"];
                 };
             };
+            /** @description A segment appears twice, ends before it starts, or overlaps another segment of the same speaker; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11574,6 +13683,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11585,6 +13703,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11615,6 +13742,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentDeletedAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11651,6 +13787,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11662,6 +13807,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11692,6 +13846,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentTimingResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11728,6 +13891,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11739,6 +13911,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11778,6 +13959,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentTimingResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11814,6 +14004,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11825,6 +14024,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11859,6 +14067,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentRewriteResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11895,6 +14112,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11906,6 +14132,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI rewrite is not configured on this server, or the language model is rate limiting (see Retry-After); or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11940,6 +14184,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentShortenResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -11976,6 +14229,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -11987,6 +14249,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model is rate limiting (see Retry-After); or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12020,6 +14300,15 @@ export interface operations {
                     "application/json": components["schemas"]["TranscriptResponse"];
                 };
             };
+            /** @description A segment appears twice, or the merged segment overlaps another segment of the same speaker; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12056,6 +14345,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -12067,6 +14365,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12096,6 +14403,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePool"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12143,6 +14459,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12188,6 +14513,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The request cannot be done as asked: an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice; both or neither of media_id and link, an invalid link, a subtitle file where a video is needed (or the reverse), an unreadable subtitle file, no or too many target languages, or a dictionary of another language pair; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12224,6 +14558,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -12235,6 +14578,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12271,6 +14623,15 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            /** @description The demo cannot be dubbed into this language on this server; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12307,6 +14668,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -12318,6 +14688,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The demo's speech model is not installed on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12345,6 +14724,15 @@ export interface operations {
                     "application/json": components["schemas"]["DemoCovers"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12392,6 +14780,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The demo's speech model is not installed on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12422,6 +14819,15 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12469,6 +14875,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12499,6 +14914,15 @@ export interface operations {
                     "application/json": components["schemas"]["FolderList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12546,6 +14970,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12584,6 +15017,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectPage"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12638,6 +15080,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     get_settings: {
@@ -12659,6 +15110,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description The account of the bearer token is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bearer token was sent that does not hold (without one, the app's settings are answered) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -12699,6 +15168,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12733,8 +15211,26 @@ export interface operations {
                     "application/json": components["schemas"]["ShopMinutesResponse"];
                 };
             };
+            /** @description The platform refused it (its user_errors are answered); or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The shop has no plan, or the charge would pass the usage cap (code usage_cap_reached, with raise_cap_url) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12769,6 +15265,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -12780,6 +15285,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The platform answered without the expected result */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Platform billing is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12798,13 +15321,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
+            /** @description Redirect (see Location) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a shop domain */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -12816,7 +15346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown shop; or not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12845,6 +15375,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Platform billing is not configured on this server, or the database is not reachable right now (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12875,6 +15414,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShopBillingStatus"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12922,6 +15470,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Platform billing is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12956,6 +15513,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShopSubscribeResponse"];
                 };
             };
+            /** @description The platform refused it (its user_errors are answered); or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -12992,6 +15558,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13003,6 +15578,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The platform answered without the expected result */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Platform billing is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13033,6 +15626,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShopBillingStatus"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13069,6 +15671,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13080,6 +15691,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Platform billing is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13114,8 +15734,26 @@ export interface operations {
                     "application/json": components["schemas"]["ShopImportAnswer"];
                 };
             };
+            /** @description A video that is not ready or cannot be downloaded or read, an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice, or no video of the batch could be made a project; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not enough minutes in the Teamspace for the videos (several: the whole batch) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13150,6 +15788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13161,6 +15808,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store's Admin API failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13195,6 +15860,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShopProductsAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13242,6 +15916,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store's Admin API failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13272,6 +15964,15 @@ export interface operations {
                     "application/json": components["schemas"]["PublicationList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13319,6 +16020,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13350,6 +16060,15 @@ export interface operations {
                     "application/json": components["schemas"]["Publication"];
                 };
             };
+            /** @description The Teamspace is not a shop, or no product was given for a video that did not come from one; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13386,6 +16105,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13397,6 +16125,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13429,6 +16166,15 @@ export interface operations {
                     "application/json": components["schemas"]["ShopProductList"];
                 };
             };
+            /** @description The Teamspace is not a shop; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13483,6 +16229,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The shop's products could not be read */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The shop cannot be reached now (the app is not installed, or the shop must open it again); or the database is not reachable right now: try again (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     post_shop_webhooks: {
@@ -13503,6 +16267,24 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description A malformed webhook (its headers or body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid webhook signature */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No access to this resource, or the plan does not include the feature */
             403: {
                 headers: {
@@ -13512,7 +16294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description The embedded app is not configured on this server; or not found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13523,6 +16305,15 @@ export interface operations {
             };
             /** @description The state does not allow it */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13541,6 +16332,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13570,6 +16370,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13617,6 +16426,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13646,6 +16464,15 @@ export interface operations {
                     "application/json": components["schemas"]["DefaultSpace"];
                 };
             };
+            /** @description The default Teamspace cannot be deleted; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13682,6 +16509,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13693,6 +16529,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13726,6 +16571,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13762,6 +16616,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13773,6 +16636,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13802,6 +16674,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13849,6 +16730,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13882,6 +16772,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastMember"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13918,6 +16817,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -13929,6 +16837,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13959,6 +16876,15 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -13995,6 +16921,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14006,6 +16941,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14040,6 +16984,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastMember"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14076,6 +17029,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14087,6 +17049,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14121,6 +17092,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastMember"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14157,6 +17137,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14168,6 +17157,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14200,6 +17198,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastRecognitionList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14247,6 +17254,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14280,6 +17296,15 @@ export interface operations {
                     "application/json": components["schemas"]["CastUndoAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14316,6 +17341,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14327,6 +17361,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14356,6 +17399,15 @@ export interface operations {
                     "application/json": components["schemas"]["Credits"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14403,6 +17455,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14436,6 +17497,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14472,6 +17542,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14483,6 +17562,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14516,6 +17604,15 @@ export interface operations {
                     "application/json": components["schemas"]["InviteLink"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14552,6 +17649,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14563,6 +17669,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14599,6 +17714,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14635,6 +17759,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14646,6 +17779,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14675,6 +17817,15 @@ export interface operations {
                     "application/json": components["schemas"]["DefaultSpace"];
                 };
             };
+            /** @description The owner cannot leave, the default Teamspace cannot be left, or the caller is not a member; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14722,6 +17873,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14758,6 +17918,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The owner cannot be removed; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14794,6 +17963,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -14805,6 +17983,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14834,6 +18021,15 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14881,6 +18077,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14913,6 +18118,15 @@ export interface operations {
                     "application/json": components["schemas"]["UsagePage"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -14960,6 +18174,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14989,6 +18212,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15036,6 +18268,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15082,6 +18323,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15118,6 +18368,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15129,6 +18388,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15159,6 +18427,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15206,6 +18483,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15234,6 +18520,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15270,6 +18565,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15281,6 +18585,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15315,6 +18628,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15351,6 +18673,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15362,6 +18693,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15392,6 +18732,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15439,6 +18788,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15470,6 +18828,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15506,6 +18873,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15517,6 +18893,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15548,6 +18933,15 @@ export interface operations {
                     "application/json": components["schemas"]["JoinAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15584,6 +18978,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The invite link was used already or has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15595,6 +19007,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15622,6 +19043,15 @@ export interface operations {
                     "application/json": components["schemas"]["SpaceLimits"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15669,6 +19099,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15696,6 +19135,15 @@ export interface operations {
                     "application/json": components["schemas"]["Space"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15743,6 +19191,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15774,6 +19231,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportConversation"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15810,6 +19276,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15821,6 +19296,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15851,6 +19335,15 @@ export interface operations {
                     "application/json": components["schemas"]["SupportConversation"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15898,6 +19391,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15929,6 +19431,15 @@ export interface operations {
                     "application/json": components["schemas"]["SurveyRecorded"];
                 };
             };
+            /** @description An answer the survey does not offer; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -15965,6 +19476,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -15976,6 +19496,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16007,6 +19536,15 @@ export interface operations {
                     "application/json": components["schemas"]["SurveyRecorded"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16043,6 +19581,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16054,6 +19601,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16088,6 +19644,15 @@ export interface operations {
                     "application/json": components["schemas"]["SummarizeResponse"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16124,6 +19689,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16135,6 +19709,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The language model failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI rewrite is not configured on this server, or the language model is rate limiting (see Retry-After); or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16166,6 +19758,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description The e-mail is not the signed-in identity's */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16202,6 +19803,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16213,6 +19823,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16240,6 +19859,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16287,6 +19915,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16312,6 +19949,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16348,6 +19994,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16359,6 +20014,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16390,6 +20054,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16426,6 +20099,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16437,6 +20119,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16464,6 +20155,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16511,6 +20211,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16548,6 +20257,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
+            /** @description The new e-mail is the current one; or the account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16584,6 +20302,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16595,6 +20322,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The confirmation e-mail could not be sent */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description E-mail is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16626,6 +20371,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16662,6 +20416,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The link was used already or has expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16673,6 +20445,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16704,6 +20485,15 @@ export interface operations {
                     "application/json": components["schemas"]["FeatureGroup"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16740,6 +20530,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16751,6 +20550,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16778,6 +20586,15 @@ export interface operations {
                     "application/json": components["schemas"]["FeatureGroup"][];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16825,6 +20642,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16852,6 +20678,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceTutorialFlags"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16888,6 +20723,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16899,6 +20743,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16926,6 +20779,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceTutorialFlags"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -16962,6 +20824,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -16973,6 +20844,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17000,6 +20880,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiCredentialList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17047,6 +20936,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17086,6 +20984,15 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiCredential"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17122,6 +21029,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17133,6 +21049,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17162,6 +21087,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiCredential"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17198,6 +21132,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17209,6 +21152,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17236,6 +21188,15 @@ export interface operations {
                     "application/json": components["schemas"]["SisterSsoAnswer"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17272,6 +21233,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17283,6 +21253,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sister product is not configured on this server; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17310,6 +21289,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoiceTutorialFlags"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17357,6 +21345,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17387,6 +21384,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePresetList"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17434,6 +21440,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17463,6 +21478,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17510,6 +21534,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17539,6 +21572,15 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17575,6 +21617,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17586,6 +21637,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17619,6 +21679,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17655,6 +21724,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17666,6 +21744,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17702,6 +21789,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17749,6 +21845,24 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The voice engine wrote no audio */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The voice engine of this voice is not configured any more; or the database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17782,6 +21896,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17818,6 +21941,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17829,6 +21961,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17862,6 +22003,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17898,6 +22048,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17909,6 +22068,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17951,6 +22119,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -17987,6 +22164,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -17998,6 +22184,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18029,6 +22224,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePreset"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -18065,6 +22269,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body too large (a JSON body is at most 2 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation error: {"detail": [{"loc", "msg", "type"}]} */
             422: {
                 headers: {
@@ -18076,6 +22289,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18106,6 +22328,15 @@ export interface operations {
                     "application/json": components["schemas"]["VoicePresetStatuses"];
                 };
             };
+            /** @description The account is deactivated (Inactive user) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked credentials */
             401: {
                 headers: {
@@ -18153,6 +22384,15 @@ export interface operations {
             };
             /** @description Too many requests (API key per-minute limit, or the plan's jobs at once): see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is not reachable right now: try again (see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

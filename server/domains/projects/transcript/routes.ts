@@ -32,12 +32,22 @@ transcriptRoutes.get('/:id/transcript', routeFacts({
   return sendAnswer(c, r.answer);
 });
 
-transcriptRoutes.post('/:id/transcript/merge', routeFacts({ summary: 'Merge segments', body: 'TranscriptMergeRequest', response: 'TranscriptResponse' }), async (c) => {
+transcriptRoutes.post('/:id/transcript/merge', routeFacts({
+  summary: 'Merge segments',
+  body: 'TranscriptMergeRequest',
+  response: 'TranscriptResponse',
+  errors: { 400: 'A segment appears twice, or the merged segment overlaps another segment of the same speaker' },
+}), async (c) => {
   const body = await jsonBody(c, TranscriptMergeRequest);
   return c.json(await svc.mergeSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segment_ids));
 });
 
-transcriptRoutes.post('/:id/transcript', routeFacts({ summary: 'Add segments', body: 'TranscriptAddRequest', response: 'TranscriptResponse' }), async (c) => {
+transcriptRoutes.post('/:id/transcript', routeFacts({
+  summary: 'Add segments',
+  body: 'TranscriptAddRequest',
+  response: 'TranscriptResponse',
+  errors: { 400: 'A segment ends before it starts, or overlaps another segment of the same speaker' },
+}), async (c) => {
   const body = await jsonBody(c, TranscriptAddRequest);
   return c.json(await svc.addSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segments));
 });
@@ -46,6 +56,7 @@ transcriptRoutes.patch('/:id/transcript', routeFacts({
   summary: 'Change segments (at most 50 per call)',
   body: 'TranscriptPatchRequest',
   response: 'TranscriptResponse',
+  errors: { 400: 'A segment appears twice, ends before it starts, or overlaps another segment of the same speaker' },
 }), async (c) => {
   const body = await jsonBody(c, TranscriptPatchRequest);
   return c.json(await svc.patchSegments(c.get('deps'), c.get('user'), c.req.param('id'), body.segments));
@@ -59,6 +70,10 @@ transcriptRoutes.post('/:id/transcript/:segmentId/rewrite', routeFacts({
   gates: [
     { feature: 'ai_rewrite', scope: 'project', note: 'AI rewrite of a segment in the editor' },
   ],
+  errors: {
+    502: 'The language model failed',
+    503: 'AI rewrite is not configured on this server, or the language model is rate limiting (see Retry-After)',
+  },
 }), async (c) => {
   const segmentId = c.req.param('segmentId');
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);
@@ -98,6 +113,7 @@ transcriptRoutes.post('/:id/transcript/:segmentId/shorten', routeFacts({
   gates: [
     { feature: 'ai_rewrite', scope: 'project', note: 'Shorten a segment to fit its slot in the editor' },
   ],
+  errors: { 502: 'The language model failed', 503: 'The language model is rate limiting (see Retry-After)' },
 }), async (c) => {
   const segmentId = c.req.param('segmentId');
   if (!isUuid(segmentId)) throw notFound(`Segment not found: ${segmentId}`);

@@ -22,6 +22,7 @@ shopProductsRoutes.get('/products', routeFacts({
   summary: "The shop Teamspace's products with videos (the platform's Admin API), searched by title, a page at a time, with the shop's primary and published locales as our language ids. 404 when the Teamspace is not a shop",
   response: 'ShopProductsAnswer',
   query: [SPACE_Q, { name: 'q', description: 'Words of the product title' }, { name: 'after', description: 'The `next` cursor of the previous page' }],
+  errors: { 502: "The store's Admin API failed" },
 }), async (c) => {
   const q = v.safeParse(Query, { q: c.req.query('q') || undefined, after: c.req.query('after') || undefined });
   if (!q.success) throw unprocessable(q.issues.map((i) => ({ loc: ['query', String(i.path?.[0]?.key ?? '')], msg: i.message, type: 'value_error' })));
@@ -37,6 +38,11 @@ shopProductsRoutes.post('/import', routeFacts({
   gates: [
     { feature: 'multilanguage', scope: 'space', when: (r) => targetLanguageCount(r.body) > 1 || (Array.isArray(r.body.items) && r.body.items.length > 1), note: 'importing store videos into several target languages, or several videos at once (a batch)' },
   ],
+  errors: {
+    400: 'A video that is not ready or cannot be downloaded or read, an unknown language, the same source and target language, or a pair the engines cannot recognise, translate or voice, or no video of the batch could be made a project',
+    402: 'Not enough minutes in the Teamspace for the videos (several: the whole batch)',
+    502: "The store's Admin API failed",
+  },
 }), async (c) => {
   const body = await jsonBody(c, ShopImportRequest);
   return c.json(await importProducts(c.get('deps'), c.get('user'), spaceIdFromQuery(c), body), 201);

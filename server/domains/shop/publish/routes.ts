@@ -22,6 +22,7 @@ export const shopPublishRoutes = new Hono<AppEnv>()
     body: 'PublishRequest',
     response: 'Publication',
     status: 202,
+    errors: { 400: 'The Teamspace is not a shop, or no product was given for a video that did not come from one' },
   }), async (c) => {
     const body = await jsonBody(c, PublishRequest);
     return c.json(await publish(c.get('deps'), c.get('user'), body), 202);
@@ -38,6 +39,11 @@ export const shopPublishRoutes = new Hono<AppEnv>()
     summary: "The shop's products (20, searched by q) to publish a dub to",
     response: 'ShopProductList',
     query: [SPACE_Q, { name: 'q', description: 'Search (title)' }],
+    errors: {
+      400: 'The Teamspace is not a shop',
+      502: "The shop's products could not be read",
+      503: 'The shop cannot be reached now (the app is not installed, or the shop must open it again)',
+    },
   }), async (c) => {
     const q = queryWith(c, ProductsQuery);
     return c.json(await listProducts(c.get('deps'), c.get('user'), q.space_id, q.q));
