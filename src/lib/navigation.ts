@@ -9,11 +9,7 @@ import { TEXT } from '../../contract/errors';
 import { getAuthProvider } from './auth/active';
 import { isEmbeddedProvider } from './auth/types';
 import { page } from './page';
-
-export interface NavigateOptions {
-  /** Open in a new tab/window instead of replacing the current page. */
-  newContext?: boolean;
-}
+import type { NavigateOptions } from './navigation-options';
 
 /** The absolute http(s) URL of `url` (relative URLs resolve against `base`); throws 'Invalid URL'. */
 export function parseNavigableUrl(url: string, base: string): URL {

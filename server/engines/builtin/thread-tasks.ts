@@ -6,12 +6,7 @@ import { diarizeFile, type DspDiarizationOptions } from './dsp-diarization';
 import { detectFile, releaseSileroSessions, type SileroVadOptions } from './silero-vad';
 import { buildSpeechSample, measureVoiceFile, type SpeechSampleRequest } from './voice-sample';
 import { separateFile, type SeparateFileRequest } from './speech-separation';
-
-/** Messages to the parent thread. */
-export type ThreadMessage =
-  | { id: number; type: 'progress'; fraction: number }
-  | { id: number; type: 'result'; value: unknown }
-  | { id: number; type: 'error'; name: string; message: string; code?: string; stack?: string };
+import type { ThreadMessage, ThreadTaskName } from './thread-protocol';
 
 const TASKS = {
   async vad(p: { wav: string; options: SileroVadOptions }, onProgress: (f: number) => void, signal: AbortSignal) {
@@ -30,9 +25,7 @@ const TASKS = {
   async separate(p: SeparateFileRequest, onProgress: (f: number) => void, signal: AbortSignal) {
     await separateFile(p, { onProgress, signal });
   },
-} as const;
-
-export type ThreadTaskName = keyof typeof TASKS;
+} as const satisfies Record<ThreadTaskName, unknown>;
 
 /** The tasks running in this thread, by the parent's id, with what stops them and their end. */
 const running = new Map<number, { ac: AbortController; done: Promise<void> }>();

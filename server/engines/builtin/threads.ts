@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { engineThreadEnv, takeCpuSlot, toolNiceness } from '../../media/run';
 import { MediaError } from '../../media/errors';
 import { EngineError } from '../types';
-import type { ThreadMessage, ThreadTaskName } from './thread-tasks';
+import type { ThreadMessage, ThreadTaskName } from './thread-protocol';
 
 const BOOT = new URL('./thread-boot.mjs', import.meta.url);
 const TASKS = new URL('./thread-tasks.ts', import.meta.url).href;

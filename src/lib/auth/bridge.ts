@@ -23,7 +23,8 @@ import { getSessionToken as appBridgeSessionToken } from '@shopify/app-bridge/ut
 import { EMBED_TOKEN_EXPIRY_MARGIN_MS, PARENT_FRAME_TIMEOUT_MS } from '../../../contract/constants';
 import { EMBED_ERROR_TEXTS, TEXT } from '../../../contract/errors';
 import { originAllowed } from '../../../contract/origins';
-import { parseNavigableUrl, type NavigateOptions } from '../navigation';
+import { parseNavigableUrl } from '../navigation';
+import type { NavigateOptions } from '../navigation-options';
 import type { EmbedLaunch } from './embed-config';
 import type { HostNavigation } from './types';
 import { jwtExpiryMs } from './jwt';

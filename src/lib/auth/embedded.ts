@@ -2,7 +2,7 @@
 // bridge (src/lib/auth/bridge.ts: 3 s timeout, 10 s expiry margin, one request shared by concurrent API calls).
 // Nothing is stored: the token lives in memory only (third-party storage and cookies may be blocked in the
 // iframe), and the platform owns the session.
-import type { NavigateOptions } from '../navigation';
+import type { NavigateOptions } from '../navigation-options';
 import type { ParentBridge } from './bridge';
 import { decodeJwtPayload } from './jwt';
 import type { EmbeddedAuthProvider } from './types';

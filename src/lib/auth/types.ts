@@ -1,7 +1,7 @@
 // The pluggable auth provider: one React tree, two ways to get a bearer token.
 // - 'identity' (standalone build): the identity service at /api/auth (e-mail + password, OIDC).
 // - 'embedded' (iframe build): the platform's session tokens through App Bridge (src/lib/auth/bridge.ts).
-import type { NavigateOptions } from '../navigation';
+import type { NavigateOptions } from '../navigation-options';
 
 export interface AuthProvider {
   readonly kind: 'identity' | 'embedded';

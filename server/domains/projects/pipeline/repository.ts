@@ -5,7 +5,7 @@ import type { ProjectStatus } from '../../../../contract/statuses';
 import type { Db } from '../../../db/index';
 import type { JsonValue } from '../../../db/schema';
 import { all, first, json, q, run, sql } from '../../../db/sql';
-import type { StageName } from './stages';
+import type { StageName } from './stage-names';
 
 /** `now() - staleSec seconds`: a change older than this is stale. */
 const agoSec = (sec: number) => sql<Date>`now() - make_interval(secs => ${sec})`;

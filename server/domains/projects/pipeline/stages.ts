@@ -7,22 +7,9 @@ import type { Db } from '../../../db/index';
 import { projectEventsOf } from '../../../live/events';
 import { raiseProgress, writeStatus } from './repository';
 import { storableText } from '../../../db/text';
+import { STAGES, type StageName } from './stage-names';
 
-export const STAGES = [
-  'ingest',
-  'separate_background',
-  'transcribe_segments',
-  'transcription',
-  'determine_speakers',
-  'voice_suggest',
-  'translation',
-  'voiceover',
-  'merging',
-  'burn_subtitles',
-  'check_face',
-  'lipsync',
-] as const;
-export type StageName = (typeof STAGES)[number];
+export { STAGES, type StageName };
 
 export interface StageStatuses {
   started: ProjectStatus;
