@@ -25,6 +25,20 @@ describe('PGlite data directory', () => {
     await again.close();
   });
 
+  it('opens with a 32 MB buffer cache (not PostgreSQL\'s 128 MB, resident for the life of the process), on disk and in memory', async () => {
+    const dir = join(root, 'buffers');
+    const onDisk = await openPglite(dir);
+    const inMemory = await openPglite(null);
+    try {
+      for (const db of [onDisk, inMemory]) {
+        expect(await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
+      }
+    } finally {
+      await onDisk.close();
+      await inMemory.close();
+    }
+  });
+
   it('says clearly when the directory cannot be created', async () => {
     const file = join(root, 'a-file');
     writeFileSync(file, 'not a directory');
