@@ -35,12 +35,12 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
 export const createDocsRoutes = (routes: () => RegisteredRoute[]) => {
   let document: string | null = null;
   return new Hono<AppEnv>()
-    .get('/openapi.json', routeFacts({ public: true }), (c) => {
+    .get('/openapi.json', routeFacts({ summary: 'This API document (OpenAPI 3.1)', public: true }), (c) => {
       document ??= documentText(c.get('deps').config.production, routes);
       return c.body(document, 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
     })
-    .get('/docs', routeFacts({ public: true }), (c) => c.html(PAGE))
-    .get('/docs/:file', routeFacts({ public: true }), (c) => {
+    .get('/docs', routeFacts({ summary: 'The API reference page', binary: 'text/html', public: true }), (c) => c.html(PAGE))
+    .get('/docs/:file', routeFacts({ summary: 'A script or style of the API reference page', binary: 'application/octet-stream', public: true }), (c) => {
       const file = c.req.param('file');
       if (file === 'init.js') return c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' });
       const type = ASSETS[file];

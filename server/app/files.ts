@@ -95,5 +95,5 @@ export const filesRoutes = new Hono<AppEnv>();
 // Hono answers HEAD through the GET route (body dropped); serve() skips opening the stream for it.
 // Public: the HMAC-signed, expiring token in the path is the authorization.
 const FILE_ERRORS = { 403: 'Invalid link', 410: 'This link has expired', 503: 'Storage is not configured' };
-filesRoutes.get('/:token', routeFacts({ public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));
-filesRoutes.get('/:token/:name', routeFacts({ public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));
+filesRoutes.get('/:token', routeFacts({ summary: 'A stored file by its signed link (Range requests answer 206)', binary: 'application/octet-stream', public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));
+filesRoutes.get('/:token/:name', routeFacts({ summary: 'A stored file by its signed link, under a download name (Range requests answer 206)', binary: 'application/octet-stream', public: true, errors: FILE_ERRORS }), (c) => serve(c, c.req.method === 'HEAD'));

@@ -81,8 +81,8 @@ export async function readiness(deps: AppDeps): Promise<{ ready: boolean; checks
 }
 
 export const healthRoutes = new Hono<AppEnv>()
-  .get('/', routeFacts({ public: true }), (c) => c.json({ status: 'ok', database: c.get('deps').db.kind }))
-  .get('/ready', routeFacts({ public: true }), async (c) => {
+  .get('/', routeFacts({ summary: 'Liveness: the process answers, and the kind of database it uses', public: true }), (c) => c.json({ status: 'ok', database: c.get('deps').db.kind }))
+  .get('/ready', routeFacts({ summary: 'Readiness: the database, the storage and the job queue answer (503 with what failed when not)', public: true }), async (c) => {
     const r = await readiness(c.get('deps'));
     return c.json({ status: r.ready ? 'ready' : 'unavailable', checks: r.checks }, r.ready ? 200 : 503);
   });

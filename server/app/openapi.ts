@@ -89,9 +89,11 @@ function errorResponses(method: string, op: RouteFacts | undefined): Record<stri
 export function buildOpenApi(apiRoutes: RegisteredRoute[], o: { version?: string } = {}): Record<string, unknown> {
   const routes = apiRoutes.map((r) => ({ method: r.method, path: `/api${r.path}` }));
   const described = new Map(declaredRoutes(apiRoutes).map((r) => [`${r.method} ${openApiPath(`/api${r.path}`)}`, r.facts]));
+  // A route registered for all methods (the tus endpoints) states its facts once, for each of its operations.
+  const factsOf = (method: string, path: string) => described.get(`${method.toUpperCase()} ${path}`) ?? described.get(`ALL ${path}`);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path } of operationsOf(routes)) {
-    const op = described.get(`${method.toUpperCase()} ${path}`);
+    const op = factsOf(method, path);
     const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (op?.query ?? []).map((q) => ({ name: q.name, in: 'query', required: !!q.required, description: q.description, schema: { type: 'string' } }));
     const headers = op?.creates

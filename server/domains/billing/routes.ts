@@ -26,6 +26,7 @@ const MINUTES_SPACE_Q: QueryFact = { name: 'space_id', description: 'The Teamspa
 
 export const paymentsRoutes = new Hono<AppEnv>()
   .post('/webhook', routeFacts({
+    summary: 'Payment provider events (Stripe: signed by Stripe-Signature, read from the raw body; each event applied once)',
     public: true,
     errors: { 400: 'Invalid signature', 404: 'Payment webhooks are not configured on this server', 503: DATABASE_DOWN },
   }), async (c) => {

@@ -154,7 +154,7 @@ async function tus(c: Context<AppEnv>): Promise<TusServer> {
   return slot.server;
 }
 
-libraryRoutes.all('/tus', async (c) => {
+libraryRoutes.all('/tus', routeFacts({ summary: 'Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server\'s capabilities', query: [{ name: 'space_id', description: 'The Teamspace the upload goes to (required by POST)' }] }), async (c) => {
   const server = await tus(c);
   const req = c.req.raw;
   if (req.method === 'POST') {
@@ -166,7 +166,7 @@ libraryRoutes.all('/tus', async (c) => {
   return server.handleWeb(req);
 });
 
-libraryRoutes.all('/tus/:id', async (c) => {
+libraryRoutes.all('/tus/:id', routeFacts({ summary: 'Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it' }), async (c) => {
   const server = await tus(c);
   const req = c.req.raw;
   if (req.method !== 'OPTIONS') {

@@ -98,6 +98,7 @@ const SampleQuery = v.object({
 
 voicePresetRoutes.get('/:id/sample', routeFacts({
   summary: 'A WAV of the voice saying a sample sentence',
+  binary: 'audio/wav',
   query: [
       { name: 'language', description: 'Language code (default en)' }, { name: 'similarity_boost', description: 'Accent, 0-1 (default: the preset\'s)' },
       { name: 'stability', description: 'Stability, 0-1 (default: the preset\'s)' },
@@ -132,6 +133,7 @@ export const extractAudioRoutes = new Hono<AppEnv>();
 extractAudioRoutes.post('/media/extract-audio', routeFacts({
   summary: 'Upload a video (multipart field file); its sound is kept as an audio upload (16 kHz mono WAV)',
   query: [SPACE_Q],
+  response: 'Media',
   errors: {
     413: 'The file is larger than the upload limit or longer than the duration limit, a field is too long, or the body has too many parts',
     415: 'Not a multipart/form-data body',

@@ -489,7 +489,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/docs */
+        /** The API reference page */
         get: operations["get_docs"];
         put?: never;
         post?: never;
@@ -506,7 +506,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/docs/{file} */
+        /** A script or style of the API reference page */
         get: operations["get_docs_file"];
         put?: never;
         post?: never;
@@ -523,7 +523,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/files/{token} */
+        /** A stored file by its signed link (Range requests answer 206) */
         get: operations["get_files_token"];
         put?: never;
         post?: never;
@@ -540,7 +540,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/files/{token}/{name} */
+        /** A stored file by its signed link, under a download name (Range requests answer 206) */
         get: operations["get_files_token_name"];
         put?: never;
         post?: never;
@@ -628,7 +628,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/health */
+        /** Liveness: the process answers, and the kind of database it uses */
         get: operations["get_health"];
         put?: never;
         post?: never;
@@ -645,7 +645,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/health/ready */
+        /** Readiness: the database, the storage and the job queue answer (503 with what failed when not) */
         get: operations["get_health_ready"];
         put?: never;
         post?: never;
@@ -732,15 +732,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/library/tus */
+        /** Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server's capabilities */
         post: operations["post_library_tus"];
-        /** DELETE /api/library/tus */
+        /** Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server's capabilities */
         delete: operations["delete_library_tus"];
-        /** OPTIONS /api/library/tus */
+        /** Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server's capabilities */
         options: operations["options_library_tus"];
-        /** HEAD /api/library/tus */
+        /** Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server's capabilities */
         head: operations["head_library_tus"];
-        /** PATCH /api/library/tus */
+        /** Resumable upload (tus 1.0.0): POST creates an upload (Upload-Length, Upload-Metadata filename and kind) in the space_id Teamspace; OPTIONS answers the server's capabilities */
         patch: operations["patch_library_tus"];
         trace?: never;
     };
@@ -753,15 +753,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/library/tus/{id} */
+        /** Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it */
         post: operations["post_library_tus_id"];
-        /** DELETE /api/library/tus/{id} */
+        /** Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it */
         delete: operations["delete_library_tus_id"];
-        /** OPTIONS /api/library/tus/{id} */
+        /** Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it */
         options: operations["options_library_tus_id"];
-        /** HEAD /api/library/tus/{id} */
+        /** Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it */
         head: operations["head_library_tus_id"];
-        /** PATCH /api/library/tus/{id} */
+        /** Resumable upload (tus 1.0.0): HEAD answers Upload-Offset, PATCH sends the next bytes (application/offset+octet-stream), DELETE ends it */
         patch: operations["patch_library_tus_id"];
         trace?: never;
     };
@@ -772,7 +772,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /api/openapi.json */
+        /** This API document (OpenAPI 3.1) */
         get: operations["get_openapi_json"];
         put?: never;
         post?: never;
@@ -962,7 +962,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /api/payments/webhook */
+        /** Payment provider events (Stripe: signed by Stripe-Signature, read from the raw body; each event applied once) */
         post: operations["post_payments_webhook"];
         delete?: never;
         options?: never;
@@ -7262,7 +7262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "text/html": string;
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -7329,7 +7329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/octet-stream": string;
                 };
             };
             /** @description No access to this resource, or the plan does not include the feature */
@@ -7396,7 +7396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/octet-stream": string;
                 };
             };
             /** @description Invalid link; or no access to this resource, or the plan does not include the feature */
@@ -7482,7 +7482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/octet-stream": string;
                 };
             };
             /** @description Invalid link; or no access to this resource, or the plan does not include the feature */
@@ -8727,7 +8727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Media"];
                 };
             };
             /** @description The account is deactivated (Inactive user) */
@@ -8833,7 +8833,10 @@ export interface operations {
     };
     post_library_tus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the upload goes to (required by POST) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8934,7 +8937,10 @@ export interface operations {
     };
     delete_library_tus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the upload goes to (required by POST) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9035,7 +9041,10 @@ export interface operations {
     };
     options_library_tus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the upload goes to (required by POST) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9136,7 +9145,10 @@ export interface operations {
     };
     head_library_tus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the upload goes to (required by POST) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9228,7 +9240,10 @@ export interface operations {
     };
     patch_library_tus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The Teamspace the upload goes to (required by POST) */
+                space_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -21786,7 +21801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "audio/wav": string;
                 };
             };
             /** @description The account is deactivated (Inactive user) */

@@ -42,6 +42,21 @@ describe('GET /api/openapi.json', () => {
     expect(openApiPath('/api/project/:id/transcript/:segmentId')).toBe('/api/project/{id}/transcript/{segmentId}');
   });
 
+  it('describes every operation in words, and the ones that answer bytes by their media type', () => {
+    // A route without routeFacts is listed as "<METHOD> <path>": each one says what it does.
+    const unnamed = Object.entries(doc.paths as Record<string, Record<string, { summary: string }>>)
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, summary: op.summary })))
+      .filter((o) => o.summary === `${o.method.toUpperCase()} ${o.path}`)
+      .map((o) => `${o.method} ${o.path}`);
+    expect(unnamed).toEqual([]);
+    // A route registered for all methods (tus) gives its facts to each of its operations.
+    expect(doc.paths['/api/library/tus'].post.summary).toMatch(/^Resumable upload \(tus 1\.0\.0\)/);
+    expect(doc.paths['/api/library/tus/{id}'].patch.summary).toMatch(/PATCH sends the next bytes/);
+    expect(Object.keys(doc.paths['/api/docs'].get.responses['200'].content)).toEqual(['text/html']);
+    expect(Object.keys(doc.paths['/api/voice_preset/{id}/sample'].get.responses['200'].content)).toEqual(['audio/wav']);
+    expect(doc.paths['/api/library/media/extract-audio'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Media' });
+  });
+
   it('has the bearer scheme, the error shapes, Idempotency-Key and examples, with schemas from the contract', () => {
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.Error.properties.detail).toBeDefined();
