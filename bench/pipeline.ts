@@ -2,7 +2,7 @@
 // pocketsphinx-testdata (real speech, known transcripts), dubbed English -> Spanish through the HTTP API
 // with the built-in engines and the embedded worker. Prints per-stage seconds, the end-to-end real-time
 // factor, the peak RSS (this process and every tool it starts), the longest stall of the event loop that
-// serves the API and the latency of GET /api/users/current asked every 100 ms during the job, the WER of
+// serves the API (and the five longest over 100 ms, each with the stage and step that ran then) and the latency of GET /api/users/current asked every 100 ms during the job, the WER of
 // the transcript, and the fit figures (segments ending within slot + 150 ms, speed factors within 0.85-1.25,
 // maximum drift).
 // The account is made through the API (sign-up; the first account of an install is a superuser, which
@@ -149,7 +149,7 @@ async function buildVideo(dir: string): Promise<{ path: string; reference: strin
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
   const timings: Array<{ projectId: string; stage: string; seconds: number; outcome: string; endMs: number }> = [];
-  const steps: Array<{ projectId: string; stage: string; step: string; seconds: number }> = [];
+  const steps: Array<{ projectId: string; stage: string; step: string; seconds: number; endMs: number }> = [];
   try {
     process.stderr.write(`building a ${SECONDS} s ${WIDTH}x${HEIGHT} video from the LibriVox clips...\n`);
     const video = await buildVideo(dataDir);
@@ -170,7 +170,7 @@ async function main() {
       toolSpawner,
       pipeline: {
         log: (msg, meta) => {
-          if (msg === 'step' && meta) steps.push({ projectId: String(meta.projectId), stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds) });
+          if (msg === 'step' && meta) steps.push({ projectId: String(meta.projectId), stage: String(meta.stage), step: String(meta.step), seconds: Number(meta.seconds), endMs: Date.now() });
           else if (msg !== 'step') process.stderr.write(`[pipeline] ${msg} ${JSON.stringify(meta ?? {})}\n`);
         },
         onJobEnd: (e) => timings.push({ projectId: e.projectId, stage: e.stage, seconds: e.seconds, outcome: e.outcome, endMs: Date.now() }),
@@ -223,6 +223,14 @@ async function main() {
     const sampler = rssSampler();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
+    // Each stall of the event loop over 100 ms, with when it ended: the stages and steps running then are named below.
+    const stalls: Array<{ endMs: number; ms: number }> = [];
+    let tick = performance.now();
+    const stallProbe = setInterval(() => {
+      const now = performance.now();
+      if (now - tick - 20 > 100) stalls.push({ endMs: Date.now(), ms: Math.round(now - tick - 20) });
+      tick = now;
+    }, 20);
     // A person's view of the API meanwhile: GET /api/users/current every 100 ms, each timed from when it was due
     // (a request arriving while the event loop is stalled waits for it), until the jobs end.
     const apiMs: number[] = [];
@@ -282,6 +290,7 @@ async function main() {
     probing = false;
     await prober;
     loop.disable();
+    clearInterval(stallProbe);
     const sortedApi = [...apiMs].sort((a, b) => a - b);
     const pct = (q: number) => Math.round((sortedApi[Math.min(sortedApi.length - 1, Math.floor(q * sortedApi.length))] ?? 0) * 10) / 10;
     const rss = sampler.stop();
@@ -315,6 +324,13 @@ async function main() {
       stageRss.set(t.stage, { tree: Math.max(was.tree, Math.round(p.tree / 1048576)), node: Math.max(was.node, Math.round(p.node / 1048576)) });
     }
     const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    // the stalls, longest first, each with the stage and step that ran when it ended
+    const during = (endMs: number) => {
+      const inStep = steps.filter((s) => s.endMs - s.seconds * 1000 <= endMs && endMs <= s.endMs + 50).map((s) => `${s.stage}/${s.step}`);
+      const inStage = timings.filter((t) => t.endMs - t.seconds * 1000 <= endMs && endMs <= t.endMs + 50).map((t) => t.stage);
+      return inStep.length ? inStep.join(', ') : inStage.length ? inStage.join(', ') : 'between stages';
+    };
+    const longestStalls = [...stalls].sort((a, b) => b.ms - a.ms).slice(0, 5).map((x) => ({ ms: x.ms, atSec: Math.round((x.endMs - t0) / 100) / 10, during: during(x.endMs) }));
     const result = {
       video: { seconds: SECONDS, width: WIDTH, height: HEIGHT, speechSec: Math.round(video.speechSec * 10) / 10 },
       jobs: JOBS,
@@ -329,6 +345,7 @@ async function main() {
       realTimeFactor: Math.round((total / (SECONDS * JOBS)) * 1000) / 1000,
       peakRssMb: { processTree: Math.round(rss.peakTree / 1048576), nodeProcess: Math.round(rss.peakNode / 1048576) },
       eventLoopDelayMs: { p99: ms(loop.percentile(99)), max: ms(loop.max) },
+      stallsOver100ms: { count: stalls.length, longest: longestStalls },
       usersCurrentMs: { requests: sortedApi.length, p50: pct(0.5), p99: pct(0.99), max: Math.round((sortedApi.at(-1) ?? 0) * 10) / 10 },
       wer: Math.round(wer * 1000) / 1000,
       segments: stats.segments,
@@ -361,6 +378,7 @@ async function main() {
       console.log(`end to end:                                ${result.totalSec} s  (real-time factor ${result.realTimeFactor}${JOBS > 1 ? ` over ${JOBS} jobs: ${(SECONDS * JOBS / total).toFixed(2)} s of video per second` : ''})`);
       console.log(`peak RSS: ${result.peakRssMb.processTree} MB (process tree), ${result.peakRssMb.nodeProcess} MB (node)`);
       console.log(`event loop of the API: p99 delay ${result.eventLoopDelayMs.p99} ms, longest stall ${result.eventLoopDelayMs.max} ms`);
+      console.log(`stalls over 100 ms: ${stalls.length}${longestStalls.map((x) => `\n      ${String(x.ms).padStart(5)} ms at ${x.atSec} s, during ${x.during}`).join('')}`);
       console.log(`GET /api/users/current during the job (every 100 ms): ${result.usersCurrentMs.requests} requests, p50 ${result.usersCurrentMs.p50} ms, p99 ${result.usersCurrentMs.p99} ms, max ${result.usersCurrentMs.max} ms`);
       console.log(`WER of the transcript: ${(wer * 100).toFixed(1)}% over ${video.reference.split(/\s+/).length} reference words`);
       console.log(`segments: ${stats.segments}; ending within slot + 150 ms: ${result.fit.withinSlotPlus150ms}; speed factor in 0.85-1.25: ${result.fit.speedFactorIn085to125}`);

@@ -9,12 +9,12 @@
 // hash of those per chunk: a later merge re-encodes only the chunks whose hash changed and copies the others' packets,
 // and its output is byte for byte what a full merge of the same inputs at the same gain writes.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { FFMPEG, num, type LoudnessFigures, type MixOptions } from './args';
 import { MediaError } from './errors';
 import { runToolOutput, type OpOptions } from './ffmpeg';
 import { GAIN_CURVE_RATE } from './gate';
-import { readWavInfo } from './wav';
+import { readWavInfo, type WavInfo } from './wav';
 
 /** AAC frame length (samples). */
 export const AAC_FRAME = 1024;
@@ -164,25 +164,23 @@ export function combineLoudness(chunks: readonly ChunkLoudness[]): LoudnessFigur
   return { I: Number.isFinite(I) ? Math.round(I * 10) / 10 : -Infinity, LRA, TP: Number.isFinite(TP) ? Math.round(TP * 10) / 10 : TP };
 }
 
-/** Bytes [fromByte, toByte) of a file, fed to a hash in pieces. */
-function hashRange(h: ReturnType<typeof createHash>, path: string, fromByte: number, toByte: number): void {
-  const fd = openSync(path, 'r');
+/** Bytes [fromByte, toByte) of a file, fed to a hash in pieces (each read awaited: the event loop serves between them). */
+async function hashRange(h: ReturnType<typeof createHash>, path: string, fromByte: number, toByte: number, buf: Buffer): Promise<void> {
+  const fd = await open(path, 'r');
   try {
-    const buf = Buffer.alloc(1 << 20);
     for (let at = fromByte; at < toByte; ) {
-      const n = readSync(fd, buf, 0, Math.min(buf.length, toByte - at), at);
-      if (n <= 0) break;
-      h.update(buf.subarray(0, n));
-      at += n;
+      const { bytesRead } = await fd.read(buf, 0, Math.min(buf.length, toByte - at), at);
+      if (bytesRead <= 0) break;
+      h.update(buf.subarray(0, bytesRead));
+      at += bytesRead;
     }
   } finally {
-    closeSync(fd);
+    await fd.close();
   }
 }
 
 /** The samples [from, to) of a WAV at `rate` as a byte range of the file (clamped to its data). */
-function wavBytes(path: string, from: number, to: number, rate = RATE): [number, number] {
-  const info = readWavInfo(path);
+function wavBytes(info: WavInfo, from: number, to: number, rate = RATE): [number, number] {
   const fb = (info.bitsPerSample / 8) * info.channels;
   const k = info.sampleRate / rate;
   const a = Math.max(0, Math.min(info.frames, Math.floor(from * k) - 2));
@@ -191,26 +189,33 @@ function wavBytes(path: string, from: number, to: number, rate = RATE): [number,
 }
 
 /**
- * The hash of what a chunk's packets depend on: its window's samples of the voice, the background and the gain
- * curve, the mix settings and the gain. Equal hashes: equal packets.
+ * The hashes of what each chunk's packets depend on: its window's samples of the voice, the background and the gain
+ * curve, the mix settings and the gain. Equal hashes: equal packets. The inputs are read in 1 MB pieces, each read
+ * awaited (an hour's inputs are about a gigabyte: hashed in one go they held the event loop for a second).
  */
-export function chunkHash(o: MixOptions, chunk: MixChunk, gainDb: number): string {
-  const h = createHash('sha1');
-  h.update(JSON.stringify([CHUNK_VERSION, chunk, num(gainDb, 2), o.voiceGainDb ?? 0, o.backgroundGainDb ?? 0, o.loudness?.TP ?? -2]));
-  for (const path of [o.voice, o.background]) {
-    const info = readWavInfo(path);
-    h.update(JSON.stringify([info.sampleRate, info.channels, info.bitsPerSample, info.format]));
-    const [a, b] = wavBytes(path, chunk.from, chunk.to);
-    hashRange(h, path, a, b);
+export async function chunkHashes(o: MixOptions, plan: readonly MixChunk[], gainDb: number): Promise<string[]> {
+  const inputs = [o.voice, o.background].map((path) => ({ path, info: readWavInfo(path) }));
+  const curve = o.voiceGain ? { path: o.voiceGain, info: readWavInfo(o.voiceGain) } : null;
+  const buf = Buffer.alloc(1 << 20);
+  const out: string[] = [];
+  for (const chunk of plan) {
+    const h = createHash('sha1');
+    h.update(JSON.stringify([CHUNK_VERSION, chunk, num(gainDb, 2), o.voiceGainDb ?? 0, o.backgroundGainDb ?? 0, o.loudness?.TP ?? -2]));
+    for (const { path, info } of inputs) {
+      h.update(JSON.stringify([info.sampleRate, info.channels, info.bitsPerSample, info.format]));
+      const [a, b] = wavBytes(info, chunk.from, chunk.to);
+      await hashRange(h, path, a, b, buf);
+    }
+    if (curve) {
+      // the curve's samples over the window and the resampler's reach (its input seeks to the 10 ms step before)
+      const [a, b] = wavBytes(curve.info, Math.max(0, chunk.from - RATE), chunk.to + RATE);
+      await hashRange(h, curve.path, a, b, buf);
+    } else {
+      h.update('no-curve');
+    }
+    out.push(h.digest('hex'));
   }
-  if (o.voiceGain) {
-    // the curve's samples over the window and the resampler's reach (its input seeks to the 10 ms step before)
-    const [a, b] = wavBytes(o.voiceGain, Math.max(0, chunk.from - RATE), chunk.to + RATE);
-    hashRange(h, o.voiceGain, a, b);
-  } else {
-    h.update('no-curve');
-  }
-  return h.digest('hex');
+  return out;
 }
 
 /** Mixes and encodes one chunk: its kept ADTS packets to `out`, and its loudness figures. */
@@ -220,19 +225,28 @@ export async function encodeChunk(o: MixOptions, chunk: MixChunk, gainDb: number
   // ffmpeg may end with status 0 after a failed write (disk full): what it said, and a chunk without its packets,
   // are failures (ENOSPC keeps its meaning: the stage says the disk is full and the previous result is kept)
   if (/No space left on device/i.test(r.stderr)) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${raw}'`), { code: 'ENOSPC' });
-  const frames = adtsFrames(readFileSync(raw));
+  const frames = adtsFrames(await readFile(raw));
   if (frames.length <= chunk.skip) throw new MediaError('failed', `chunk ${chunk.index}: the encoder wrote ${frames.length} packets`);
   const kept = frames.slice(chunk.skip, chunk.keep === null ? undefined : chunk.skip + chunk.keep);
   if (chunk.keep !== null && kept.length !== chunk.keep) throw new MediaError('failed', `chunk ${chunk.index}: ${frames.length} packets, ${chunk.skip + chunk.keep} expected`);
-  writeFileSync(out, Buffer.concat(kept));
+  await writeFile(out, Buffer.concat(kept));
   return parseChunkLoudness(r.stderr);
 }
 
-/** The soundtrack's ADTS stream: the chunks' packets in order. Returns the number of packets. */
-export function concatChunks(files: readonly string[], out: string): number {
-  const buf = Buffer.concat(files.map((f) => readFileSync(f)));
-  writeFileSync(out, buf);
-  return adtsFrames(buf).length;
+/** The soundtrack's ADTS stream: the chunks' packets in order (read and written a chunk at a time). Returns the number of packets. */
+export async function concatChunks(files: readonly string[], out: string): Promise<number> {
+  let packets = 0;
+  const fd = await open(out, 'w');
+  try {
+    for (const f of files) {
+      const buf = await readFile(f);
+      packets += adtsFrames(buf).length;
+      await fd.write(buf);
+    }
+  } finally {
+    await fd.close();
+  }
+  return packets;
 }
 
 /**

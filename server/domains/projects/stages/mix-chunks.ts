@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { measureMixLoudness } from '../../../media/ffmpeg';
 import { loudnessGainDb, type LoudnessFigures, type MixOptions } from '../../../media/args';
 import {
-  CHUNK_FRAMES, adtsToM4a, chunkHash, chunkPlan, combineLoudness, concatChunks, encodeChunk,
+  CHUNK_FRAMES, adtsToM4a, chunkHashes, chunkPlan, combineLoudness, concatChunks, encodeChunk,
   type ChunkLoudness, type MixChunk,
 } from '../../../media/chunked-mix';
 import type { Envelope } from '../../../media/mix-measure';
@@ -83,7 +83,7 @@ export async function mixInChunks(
   } else if (Math.abs(prev.targetLufs - target) > 0.05) {
     fullReason = `the loudness target changed (${prev.targetLufs} -> ${target} LUFS)`;
   } else {
-    hashes = plan.map((c) => chunkHash(o, c, prev.gainDb));
+    hashes = await chunkHashes(o, plan, prev.gainDb);
     const changed = plan.filter((c, i) => hashes![i] !== prev.chunks[i]!.hash);
     const changedSamples = changed.reduce((a, c) => a + (c.end - c.start), 0);
     if (changedSamples > REUSE_FRACTION * total) {
@@ -101,7 +101,7 @@ export async function mixInChunks(
     measuredLufs = m.lufs;
     envelopes = m.envelopes;
     gainDb = loudnessGainDb(m.lufs, target);
-    hashes = prev && Math.abs(prev.gainDb - gainDb) < 0.005 && hashes ? hashes : plan.map((c) => chunkHash(o, c, gainDb));
+    hashes = prev && Math.abs(prev.gainDb - gainDb) < 0.005 && hashes ? hashes : await chunkHashes(o, plan, gainDb);
   }
   const hs = hashes!;
 
@@ -137,7 +137,7 @@ export async function mixInChunks(
   await Promise.all([worker(), worker()]);
 
   const adts = join(dir, 'mix.aac');
-  const packets = concatChunks(files, adts);
+  const packets = await concatChunks(files, adts);
   await adtsToM4a(adts, o.out, total, packets, { signal: op.signal });
   const state: MixState = { version: 1, totalSamples: total, chunkFrames, targetLufs: target, gainDb, measuredLufs, chunks };
   await saveJson(ctx, STATE, state);
