@@ -1,39 +1,44 @@
 // Signal processing for the built-in engines: FFT, YIN pitch, mel filterbank / MFCC, spectral shape.
-// Pure functions on Float32Array samples.
+// Pure functions on Float32Array samples. The transforms are fft.js's (tables made once per length).
+import FFT from 'fft.js';
 
-/** In-place iterative radix-2 complex FFT. Lengths must be powers of two. */
+/** The transform of each length, made once (fft.js: radix-4, its tables precomputed). */
+const plans = new Map<number, FFT>();
+function planOf(n: number): FFT {
+  let p = plans.get(n);
+  if (!p) {
+    p = new FFT(n);
+    plans.set(n, p);
+  }
+  return p;
+}
+
+/** Scratch arrays of each length (the engines run one frame at a time per thread). */
+const scratch = new Map<string, number[]>();
+function scratchOf(name: string, n: number): number[] {
+  const k = `${name}:${n}`;
+  let a = scratch.get(k);
+  if (!a) {
+    a = new Array<number>(n).fill(0);
+    scratch.set(k, a);
+  }
+  return a;
+}
+
+/** In-place complex FFT (forward, e^-i). Lengths must be powers of two. */
 export function fft(re: Float64Array, im: Float64Array): void {
   const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
-    }
+  const p = planOf(n);
+  const input = scratchOf('in', 2 * n);
+  const out = scratchOf('out', 2 * n);
+  for (let i = 0; i < n; i++) {
+    input[2 * i] = re[i]!;
+    input[2 * i + 1] = im[i]!;
   }
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
-    for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < len / 2; k++) {
-        const a = i + k;
-        const b = a + len / 2;
-        const tr = re[b]! * cr - im[b]! * ci;
-        const ti = re[b]! * ci + im[b]! * cr;
-        re[b] = re[a]! - tr;
-        im[b] = im[a]! - ti;
-        re[a] = re[a]! + tr;
-        im[a] = im[a]! + ti;
-        const ncr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = ncr;
-      }
-    }
+  p.transform(out, input);
+  for (let i = 0; i < n; i++) {
+    re[i] = out[2 * i]!;
+    im[i] = out[2 * i + 1]!;
   }
 }
 
@@ -50,20 +55,67 @@ export function hann(n: number): Float64Array {
 
 /** Power spectrum (n/2+1 bins) of a Hann-windowed frame. */
 export function powerSpectrum(frame: Float32Array, nfft: number): Float64Array {
-  const re = new Float64Array(nfft);
-  const im = new Float64Array(nfft);
+  const p = planOf(nfft);
+  const input = scratchOf('real', nfft);
+  const out = scratchOf('out', 2 * nfft);
   const w = hann(frame.length);
-  for (let i = 0; i < frame.length && i < nfft; i++) re[i] = frame[i]! * w[i]!;
-  fft(re, im);
-  const out = new Float64Array(nfft / 2 + 1);
-  for (let k = 0; k <= nfft / 2; k++) out[k] = re[k]! * re[k]! + im[k]! * im[k]!;
-  return out;
+  const m = Math.min(frame.length, nfft);
+  for (let i = 0; i < m; i++) input[i] = frame[i]! * w[i]!;
+  for (let i = m; i < nfft; i++) input[i] = 0;
+  // the real transform fills bins 0..n/2, the half this needs
+  p.realTransform(out, input);
+  const spec = new Float64Array(nfft / 2 + 1);
+  for (let k = 0; k <= nfft / 2; k++) spec[k] = out[2 * k]! * out[2 * k]! + out[2 * k + 1]! * out[2 * k + 1]!;
+  return spec;
 }
 
 export function rms(x: Float32Array): number {
   let s = 0;
   for (let i = 0; i < x.length; i++) s += x[i]! * x[i]!;
   return Math.sqrt(s / Math.max(1, x.length));
+}
+
+/**
+ * YIN's difference function d(tau) = sum over j < W of (x[j] - x[j + tau])^2 for tau in 1..tauMax, as
+ * e(0) + e(tau) - 2 r(tau): the energies e of the windows from running sums, the correlation r of the first window
+ * with the frame by one FFT product (no wrap-around: W + tauMax is the frame's length, within the transform's).
+ */
+function yinDifference(frame: Float32Array, W: number, tauMax: number): Float64Array {
+  const L = frame.length;
+  let n = 1;
+  while (n < L) n <<= 1;
+  const p = planOf(n);
+  const a = scratchOf('yin-a', n);
+  const b = scratchOf('yin-b', n);
+  const A = scratchOf('yin-A', 2 * n);
+  const B = scratchOf('yin-B', 2 * n);
+  const C = scratchOf('yin-C', 2 * n);
+  const r = scratchOf('yin-r', 2 * n);
+  for (let i = 0; i < n; i++) {
+    b[i] = i < L ? frame[i]! : 0;
+    a[i] = i < W ? frame[i]! : 0;
+  }
+  p.realTransform(A, a);
+  p.completeSpectrum(A);
+  p.realTransform(B, b);
+  p.completeSpectrum(B);
+  // conj(A) * B: the correlation sum over j of a[j] b[j + tau]
+  for (let k = 0; k < n; k++) {
+    const ar = A[2 * k]!;
+    const ai = A[2 * k + 1]!;
+    const br = B[2 * k]!;
+    const bi = B[2 * k + 1]!;
+    C[2 * k] = ar * br + ai * bi;
+    C[2 * k + 1] = ar * bi - ai * br;
+  }
+  p.inverseTransform(r, C);
+  // running sums of squares: e(tau) = sq[tau + W] - sq[tau]
+  const sq = new Float64Array(L + 1);
+  for (let i = 0; i < L; i++) sq[i + 1] = sq[i]! + frame[i]! * frame[i]!;
+  const e0 = sq[W]!;
+  const d = new Float64Array(tauMax + 1);
+  for (let tau = 1; tau <= tauMax; tau++) d[tau] = Math.max(0, e0 + (sq[tau + W]! - sq[tau]!) - 2 * r[2 * tau]!);
+  return d;
 }
 
 /**
@@ -83,15 +135,7 @@ export function yin(
   const tauMax = Math.min(Math.floor(sampleRate / fmin), Math.floor(frame.length / 2));
   if (tauMax <= tauMin + 1) return null;
   const W = frame.length - tauMax;
-  const d = new Float64Array(tauMax + 1);
-  for (let tau = 1; tau <= tauMax; tau++) {
-    let s = 0;
-    for (let j = 0; j < W; j++) {
-      const diff = frame[j]! - frame[j + tau]!;
-      s += diff * diff;
-    }
-    d[tau] = s;
-  }
+  const d = yinDifference(frame, W, tauMax);
   // cumulative mean normalised difference
   const cmnd = new Float64Array(tauMax + 1);
   cmnd[0] = 1;
@@ -142,14 +186,22 @@ export function melFilterbank(nFilters: number, nfft: number, sampleRate: number
   });
 }
 
-/** DCT-II of log mel energies -> cepstral coefficients 0..n-1. */
+const dctTables = new Map<string, Float64Array>();
+/** DCT-II of log mel energies -> cepstral coefficients 0..n-1 (the cosines of each size tabled once). */
 export function dct(x: Float64Array, n: number): Float64Array {
   const N = x.length;
+  const key = `${N}:${n}`;
+  let table = dctTables.get(key);
+  if (!table) {
+    table = new Float64Array(n * N);
+    for (let k = 0; k < n; k++) for (let i = 0; i < N; i++) table[k * N + i] = Math.cos((Math.PI * k * (i + 0.5)) / N) * Math.sqrt(2 / N);
+    dctTables.set(key, table);
+  }
   const out = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     let s = 0;
-    for (let i = 0; i < N; i++) s += x[i]! * Math.cos((Math.PI * k * (i + 0.5)) / N);
-    out[k] = s * Math.sqrt(2 / N);
+    for (let i = 0; i < N; i++) s += x[i]! * table[k * N + i]!;
+    out[k] = s;
   }
   return out;
 }

@@ -1,0 +1,10 @@
+import { diarizeFile, regionFeatures } from '../server/engines/builtin/dsp-diarization';
+import { readWav } from '../server/media/wav';
+const regions = Array.from({ length: 140 }, (_, i) => ({ start: i * 4.2 + 0.3, end: i * 4.2 + 4.0 }));
+let t = performance.now();
+const r = diarizeFile('/tmp/mx/v16.wav', regions);
+console.log('diarizeFile', ((performance.now() - t) / 1000).toFixed(2), 's', new Set(r.labels).size);
+const x = readWav('/tmp/mx/v16.wav').channelData[0]!;
+t = performance.now();
+for (const g of regions) regionFeatures(x.subarray(g.start * 16000, g.end * 16000));
+console.log('features only', ((performance.now() - t) / 1000).toFixed(2), 's');
