@@ -5,13 +5,15 @@
 // The gain is a Wiener-like rule from two power estimates per cell:
 // - the background's: the largest of (a) minimum statistics of the centre over +-W frames (speech comes and goes
 //   at the syllable rate and its harmonics move with the pitch, the music under it stays), scaled by its bias,
-//   and (b) the side channel scaled by the centre/side ratio the music has where nobody speaks (stereo music);
+//   and (b) the side channel scaled by the centre/side ratio the music has where nobody speaks over the last minute
+//   or so (stereo music);
 // - the speech's: what is above the background estimate, weighted toward the harmonics of the tracked pitch in
 //   voiced frames (the speech's energy sits on them; the cells between keep the music).
 // Speech regions (voice activity) gate it: outside them the background is the input, exactly.
 // Work goes block by block (about 20 s, overlapping by the analysis context): memory stays bounded for any
-// length; only frames near speech are transformed. Pure in-memory core (separateBlock) plus the file driver.
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+// length; only frames near speech are transformed. Pure in-memory core (separateBlock) plus the file driver, which
+// can run a long input in parts at once (separationParts: the same samples as in one run).
+import { closeSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import FFT from 'fft.js';
 import { readWavInfo, toPcm16, wavHeader, type WavInfo } from '../../media/wav';
 import type { SpeechRegion } from '../types';
@@ -69,11 +71,14 @@ export function separationPlan(sampleRate: number, o: SpeechSeparationOptions = 
   };
 }
 
-/** Running centre/side power ratio of the music where nobody speaks, per bin (sums across blocks). */
+/** The music's centre (mid) and side power per bin, summed over the frames nobody speaks in. */
 export interface SideRatio {
   mid: Float64Array;
   side: Float64Array;
 }
+
+/** Blocks before the current one whose music teaches it the centre/side ratio (about a minute). */
+export const RATIO_PAST_BLOCKS = 3;
 
 /**
  * One block: `left`/`right` hold samples [offset, offset + length) of the input; `gate` (same length, 0..1) is the
@@ -90,9 +95,9 @@ export function separateBlock(
   offset: number,
   from: number,
   to: number,
-  ratio: SideRatio,
+  past: SideRatio,
   also: Float32Array[][] = [],
-): { voice: Float32Array; alsoVoice: Float32Array[] } {
+): { voice: Float32Array; alsoVoice: Float32Array[]; own: SideRatio } {
   const { n, hop, bins, fft, window } = plan;
   // bins above the speech band (plan.k1) are never speech: nothing there is computed (the background keeps them)
   const kTop = plan.k1;
@@ -107,7 +112,8 @@ export function separateBlock(
   const nf = Math.max(0, a1 - a0);
   const voice = new Float32Array(len);
   const alsoVoice = also.map(() => new Float32Array(len));
-  if (nf === 0) return { voice, alsoVoice };
+  const own: SideRatio = { mid: new Float64Array(bins), side: new Float64Array(bins) };
+  if (nf === 0) return { voice, alsoVoice, own };
   // which frames are analysed: a gated frame, or within W frames of one
   const gateAt = (f: number) => {
     const c = f * hop - offset;
@@ -126,7 +132,7 @@ export function separateBlock(
   for (let j = 0; j < nf; j++) if (gf[j]! > 0) for (let k = Math.max(0, j - W); k <= Math.min(nf - 1, j + W); k++) analysed[k] = 1;
   let count = 0;
   for (let j = 0; j < nf; j++) count += analysed[j]!;
-  if (count === 0) return { voice, alsoVoice };
+  if (count === 0) return { voice, alsoVoice, own };
 
   // spectra: centre (complex, kept for the synthesis) and powers of centre and side
   const idx = new Int32Array(nf).fill(-1);
@@ -168,15 +174,21 @@ export function separateBlock(
       Ps[base + k] = sr * sr + si * si;
     }
   }
-  // the music's centre/side ratio where nobody speaks (frames analysed for context, gate 0)
+  // the music's centre/side ratio where nobody speaks (frames analysed for context, gate 0): this block's frames and
+  // the past blocks' (the last minute: the music of a long video changes)
   for (let j = 0; j < nf; j++) {
     const r = idx[j]!;
     if (r < 0 || gf[j]! > 0) continue;
     const base = r * bins;
     for (let k = 0; k <= kTop; k++) {
-      ratio.mid[k]! += Pm[base + k]!;
-      ratio.side[k]! += Ps[base + k]!;
+      own.mid[k]! += Pm[base + k]!;
+      own.side[k]! += Ps[base + k]!;
     }
+  }
+  const ratio: SideRatio = { mid: new Float64Array(bins), side: new Float64Array(bins) };
+  for (let k = 0; k < bins; k++) {
+    ratio.mid[k] = past.mid[k]! + own.mid[k]!;
+    ratio.side[k] = past.side[k]! + own.side[k]!;
   }
   let midSum = 0;
   let sideSum = 0;
@@ -323,7 +335,7 @@ export function separateBlock(
     }
     inv(sre, sim, alsoVoice[q]!);
   }
-  return { voice, alsoVoice };
+  return { voice, alsoVoice, own };
 }
 
 // ------------------------------------------------------------------ files
@@ -435,10 +447,74 @@ export interface SeparateFileRequest {
   /** Signals (WAV paths, same length and rate) to which the same gains are applied: the voice part of each is written to `alsoOut`. */
   also?: string[];
   alsoOut?: string[];
+  /**
+   * Only the blocks of [from, to) (samples, on the block grid: see separationParts) are written, into outputs that
+   * already exist at their full length (prepareSeparationOutputs); the blocks from `warmup` up to `from` run first
+   * for the music's centre/side ratio only.
+   */
+  part?: SeparationPart;
+}
+
+export interface SeparationPart {
+  warmup: number;
+  from: number;
+  to: number;
 }
 
 /** Seconds of output per block. */
 const BLOCK_SEC = 20;
+/** Inputs at least this long are separated in parts, one thread each. */
+export const PARTS_FROM_SEC = 150;
+
+/** The block length (samples) of a separation of `info` with these options. */
+function blockLength(info: WavInfo, req: Pick<SeparateFileRequest, 'voice' | 'voiceSampleRate' | 'options'>): { block: number; vFactor: number } {
+  const sr = info.sampleRate;
+  const plan = separationPlan(sr, req.options);
+  const vFactor = req.voice && req.voiceSampleRate && req.voiceSampleRate < sr && sr % req.voiceSampleRate === 0 ? sr / req.voiceSampleRate : 1;
+  return { vFactor, block: Math.max(plan.hop * vFactor, Math.round((BLOCK_SEC * sr) / (plan.hop * vFactor)) * plan.hop * vFactor) };
+}
+
+/**
+ * The parts a long input is separated in (each in its own thread): `count` runs of whole blocks, each after the first
+ * preceded by the RATIO_PAST_BLOCKS blocks its first block learns the music's centre/side ratio from, run for that
+ * only: the parts' output is the whole file's, sample for sample. One part, the whole file, below PARTS_FROM_SEC.
+ */
+export function separationParts(req: Pick<SeparateFileRequest, 'input' | 'voice' | 'voiceSampleRate' | 'options'>, count = 2): SeparationPart[] {
+  const info = readWavInfo(req.input);
+  const frames = info.frames;
+  if (count < 2 || frames < PARTS_FROM_SEC * info.sampleRate) return [{ warmup: 0, from: 0, to: frames }];
+  const { block } = blockLength(info, req);
+  const blocks = Math.ceil(frames / block);
+  const warm = RATIO_PAST_BLOCKS;
+  // the later parts carry the warm-up: they get fewer blocks of their own
+  const own = Math.ceil((blocks + warm * (count - 1)) / count);
+  const parts: SeparationPart[] = [];
+  for (let at = blocks, i = count - 1; i >= 0 && at > 0; i--) {
+    const first = i === 0 ? 0 : Math.max(0, at - (own - warm));
+    parts.unshift({ warmup: Math.max(0, first - warm) * block, from: first * block, to: Math.min(frames, at * block) });
+    at = first;
+  }
+  return parts.filter((p) => p.to > p.from);
+}
+
+/** Writes the outputs' headers and sizes them (silence) for parts to fill in. */
+export function prepareSeparationOutputs(req: SeparateFileRequest): void {
+  const info = readWavInfo(req.input);
+  const { vFactor } = blockLength(info, req);
+  const make = (path: string, frames: number, rate: number, channels: number) => {
+    const fd = openSync(path, 'w');
+    try {
+      const header = wavHeader(frames, rate, channels);
+      writeSync(fd, header);
+      ftruncateSync(fd, header.length + frames * channels * 2);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  make(req.background, info.frames, info.sampleRate, 2);
+  if (req.voice) make(req.voice, Math.floor(info.frames / vFactor), info.sampleRate / vFactor, 1);
+  for (const p of req.alsoOut ?? []) make(p, info.frames, info.sampleRate, 2);
+}
 
 /**
  * Separates a WAV file block by block (see the top of this file). CPU-bound: run it in a worker thread; it yields
@@ -450,24 +526,31 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
   const plan = separationPlan(sr, req.options);
   const frames = info.frames;
   const regions = req.regions.filter((r) => Number.isFinite(r.start) && Number.isFinite(r.end) && r.end > r.start).sort((a, b) => a.start - b.start);
-  const vFactor = req.voice && req.voiceSampleRate && req.voiceSampleRate < sr && sr % req.voiceSampleRate === 0 ? sr / req.voiceSampleRate : 1;
+  const { block, vFactor } = blockLength(info, req);
   const vRate = sr / vFactor;
   const vFrames = Math.floor(frames / vFactor);
-  const block = Math.max(plan.hop * vFactor, Math.round((BLOCK_SEC * sr) / (plan.hop * vFactor)) * plan.hop * vFactor);
   const pad = plan.n + (plan.minFrames + 1) * plan.hop + 64 * vFactor;
   const ramp = req.options?.rampSec ?? DEFAULTS.rampSec;
+  const part = req.part ?? { warmup: 0, from: 0, to: frames };
+  if (part.from % block !== 0 || part.warmup % block !== 0 || part.warmup > part.from) throw new Error('a separation part must start on the block grid');
+  // a part writes into outputs made at their full length; the whole file writes them from the start
+  const mode = req.part ? 'r+' : 'w';
+  const bgHeader = wavHeader(frames, sr, 2);
+  const vHeader = wavHeader(vFrames, vRate, 1);
   const inFd = openSync(req.input, 'r');
-  const bgFd = openSync(req.background, 'w');
-  const vFd = req.voice ? openSync(req.voice, 'w') : null;
+  const bgFd = openSync(req.background, mode);
+  const vFd = req.voice ? openSync(req.voice, mode) : null;
   const alsoIn = (req.also ?? []).map((p) => ({ fd: openSync(p, 'r'), info: readWavInfo(p) }));
-  const alsoOut = (req.alsoOut ?? []).map((p) => openSync(p, 'w'));
-  const ratio: SideRatio = { mid: new Float64Array(plan.bins), side: new Float64Array(plan.bins) };
+  const alsoOut = (req.alsoOut ?? []).map((p) => openSync(p, mode));
+  // the past blocks' share of the music's centre/side ratio, oldest first (summed in that order for each block)
+  const recent: SideRatio[] = [];
   try {
-    writeSync(bgFd, wavHeader(frames, sr, 2));
-    if (vFd !== null) writeSync(vFd, wavHeader(vFrames, vRate, 1));
-    for (const fd of alsoOut) writeSync(fd, wavHeader(frames, sr, 2));
-    let vWritten = 0;
-    for (let b0 = 0; b0 < frames; b0 += block) {
+    if (!req.part) {
+      writeSync(bgFd, bgHeader);
+      if (vFd !== null) writeSync(vFd, vHeader);
+      for (const fd of alsoOut) writeSync(fd, bgHeader);
+    }
+    for (let b0 = part.warmup; b0 < part.to; b0 += block) {
       await new Promise((r) => setImmediate(r));
       if (o.signal?.aborted) throw new DOMException('The separation was cancelled', 'AbortError');
       const b1 = Math.min(frames, b0 + block);
@@ -476,7 +559,18 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
       const [L, R] = readBlock(inFd, info, s, count) as [Float32Array, Float32Array];
       const gate = gateBlock(regions, sr, s, count, ramp);
       const others = alsoIn.map((a) => readBlock(a.fd, a.info, s, count));
-      const res = separateBlock(plan, L, R, gate, s, b0, b1, ratio, others);
+      const past: SideRatio = { mid: new Float64Array(plan.bins), side: new Float64Array(plan.bins) };
+      for (const r of recent) {
+        for (let k = 0; k < plan.bins; k++) {
+          past.mid[k]! += r.mid[k]!;
+          past.side[k]! += r.side[k]!;
+        }
+      }
+      const res = separateBlock(plan, L, R, gate, s, b0, b1, past, others);
+      recent.push(res.own);
+      if (recent.length > RATIO_PAST_BLOCKS) recent.shift();
+      // a warm-up block: its frames taught the ratio, its samples are another part's
+      if (b0 < part.from) continue;
       const own = b1 - b0;
       const pcm = new Int16Array(own * 2);
       const write = (fd: number, l: Float32Array, r: Float32Array, v: Float32Array) => {
@@ -484,7 +578,7 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
           pcm[2 * i] = toPcm16(l[pad + i]! - v[pad + i]!);
           pcm[2 * i + 1] = toPcm16(r[pad + i]! - v[pad + i]!);
         }
-        writeSync(fd, new Uint8Array(pcm.buffer), 0, own * 4);
+        writeSync(fd, new Uint8Array(pcm.buffer), 0, own * 4, bgHeader.length + b0 * 4);
       };
       write(bgFd, L, R, res.voice);
       for (const [q, fd] of alsoOut.entries()) {
@@ -496,15 +590,19 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
         const from = pad;
         const to = Math.min(pad + own, count);
         const v = decimate(res.voice, vFactor, from, to);
-        const keep = Math.min(v.length, vFrames - vWritten);
+        const at = b0 / vFactor;
+        const keep = Math.max(0, Math.min(v.length, vFrames - at));
         const vb = new Int16Array(keep);
         for (let i = 0; i < keep; i++) vb[i] = toPcm16(v[i]!);
-        writeSync(vFd, new Uint8Array(vb.buffer), 0, keep * 2);
-        vWritten += keep;
+        writeSync(vFd, new Uint8Array(vb.buffer), 0, keep * 2, vHeader.length + at * 2);
       }
-      o.onProgress?.(b1 / frames);
+      o.onProgress?.((b1 - part.from) / (part.to - part.from));
     }
-    if (vFd !== null && vWritten < vFrames) writeSync(vFd, Buffer.alloc((vFrames - vWritten) * 2));
+    // the whole file: the voice estimate's tail the blocks did not reach is silence
+    if (!req.part && vFd !== null) {
+      const written = Math.min(vFrames, Math.ceil(frames / block) * (block / vFactor));
+      if (written < vFrames) writeSync(vFd, Buffer.alloc((vFrames - written) * 2), 0, (vFrames - written) * 2, vHeader.length + written * 2);
+    }
   } finally {
     closeSync(inFd);
     closeSync(bgFd);
