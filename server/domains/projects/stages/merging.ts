@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { findGlossary, findProject, speakersOf, updateProjectFields } from '../repository';
 import { presetVoicesFor } from '../../voices/service';
 import { measureQuality, qualityKey, type Envelope, type QualityFiles } from '../quality';
+import type { QualityReport } from '../../../../contract/schemas/quality';
 import { segmentsOf } from '../transcript/repository';
 import { encodeAudio, makeCover, measureLoudnessFigures, muxVideo } from '../../../media/ffmpeg';
 import { mixInChunks, type ChunkedMixResult } from './mix-chunks';
@@ -52,14 +53,19 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   let levels: Awaited<ReturnType<typeof voiceLevels>> = { gainCurve: null, speech: null };
   // The voice as the quality report analyses it (mono 16 kHz), written by the voice-only encode from its one decode.
   const voiceWav16k = scratch(ctx, 'quality_voice.wav');
-  let mixed: ChunkedMixResult | null = null;
   // Two chains side by side (2 cores): the voice's levels -> mix (in chunks: a re-dub re-encodes only the chunks it
   // touches; the loudness measured in-process, the encoded samples measured in the passes that encode them) -> mux, and
-  // voice-only encode + cover + subtitles (which need no levels: they start at once).
+  // voice-only encode + cover + subtitles (which need no levels: they start at once). The quality report is measured
+  // as soon as the mix and the voice-only track are there, beside the mux; it is stored with the outputs.
+  let mixDone!: (m: ChunkedMixResult) => void;
+  const mixP = new Promise<ChunkedMixResult>((r) => (mixDone = r));
+  let voiceDone!: () => void;
+  const voiceP = new Promise<void>((r) => (voiceDone = r));
+  let report: QualityReport | null = null;
   await allOrAbort(ctx.signal, [
     async (signal) => {
       levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
-      mixed = await timed(ctx, 'mix+loudness', () =>
+      const m = await timed(ctx, 'mix+loudness', () =>
         mixInChunks(
           ctx,
           { voice: voiceTrack, background, out: audio, durationSec: duration, voiceGain: levels.gainCurve ?? undefined, loudness: { I: -16, TP: TRUE_PEAK_CEILING_DB } },
@@ -68,7 +74,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
           { signal, hopSec: QUALITY_HOP },
         ),
       );
-      const m = mixed;
+      mixDone(m);
       ctx.log('mix', { projectId: project.id, incremental: m.incremental, encodedChunks: m.encoded, chunks: m.chunks, gainDb: m.gainDb });
       ctx.progress?.(source ? 0.8 : 0.95);
       if (source) await timed(ctx, 'mux', () => muxVideo({ video: source, audio, out: video }, { signal }));
@@ -78,12 +84,25 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
       await timed(ctx, 'voiceover encode', () =>
         encodeAudio(voiceTrack, voiceOnly, { durationSec: duration, sampleRate: 48000, channels: 1, fast: true, bitrate: '128k', analysisWav: voiceWav16k, signal }),
       );
+      voiceDone();
       if (source) await timed(ctx, 'cover', () => makeCover(source, cover, { signal }));
       await writeFile(srt, toSrt(cues), 'utf8');
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
+    async (signal) => {
+      // a failed chain fails the merge (its own task says why): the report waits for both, or for the abort
+      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      aborted.catch(() => {});
+      const [mix] = await Promise.race([Promise.all([mixP, voiceP]), aborted]);
+      // A dub is not lost for a report.
+      try {
+        report = await timed(ctx, 'quality', () => qualityReport(ctx, { audio, voice: voiceOnly, voiceWav16k, mix, levels, target, subtitles: { cues, limits: subtitleLimits }, signal }));
+      } catch (e) {
+        if (signal.aborted) throw e;
+        ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
+      }
+    },
   ]);
-  const mix = mixed as ChunkedMixResult | null;
   let videoKey: string | null = null;
   let coverKey: string | null = null;
   if (source) {
@@ -111,28 +130,7 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
     const previous = [before.translated_audio, before.voiceover, before.translated_video, before.cover, before.translation_srt_path, before.translation_vtt_path];
     for (const k of previous) if (k && !keep.has(k) && k.startsWith(projectKey(project.id, ''))) await deps.storage.delete(k).catch(() => {});
   }
-  // The quality report of this dub, measured from the files just written. A dub is not lost for a report.
-  try {
-    await timed(ctx, 'quality', async () => {
-      // what the merge measured: the report reads no output again (the final soundtrack's envelope is the sum's, at
-      // the loudness gain applied; the limiter only touches peaks)
-      const measured: QualityFiles['measured'] =
-        mix?.envelopes
-          ? {
-              voice: await wavRmsEnvelopeAsync(voiceWav16k, QUALITY_HOP),
-              output: scaleEnvelope(mix.envelopes.mix, 10 ** (mix.gainDb / 20)),
-              background: mix.envelopes.background,
-              speech: levels.speech,
-              outputLoudness: mix.output,
-              voiceWav: voiceWav16k,
-            }
-          : null;
-      await writeQualityReport(ctx, { audioKey, voiceKey, target, subtitles: { cues, limits: subtitleLimits }, measured });
-    });
-  } catch (e) {
-    checkAborted(ctx);
-    ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
-  }
+  if (report) await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });
 }
 
 /**
@@ -200,11 +198,29 @@ async function voiceLevels(ctx: ProjectStageContext, duration: number): Promise<
   return { gainCurve: path, speech };
 }
 
-async function writeQualityReport(
+/**
+ * The quality report of this dub from what the merge measured (the report reads no output again: the final
+ * soundtrack's envelope is the sum's, at the loudness gain applied; the limiter only touches peaks). An incremental
+ * merge measured no envelopes: the report decodes the new outputs (`audio`, `voice`).
+ */
+async function qualityReport(
   ctx: ProjectStageContext,
-  o: { audioKey: string; voiceKey: string; target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits }; measured?: QualityFiles['measured'] },
-): Promise<void> {
+  o: {
+    audio: string; voice: string; voiceWav16k: string; mix: ChunkedMixResult; levels: { speech: Envelope | null };
+    target: LoudnessTargetKey; subtitles: { cues: Cue[]; limits: SubtitleLimits }; signal: AbortSignal;
+  },
+): Promise<QualityReport> {
   const { project, deps } = ctx;
+  const measured: QualityFiles['measured'] = o.mix.envelopes
+    ? {
+        voice: await wavRmsEnvelopeAsync(o.voiceWav16k, QUALITY_HOP),
+        output: scaleEnvelope(o.mix.envelopes.mix, 10 ** (o.mix.gainDb / 20)),
+        background: o.mix.envelopes.background,
+        speech: o.levels.speech,
+        outputLoudness: o.mix.output,
+        voiceWav: o.voiceWav16k,
+      }
+    : null;
   const glossary = project.glossary_id ? await findGlossary(deps.db, project.glossary_id) : null;
   const has = async (a: string) => ((await deps.storage.exists(key(ctx, a))) ? input(ctx, a) : null);
   // each speaker's own voice against the gender of the voice that dubs them (stock voices and presets)
@@ -214,18 +230,18 @@ async function writeQualityReport(
     id: s.id, name: s.name, voice_id: s.voice_id, pitch_hz: s.pitch_hz, gender: s.gender,
     dub_gender: s.voice_id ? (genders.get(s.voice_id) ?? null) : null,
   }));
-  const report = await measureQuality(
+  return measureQuality(
     {
-      voice: await deps.storage.localFile(o.voiceKey),
-      output: await deps.storage.localFile(o.audioKey),
+      voice: o.voice,
+      output: o.audio,
       source16k: await has(A.audio16k),
       sourceFull: await has(A.audio48k),
       background: await has(A.background),
       speech16k: await has(A.speech16k),
       sourceLoudness: await loadJson<LoudnessFigures>(ctx, SOURCE_LOUDNESS),
       tmp: ctx.tmp,
-      signal: ctx.signal,
-      measured: o.measured ?? null,
+      signal: o.signal,
+      measured,
     },
     {
       projectId: project.id,
@@ -239,5 +255,4 @@ async function writeQualityReport(
       subtitles: o.subtitles,
     },
   );
-  await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });
 }
