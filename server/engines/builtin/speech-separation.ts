@@ -80,6 +80,17 @@ export interface SideRatio {
 /** Blocks before the current one whose music teaches it the centre/side ratio (about a minute). */
 export const RATIO_PAST_BLOCKS = 3;
 
+/** This thread's work arrays by name, grown as needed (separateBlock runs one block at a time per thread). */
+const workArrays = new Map<string, Float32Array>();
+function work(name: string, length: number): Float32Array {
+  let a = workArrays.get(name);
+  if (!a || a.length < length) {
+    a = new Float32Array(length);
+    workArrays.set(name, a);
+  }
+  return a.subarray(0, length);
+}
+
 /**
  * One block: `left`/`right` hold samples [offset, offset + length) of the input; `gate` (same length, 0..1) is the
  * speech-region gate. Frames are on the global grid (centres at multiples of the hop), so blocks join seamlessly.
@@ -101,6 +112,8 @@ export function separateBlock(
   const { n, hop, bins, fft, window } = plan;
   // bins above the speech band (plan.k1) are never speech: nothing there is computed (the background keeps them)
   const kTop = plan.k1;
+  // rows of the block's spectra hold the bins up to kTop only
+  const stride = kTop + 1;
   const len = left.length;
   const half = n / 2;
   // frames with centres in [c0, c1) (global sample index = f * hop)
@@ -138,10 +151,13 @@ export function separateBlock(
   const idx = new Int32Array(nf).fill(-1);
   let m = 0;
   for (let j = 0; j < nf; j++) if (analysed[j]) idx[j] = m++;
-  const Mre = new Float32Array(m * bins);
-  const Mim = new Float32Array(m * bins);
-  const Pm = new Float32Array(m * bins);
-  const Ps = new Float32Array(m * bins);
+  // the block's spectra and statistics live in this thread's work arrays (kept from block to block: a block's arrays
+  // are about 90 MB, and new ones per block left the collector several blocks behind); every cell read below is
+  // written first for this block, except where a fill says otherwise
+  const Mre = work('Mre', m * stride);
+  const Mim = work('Mim', m * stride);
+  const Pm = work('Pm', m * stride);
+  const Ps = work('Ps', m * stride);
   const input = fft.createComplexArray() as number[];
   const out = fft.createComplexArray() as number[];
   for (let j = 0; j < nf; j++) {
@@ -156,7 +172,7 @@ export function separateBlock(
       input[2 * i + 1] = 0.5 * (l - rr) * w;
     }
     fft.transform(out, input);
-    const base = r * bins;
+    const base = r * stride;
     for (let k = 0; k <= kTop; k++) {
       const nk = (n - k) % n;
       const xr = out[2 * k]!;
@@ -179,7 +195,7 @@ export function separateBlock(
   for (let j = 0; j < nf; j++) {
     const r = idx[j]!;
     if (r < 0 || gf[j]! > 0) continue;
-    const base = r * bins;
+    const base = r * stride;
     for (let k = 0; k <= kTop; k++) {
       own.mid[k]! += Pm[base + k]!;
       own.side[k]! += Ps[base + k]!;
@@ -212,53 +228,53 @@ export function separateBlock(
   }
   // time-smoothed centre power (3 frames) for the minimum statistic; rows of frames not analysed are +inf
   const big = 1e30;
-  const sm = new Float32Array(nf * bins).fill(big);
+  const sm = work('sm', nf * stride).fill(big);
   for (let j = 0; j < nf; j++) {
     const r = idx[j]!;
     if (r < 0) continue;
-    const rp = (j > 0 && idx[j - 1]! >= 0 ? idx[j - 1]! : r) * bins;
-    const rn = (j + 1 < nf && idx[j + 1]! >= 0 ? idx[j + 1]! : r) * bins;
-    const rc = r * bins;
-    const o = j * bins;
+    const rp = (j > 0 && idx[j - 1]! >= 0 ? idx[j - 1]! : r) * stride;
+    const rn = (j + 1 < nf && idx[j + 1]! >= 0 ? idx[j + 1]! : r) * stride;
+    const rc = r * stride;
+    const o = j * stride;
     for (let k = 0; k <= kTop; k++) sm[o + k] = 0.25 * (Pm[rp + k]! + 2 * Pm[rc + k]! + Pm[rn + k]!);
   }
   // minimum over +-W frames, per bin (van Herk / Gil-Werman: prefix and suffix minima in blocks of 2W+1 frames,
   // row by row so memory is read in order)
   const span = 2 * W + 1;
-  const pre = new Float32Array(nf * bins);
-  const suf = new Float32Array(nf * bins);
+  const pre = work('pre', nf * stride);
+  const suf = work('suf', nf * stride);
   for (let j = 0; j < nf; j++) {
-    const o = j * bins;
-    if (j % span === 0) pre.set(sm.subarray(o, o + bins), o);
-    else for (let k = 0; k <= kTop; k++) pre[o + k] = Math.min(pre[o - bins + k]!, sm[o + k]!);
+    const o = j * stride;
+    if (j % span === 0) pre.set(sm.subarray(o, o + stride), o);
+    else for (let k = 0; k <= kTop; k++) pre[o + k] = Math.min(pre[o - stride + k]!, sm[o + k]!);
   }
   for (let j = nf - 1; j >= 0; j--) {
-    const o = j * bins;
-    if (j % span === span - 1 || j === nf - 1) suf.set(sm.subarray(o, o + bins), o);
-    else for (let k = 0; k <= kTop; k++) suf[o + k] = Math.min(suf[o + bins + k]!, sm[o + k]!);
+    const o = j * stride;
+    if (j % span === span - 1 || j === nf - 1) suf.set(sm.subarray(o, o + stride), o);
+    else for (let k = 0; k <= kTop; k++) suf[o + k] = Math.min(suf[o + stride + k]!, sm[o + k]!);
   }
-  const minimum = new Float32Array(m * bins);
+  const minimum = work('minimum', m * stride);
   for (let j = 0; j < nf; j++) {
     const r = idx[j]!;
     if (r < 0 || gf[j]! === 0) continue;
-    const lo = Math.max(0, j - W) * bins;
-    const hi = Math.min(nf - 1, j + W) * bins;
-    const o = r * bins;
+    const lo = Math.max(0, j - W) * stride;
+    const hi = Math.min(nf - 1, j + W) * stride;
+    const o = r * stride;
     for (let k = 0; k <= kTop; k++) minimum[o + k] = Math.min(suf[lo + k]!, pre[hi + k]!);
   }
   // gains and synthesis of the voice estimate (two frames per inverse transform)
   const bias = plan.minBias;
   const beta = plan.backgroundWeight;
   const gains = new Float32Array(bins);
-  const Vre = new Float32Array(m * bins);
-  const Vim = new Float32Array(m * bins);
-  const G = new Float32Array(m * bins);
+  const Vre = work('Vre', m * stride);
+  const Vim = work('Vim', m * stride);
+  const G = work('G', m * stride);
   for (let j = 0; j < nf; j++) {
     const r = idx[j]!;
     const c = a0 + j;
     if (r < 0 || gf[j]! === 0 || c < f0 || c >= f1) continue;
     const g = gc[j]!;
-    const base = r * bins;
+    const base = r * stride;
     gains.fill(0);
     for (let k = plan.k0; k <= plan.k1; k++) {
       const p = Pm[base + k]!;
@@ -287,14 +303,16 @@ export function separateBlock(
     for (let q = 0; q < frameList.length; q += 2) {
       const ja = frameList[q]!;
       const jb = frameList[q + 1];
-      const oa = idx[ja]! * bins;
-      const ob = jb === undefined ? -1 : idx[jb]! * bins;
+      const oa = idx[ja]! * stride;
+      const ob = jb === undefined ? -1 : idx[jb]! * stride;
       // Z = A + iB over the full (Hermitian) spectra: re(z) = a, im(z) = b
       for (let k = 0; k <= half; k++) {
-        const ar = re[oa + k]!;
-        const ai = im[oa + k]!;
-        const br = ob < 0 ? 0 : re[ob + k]!;
-        const bi = ob < 0 ? 0 : im[ob + k]!;
+        // nothing above the speech band is the voice's
+        const inBand = k <= kTop;
+        const ar = inBand ? re[oa + k]! : 0;
+        const ai = inBand ? im[oa + k]! : 0;
+        const br = ob < 0 || !inBand ? 0 : re[ob + k]!;
+        const bi = ob < 0 || !inBand ? 0 : im[ob + k]!;
         input[2 * k] = ar - bi;
         input[2 * k + 1] = ai + br;
         if (k > 0 && k < half) {
@@ -317,8 +335,8 @@ export function separateBlock(
   inv(Vre, Vim, voice);
   // the same gains on other signals (their centre's spectrum, computed here)
   for (const [q, sig] of also.entries()) {
-    const sre = new Float32Array(m * bins);
-    const sim = new Float32Array(m * bins);
+    const sre = new Float32Array(m * stride);
+    const sim = new Float32Array(m * stride);
     const [L, R] = [sig[0]!, sig[1] ?? sig[0]!];
     for (const j of frameList) {
       const r = idx[j]!;
@@ -329,8 +347,8 @@ export function separateBlock(
       }
       fft.transform(out, input);
       for (let k = 0; k <= kTop; k++) {
-        sre[r * bins + k] = G[r * bins + k]! * out[2 * k]!;
-        sim[r * bins + k] = G[r * bins + k]! * out[2 * k + 1]!;
+        sre[r * stride + k] = G[r * stride + k]! * out[2 * k]!;
+        sim[r * stride + k] = G[r * stride + k]! * out[2 * k + 1]!;
       }
     }
     inv(sre, sim, alsoVoice[q]!);
