@@ -80,6 +80,18 @@ export interface SideRatio {
 /** Blocks before the current one whose music teaches it the centre/side ratio (about a minute). */
 export const RATIO_PAST_BLOCKS = 3;
 
+/** The bytes of a block as read from the file (grown as needed). */
+let raw = Buffer.alloc(0);
+function rawBuffer(length: number): Buffer {
+  if (raw.length < length) raw = Buffer.alloc(length);
+  return raw.subarray(0, length);
+}
+
+function releaseWork(): void {
+  workArrays.clear();
+  raw = Buffer.alloc(0);
+}
+
 /** This thread's work arrays by name, grown as needed (separateBlock runs one block at a time per thread). */
 const workArrays = new Map<string, Float32Array>();
 function work(name: string, length: number): Float32Array {
@@ -123,8 +135,9 @@ export function separateBlock(
   const a0 = Math.max(Math.ceil((offset + half) / hop), f0 - W);
   const a1 = Math.min(Math.floor((offset + len - half) / hop) + 1, f1 + W);
   const nf = Math.max(0, a1 - a0);
-  const voice = new Float32Array(len);
-  const alsoVoice = also.map(() => new Float32Array(len));
+  // the voice estimates are work arrays too: the caller writes them out before the next block
+  const voice = work('voice', len).fill(0);
+  const alsoVoice = also.map((_, q) => work(`alsoVoice${q}`, len).fill(0));
   const own: SideRatio = { mid: new Float64Array(bins), side: new Float64Array(bins) };
   if (nf === 0) return { voice, alsoVoice, own };
   // which frames are analysed: a gated frame, or within W frames of one
@@ -359,15 +372,16 @@ export function separateBlock(
 // ------------------------------------------------------------------ files
 
 /** Reads frames [start, start + count) of a PCM/float WAV, every channel (zeros past the end). */
-function readBlock(fd: number, info: WavInfo, start: number, count: number): Float32Array[] {
+function readBlock(fd: number, info: WavInfo, start: number, count: number, slot = 'in'): Float32Array[] {
   const { channels, bitsPerSample: bits, format, dataOffset, frames } = info;
-  const out = Array.from({ length: Math.max(2, channels) }, () => new Float32Array(count));
+  // the thread's work arrays (`slot` names them): the caller is done with a block before it reads the next
+  const out = Array.from({ length: Math.max(2, channels) }, (_, c) => work(`${slot}${c}`, count).fill(0));
   const s = Math.max(0, start);
   const e = Math.min(frames, start + count);
   if (e <= s) return out;
   const bps = bits / 8;
   const frameBytes = bps * channels;
-  const buf = Buffer.allocUnsafe((e - s) * frameBytes);
+  const buf = rawBuffer((e - s) * frameBytes);
   let got = 0;
   while (got < buf.length) {
     const r = readSync(fd, buf, got, buf.length - got, dataOffset + s * frameBytes + got);
@@ -404,7 +418,7 @@ function readBlock(fd: number, info: WavInfo, start: number, count: number): Flo
 
 /** Region gate over samples [start, start + count) at `sampleRate`, with linear ramps. */
 function gateBlock(regions: readonly SpeechRegion[], sampleRate: number, start: number, count: number, rampSec: number): Float32Array {
-  const g = new Float32Array(count);
+  const g = work('gate', count).fill(0);
   const ramp = Math.max(1, Math.round(rampSec * sampleRate));
   for (const r of regions) {
     const a = Math.round(r.start * sampleRate);
@@ -562,6 +576,7 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
   const alsoOut = (req.alsoOut ?? []).map((p) => openSync(p, mode));
   // the past blocks' share of the music's centre/side ratio, oldest first (summed in that order for each block)
   const recent: SideRatio[] = [];
+  const pcmOut = new Int16Array(block * 2);
   try {
     if (!req.part) {
       writeSync(bgFd, bgHeader);
@@ -576,7 +591,7 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
       const count = b1 - b0 + 2 * pad;
       const [L, R] = readBlock(inFd, info, s, count) as [Float32Array, Float32Array];
       const gate = gateBlock(regions, sr, s, count, ramp);
-      const others = alsoIn.map((a) => readBlock(a.fd, a.info, s, count));
+      const others = alsoIn.map((a, q) => readBlock(a.fd, a.info, s, count, `also${q}-`));
       const past: SideRatio = { mid: new Float64Array(plan.bins), side: new Float64Array(plan.bins) };
       for (const r of recent) {
         for (let k = 0; k < plan.bins; k++) {
@@ -590,7 +605,7 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
       // a warm-up block: its frames taught the ratio, its samples are another part's
       if (b0 < part.from) continue;
       const own = b1 - b0;
-      const pcm = new Int16Array(own * 2);
+      const pcm = pcmOut.subarray(0, own * 2);
       const write = (fd: number, l: Float32Array, r: Float32Array, v: Float32Array) => {
         for (let i = 0; i < own; i++) {
           pcm[2 * i] = toPcm16(l[pad + i]! - v[pad + i]!);
@@ -622,6 +637,8 @@ export async function separateFile(req: SeparateFileRequest, o: { onProgress?: (
       if (written < vFrames) writeSync(vFd, Buffer.alloc((vFrames - written) * 2), 0, (vFrames - written) * 2, vHeader.length + written * 2);
     }
   } finally {
+    // the work arrays go with the file (an idle thread, or its next task, does not keep them)
+    releaseWork();
     closeSync(inFd);
     closeSync(bgFd);
     if (vFd !== null) closeSync(vFd);
