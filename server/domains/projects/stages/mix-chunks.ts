@@ -101,9 +101,10 @@ export async function mixInChunks(
     measuredLufs = m.lufs;
     envelopes = m.envelopes;
     gainDb = loudnessGainDb(m.lufs, target);
-    hashes = prev && Math.abs(prev.gainDb - gainDb) < 0.005 && hashes ? hashes : await chunkHashes(o, plan, gainDb);
+    // at another gain every chunk is new (the gain is part of each hash): each hash is taken beside the encodes
+    if (!(prev && Math.abs(prev.gainDb - gainDb) < 0.005 && hashes)) hashes = null;
   }
-  const hs = hashes!;
+  const hs: Array<string | undefined> = hashes ?? new Array<string | undefined>(plan.length);
 
   // chunks to encode: those whose hash is new, or whose packets are gone from storage
   const dir = join(ctx.tmp, 'mix-chunks');
@@ -127,6 +128,8 @@ export async function mixInChunks(
       const c = todo[next++]!;
       if (op.signal.aborted) throw op.signal.reason ?? new Error('aborted');
       const f = join(dir, `${c.index}.aac`);
+      // the hash (a read of the chunk's inputs) while the other worker's encoder runs
+      hs[c.index] ??= (await chunkHashes(o, [c], gainDb))[0]!;
       const loudness = await encodeChunk(o, c, gainDb, f, { signal: op.signal });
       const k = key(ctx, `mix_chunks/${c.index}-${hs[c.index]}.aac`);
       await ctx.deps.storage.putFile(k, f, { contentType: 'audio/aac' });
