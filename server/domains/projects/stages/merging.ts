@@ -56,13 +56,30 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
   // Two chains side by side (2 cores): the voice's levels -> mix (in chunks: a re-dub re-encodes only the chunks it
   // touches; the loudness measured in-process, the encoded samples measured in the passes that encode them) -> mux, and
   // voice-only encode + cover + subtitles (which need no levels: they start at once). The quality report is measured
-  // as soon as the mix and the voice-only track are there, beside the mux; it is stored with the outputs.
+  // as soon as the mix and the voice-only track are there, beside the mux and the saves; it is stored once the new
+  // outputs are the project's (the dub never waits for its report).
   let mixDone!: (m: ChunkedMixResult) => void;
   const mixP = new Promise<ChunkedMixResult>((r) => (mixDone = r));
   let voiceDone!: () => void;
   const voiceP = new Promise<void>((r) => (voiceDone = r));
-  let report: QualityReport | null = null;
-  await allOrAbort(ctx.signal, [
+  // A dub is not lost for a report: a failed report is logged; a cancelled or failed merge stops it.
+  const reportAbort = new AbortController();
+  const stopReport = () => reportAbort.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', stopReport, { once: true });
+  const reportStopped = new Promise<never>((_, reject) => reportAbort.signal.addEventListener('abort', () => reject(reportAbort.signal.reason), { once: true }));
+  reportStopped.catch(() => {}); // it may be stopped after it has ended
+  const reportP: Promise<QualityReport | null> = Promise.race([Promise.all([mixP, voiceP]), reportStopped])
+    .then(([mix]) =>
+      timed(ctx, 'quality', () =>
+        qualityReport(ctx, { audio, voice: voiceOnly, voiceWav16k, mix, levels, target, subtitles: { cues, limits: subtitleLimits }, signal: reportAbort.signal }),
+      ),
+    )
+    .catch((e: unknown) => {
+      if (!reportAbort.signal.aborted) ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
+      return null;
+    })
+    .finally(() => ctx.signal.removeEventListener('abort', stopReport));
+  const chains = allOrAbort(ctx.signal, [
     async (signal) => {
       levels = await timed(ctx, 'voice levels', () => voiceLevels(ctx, duration));
       const m = await timed(ctx, 'mix+loudness', () =>
@@ -89,20 +106,15 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
       await writeFile(srt, toSrt(cues), 'utf8');
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
-    async (signal) => {
-      // a failed chain fails the merge (its own task says why): the report waits for both, or for the abort
-      const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-      aborted.catch(() => {});
-      const [mix] = await Promise.race([Promise.all([mixP, voiceP]), aborted]);
-      // A dub is not lost for a report.
-      try {
-        report = await timed(ctx, 'quality', () => qualityReport(ctx, { audio, voice: voiceOnly, voiceWav16k, mix, levels, target, subtitles: { cues, limits: subtitleLimits }, signal }));
-      } catch (e) {
-        if (signal.aborted) throw e;
-        ctx.log('quality report failed', { projectId: project.id, error: e instanceof Error ? e.message : String(e) });
-      }
-    },
   ]);
+  try {
+    await chains;
+  } catch (e) {
+    // the report of outputs that will not be kept: stopped, and waited for (it reads the stage's scratch files)
+    reportAbort.abort(e);
+    await reportP;
+    throw e;
+  }
   let videoKey: string | null = null;
   let coverKey: string | null = null;
   if (source) {
@@ -130,6 +142,8 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
     const previous = [before.translated_audio, before.voiceover, before.translated_video, before.cover, before.translation_srt_path, before.translation_vtt_path];
     for (const k of previous) if (k && !keep.has(k) && k.startsWith(projectKey(project.id, ''))) await deps.storage.delete(k).catch(() => {});
   }
+  const report = await reportP;
+  checkAborted(ctx);
   if (report) await deps.storage.putBuffer(qualityKey(project.id), JSON.stringify(report), { contentType: 'application/json' });
 }
 
