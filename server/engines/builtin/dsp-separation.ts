@@ -46,7 +46,8 @@ export function createDspSeparation(opts: DspSeparationOptions = {}): DspSeparat
       // one part failing stops the other
       await Promise.all(
         parts.map((part, i) =>
-          runInThread<void>('separate', { ...req, part }, { signal: inParts.signal, onProgress: progress(i) }).catch((e: unknown) => {
+          // the parts' threads end with them: a long recognition follows, which they would only hold memory through
+          runInThread<void>('separate', { ...req, part }, { signal: inParts.signal, onProgress: progress(i), keep: false }).catch((e: unknown) => {
             inParts.abort(e);
             throw e;
           }),

@@ -102,7 +102,12 @@ function rebuild(m: Extract<ThreadMessage, { type: 'error' }>): Error {
 export async function runInThread<R>(
   task: ThreadTaskName,
   payload: unknown,
-  o: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+  o: {
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+    /** false: the thread ends with its task instead of waiting for the next one (what it holds is given back at once). */
+    keep?: boolean;
+  } = {},
 ): Promise<R> {
   const releaseSlot = await takeCpuSlot(o.signal);
   return new Promise<R>((resolve, reject) => {
@@ -146,7 +151,7 @@ export async function runInThread<R>(
         if (!settled) o.onProgress?.(m.fraction);
         return;
       }
-      release(true);
+      release(o.keep !== false);
       if (m.type === 'result') settle(() => resolve(m.value as R));
       else settle(() => reject(rebuild(m)));
     };

@@ -9,6 +9,7 @@ import { createDspSeparation } from '../../../server/engines/builtin/dsp-separat
 import {
   PARTS_FROM_SEC, RATIO_PAST_BLOCKS, prepareSeparationOutputs, separateFile, separationParts,
 } from '../../../server/engines/builtin/speech-separation';
+import { threadCounts } from '../../../server/engines/builtin/threads';
 import { runToolOutput } from '../../../server/media/ffmpeg';
 import { readWavInfo } from '../../../server/media/wav';
 import { librivoxWav, tempDir } from '../../fixtures/media';
@@ -67,6 +68,9 @@ describe('separation in parts', () => {
     expect(progress.every((f) => f >= 0 && f <= 1 + 1e-9)).toBe(true);
     // the speech was moved: the voice estimate is not silence
     expect(readFileSync(out.voice).subarray(44).some((b) => b !== 0)).toBe(true);
+    // the parts' threads end with them (a long recognition follows: they would hold their memory through it)
+    for (let i = 0; i < 100 && threadCounts().plain > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(threadCounts().plain).toBe(0);
   });
 
   it('stops both threads on cancel, and the error is the cancel', { timeout: 60_000 }, async () => {
