@@ -112,6 +112,14 @@ function tokens(text: string, max: number): string[] {
 }
 
 const len = (s: string) => [...s].length;
+/** Characters of words 0..i-1 (code points), for joined lengths in constant time. */
+function prefixLengths(ws: readonly string[]): number[] {
+  const p = [0];
+  for (const w of ws) p.push(p.at(-1)! + len(w));
+  return p;
+}
+/** Characters of words a..b-1 joined by spaces. */
+const joined = (p: readonly number[], a: number, b: number) => Math.max(0, b - a - 1 + p[b]! - p[a]!);
 const joinedLength = (ws: readonly string[], a: number, b: number) => {
   let n = b - a - 1;
   for (let i = a; i < b; i++) n += len(ws[i]!);
@@ -119,11 +127,30 @@ const joinedLength = (ws: readonly string[], a: number, b: number) => {
 };
 
 /**
+ * Whether words a..b-1 fit one cue: in at most `maxLines` lines of at most `maxLineChars` characters (what breakWords
+ * lays out; filling each line with as many words as fit uses the fewest lines, so it decides).
+ */
+function fitsCue(p: readonly number[], a: number, b: number, limits: SubtitleLimits): boolean {
+  if (joined(p, a, b) <= limits.maxLineChars) return true;
+  if (limits.maxLines < 2) return false;
+  let lines = 0;
+  for (let i = a; i < b; ) {
+    if (joined(p, i, i + 1) > limits.maxLineChars) return false;
+    let j = i + 1;
+    while (j < b && joined(p, i, j + 1) <= limits.maxLineChars) j++;
+    if (++lines > limits.maxLines) return false;
+    i = j;
+  }
+  return true;
+}
+
+/**
  * Breaks the words into at most `maxLines` lines of at most `maxLineChars` characters: one line when it fits,
  * else the balanced split that breaks at the best phrase boundary. Null when the words do not fit.
  */
 function breakWords(ws: readonly string[], limits: SubtitleLimits): string[] | null {
-  const total = joinedLength(ws, 0, ws.length);
+  const p = prefixLengths(ws);
+  const total = joined(p, 0, ws.length);
   if (total <= limits.maxLineChars) return [ws.join(' ')];
   if (limits.maxLines < 2) return null;
   // best[k][i]: the least cost of laying words 0..i out in k lines (i exclusive), with the choice made.
@@ -136,7 +163,7 @@ function breakWords(ws: readonly string[], limits: SubtitleLimits): string[] | n
   for (let k = 1; k <= L; k++) {
     for (let i = 1; i <= n; i++) {
       for (let j = i - 1; j >= 0; j--) {
-        const l = joinedLength(ws, j, i);
+        const l = joined(p, j, i);
         if (l > limits.maxLineChars) break;
         if (best[k - 1]![j] === Infinity) continue;
         const dev = (l - ideal) / limits.maxLineChars;
@@ -176,18 +203,10 @@ export function cueChars(text: string): number {
 /** Chunks of words (as [from, to) indices) that each fit one cue: `count` chunks, best boundaries, balanced. */
 function chunkWords(ws: readonly string[], count: number, limits: SubtitleLimits): Array<[number, number]> | null {
   const n = ws.length;
-  const total = joinedLength(ws, 0, n);
+  const p = prefixLengths(ws);
+  const total = joined(p, 0, n);
   const ideal = total / count;
-  const fits = new Map<string, boolean>();
-  const fit = (a: number, b: number) => {
-    const k = `${a},${b}`;
-    let f = fits.get(k);
-    if (f === undefined) {
-      f = joinedLength(ws, a, b) <= limits.maxLines * limits.maxLineChars && breakWords(ws.slice(a, b), limits) !== null;
-      fits.set(k, f);
-    }
-    return f;
-  };
+  const fit = (a: number, b: number) => joined(p, a, b) <= limits.maxLines * limits.maxLineChars && fitsCue(p, a, b, limits);
   const best: number[][] = Array.from({ length: count + 1 }, () => new Array<number>(n + 1).fill(Infinity));
   const from: number[][] = Array.from({ length: count + 1 }, () => new Array<number>(n + 1).fill(-1));
   best[0]![0] = 0;
@@ -195,9 +214,9 @@ function chunkWords(ws: readonly string[], count: number, limits: SubtitleLimits
     for (let i = k; i <= n; i++) {
       for (let j = i - 1; j >= k - 1; j--) {
         if (best[k - 1]![j] === Infinity) continue;
-        if (joinedLength(ws, j, i) > limits.maxLines * limits.maxLineChars) break;
+        if (joined(p, j, i) > limits.maxLines * limits.maxLineChars) break;
         if (!fit(j, i)) continue;
-        const dev = (joinedLength(ws, j, i) - ideal) / Math.max(ideal, 1);
+        const dev = (joined(p, j, i) - ideal) / Math.max(ideal, 1);
         const c = best[k - 1]![j]! + 60 * dev * dev + (i < n ? breakCost(ws[i - 1]!, ws[i], true) : 0);
         if (c < best[k]![i]!) {
           best[k]![i] = c;
@@ -218,10 +237,11 @@ function chunkWords(ws: readonly string[], count: number, limits: SubtitleLimits
 
 /** The fewest cues the words fit in (greedy: each cue takes as many words as still fit). */
 function fewestCues(ws: readonly string[], limits: SubtitleLimits): number {
+  const p = prefixLengths(ws);
   let n = 0;
   for (let i = 0; i < ws.length; ) {
     let j = i + 1;
-    while (j < ws.length && breakWords(ws.slice(i, j + 1), limits) !== null) j++;
+    while (j < ws.length && fitsCue(p, i, j + 1, limits)) j++;
     n++;
     i = j;
   }
