@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AAC_FRAME, chunkHashes, chunkPlan, MARGIN_AFTER, MARGIN_BEFORE } from '../../../server/media/chunked-mix';
 import { writeGainCurveWav } from '../../../server/media/gate';
 import { writeWav } from '../../../server/media/wav';
+import { turnsDuring } from '../../fixtures/event-loop';
 
 const SR = 48_000;
 const DUR = 60;
@@ -25,21 +26,6 @@ function noise(n: number, seed: number): Float32Array {
     out[i] = (x / 2147483648 - 0.5) * 0.2;
   }
   return out;
-}
-
-/** How many times a setImmediate chain ran while `work` was going on. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ turns: number; value: T }> {
-  let turns = 0;
-  let on = true;
-  const spin = () => {
-    if (!on) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  const value = await work();
-  on = false;
-  return { turns, value };
 }
 
 describe('chunkHashes', () => {

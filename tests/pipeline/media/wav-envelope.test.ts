@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { wavRmsEnvelope, wavRmsEnvelopeAsync, writeWav } from '../../../server/media/wav';
+import { turnsDuring } from '../../fixtures/event-loop';
 
 const dir = mkdtempSync(join(tmpdir(), 'wav-envelope-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,21 +18,6 @@ function testWav(): string {
   const path = join(dir, 'tone.wav');
   writeWav(path, [data], rate);
   return path;
-}
-
-/** How many times a setImmediate chain ran while `work` was going on. */
-async function turnsDuring(work: () => unknown): Promise<number> {
-  let turns = 0;
-  let on = true;
-  const spin = () => {
-    if (!on) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  await work();
-  on = false;
-  return turns;
 }
 
 describe('wavRmsEnvelope', () => {
@@ -49,8 +35,8 @@ describe('wavRmsEnvelope', () => {
 
   it('the async reader lets other work run between its chunks; the sync one does not', async () => {
     const wav = testWav();
-    expect(await turnsDuring(() => wavRmsEnvelope(wav, 0.01))).toBe(0);
+    expect((await turnsDuring(() => wavRmsEnvelope(wav, 0.01))).turns).toBe(0);
     // 60 s at 48 kHz is 44 chunks of 65,536 frames: the loop turns at least once per chunk read.
-    expect(await turnsDuring(() => wavRmsEnvelopeAsync(wav, 0.01))).toBeGreaterThanOrEqual(40);
+    expect((await turnsDuring(() => wavRmsEnvelopeAsync(wav, 0.01))).turns).toBeGreaterThanOrEqual(40);
   });
 });
