@@ -27,6 +27,8 @@ export const A = {
   srt: 'translation.srt',
   vtt: 'translation.vtt',
   cover: 'cover.jpg',
+  /** The cover taken from the source video (every merge's cover: the picture is the source's). */
+  sourceCover: 'source_cover.jpg',
   lipsyncVideo: 'lipsync_video.mp4',
   clip: (hash: string) => `clips/${hash}.wav`,
   burned: (videoType: string) => `subtitles_${videoType}.mp4`,

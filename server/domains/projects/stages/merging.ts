@@ -1,6 +1,6 @@
 // Stage 9, merging: the voice track over the background (or the original where a segment keeps it), loudness
 // following the source or the Teamspace's target, muxed into the video; SRT, VTT, cover and the quality report.
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { findGlossary, findProject, speakersOf, updateProjectFields } from '../repository';
 import { presetVoicesFor } from '../../voices/service';
 import { measureQuality, qualityKey, type Envelope, type QualityFiles } from '../quality';
@@ -102,7 +102,13 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
         encodeAudio(voiceTrack, voiceOnly, { durationSec: duration, sampleRate: 48000, channels: 1, fast: true, bitrate: '128k', analysisWav: voiceWav16k, signal }),
       );
       voiceDone();
-      if (source) await timed(ctx, 'cover', () => makeCover(source, cover, { signal }));
+      // the cover the separation stage took from the source (projects analysed before it did: taken now)
+      if (source) {
+        await timed(ctx, 'cover', async () => {
+          if (await deps.storage.exists(key(ctx, A.sourceCover))) await copyFile(await input(ctx, A.sourceCover), cover);
+          else await makeCover(source, cover, { signal });
+        });
+      }
       await writeFile(srt, toSrt(cues), 'utf8');
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
@@ -185,6 +191,27 @@ export async function sourceLoudness(ctx: ProjectStageContext, signal?: AbortSig
 }
 
 const SOURCE_LOUDNESS = 'source_loudness.json';
+
+/**
+ * What every merge of the project takes from the source and can take before it (issue 30: the separation stage runs
+ * this beside the VAD, on the core the VAD leaves idle): the source's loudness (source_loudness.json) and the cover
+ * (source_cover.jpg). A failure is logged, not raised: the merge then does that work itself.
+ */
+export async function prepareMergeInputs(ctx: ProjectStageContext, signal: AbortSignal): Promise<void> {
+  const soft = (what: string) => (e: unknown) => {
+    if (!signal.aborted) ctx.log(`${what} failed (the merge takes it)`, { projectId: ctx.project.id, error: e instanceof Error ? e.message : String(e) });
+  };
+  await Promise.all([
+    sourceLoudness(ctx, signal).catch(soft('source loudness')),
+    (async () => {
+      const video = ctx.project.original_video;
+      if (!video || (await ctx.deps.storage.exists(key(ctx, A.sourceCover)))) return;
+      const out = scratch(ctx, A.sourceCover);
+      await makeCover(await ctx.deps.storage.localFile(video), out, { signal });
+      await save(ctx, A.sourceCover, out, 'image/jpeg');
+    })().catch(soft('cover')),
+  ]);
+}
 
 /** Hop of the level envelopes the quality report analyses (seconds). */
 const QUALITY_HOP = 0.02;
