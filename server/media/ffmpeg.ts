@@ -305,28 +305,44 @@ export async function sequenceClips(
         written += n;
       }
     };
-    for (let b = 0; b < sorted.length; b += CLIPS_PER_RESAMPLE) {
-      const batch = sorted.slice(b, b + CLIPS_PER_RESAMPLE).map((c, k) => ({ ...c, out: join(tmp, `c${b + k}.raw`) }));
-      await runTool(FFMPEG, resampleClipsArgs(batch, { sampleRate: sr, channels }), o);
-      for (const c of batch) {
-        let pcm = await readFile(c.out);
-        await rm(c.out, { force: true });
-        const frames = Math.min(pcm.length / frameBytes, total - c.at);
-        if (frames <= 0) continue;
-        pcm = pcm.subarray(0, frames * frameBytes);
-        if (c.at < written) {
-          // overlap with what is already written: sum the shared part
-          const shared = Math.min(written - c.at, frames) * frameBytes;
-          const prev = Buffer.alloc(shared);
-          await fh.read(prev, 0, shared, 44 + c.at * frameBytes);
-          pcm = Buffer.from(pcm);
-          for (let p = 0; p < shared; p += 2) pcm.writeInt16LE(Math.max(-32768, Math.min(32767, pcm.readInt16LE(p) + prev.readInt16LE(p))), p);
-        } else {
-          await writeSilence(c.at);
+    // the clips resampled in batches, two at a time (the next one while the last is written), written in order
+    const size = Math.max(1, Math.min(CLIPS_PER_RESAMPLE, Math.ceil(sorted.length / 2)));
+    const batches: Array<Array<(typeof sorted)[number] & { out: string }>> = [];
+    for (let b = 0; b < sorted.length; b += size) batches.push(sorted.slice(b, b + size).map((c, k) => ({ ...c, out: join(tmp, `c${b + k}.raw`) })));
+    const resampled: Array<Promise<unknown> | undefined> = [];
+    const resample = (i: number) => {
+      if (i >= batches.length || resampled[i] !== undefined) return;
+      resampled[i] = runTool(FFMPEG, resampleClipsArgs(batches[i]!, { sampleRate: sr, channels }), o);
+      resampled[i]!.catch(() => {}); // a failure is seen when its batch is awaited (not an unhandled rejection meanwhile)
+    };
+    try {
+      for (let i = 0; i < batches.length; i++) {
+        resample(i);
+        resample(i + 1);
+        await resampled[i];
+        for (const c of batches[i]!) {
+          let pcm = await readFile(c.out);
+          await rm(c.out, { force: true });
+          const frames = Math.min(pcm.length / frameBytes, total - c.at);
+          if (frames <= 0) continue;
+          pcm = pcm.subarray(0, frames * frameBytes);
+          if (c.at < written) {
+            // overlap with what is already written: sum the shared part
+            const shared = Math.min(written - c.at, frames) * frameBytes;
+            const prev = Buffer.alloc(shared);
+            await fh.read(prev, 0, shared, 44 + c.at * frameBytes);
+            pcm = Buffer.from(pcm);
+            for (let p = 0; p < shared; p += 2) pcm.writeInt16LE(Math.max(-32768, Math.min(32767, pcm.readInt16LE(p) + prev.readInt16LE(p))), p);
+          } else {
+            await writeSilence(c.at);
+          }
+          await fh.write(pcm, 0, pcm.length, 44 + c.at * frameBytes);
+          written = Math.max(written, c.at + frames);
         }
-        await fh.write(pcm, 0, pcm.length, 44 + c.at * frameBytes);
-        written = Math.max(written, c.at + frames);
       }
+    } finally {
+      // a batch still resampling (the one before it failed) ends before its folder is removed
+      await Promise.allSettled(resampled);
     }
     await writeSilence(total);
   } finally {

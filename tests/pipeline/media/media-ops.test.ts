@@ -1,6 +1,6 @@
 // The media layer on real files: ffprobe, extraction, cover, mixing, muxing, burned subtitles,
 // rubberband, sample-exact clip placement, the process runner and yt-dlp against a local server.
-import { createReadStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -313,6 +313,20 @@ describe('sequenceClips (the voice track in linear time)', () => {
     await sequenceClips(clips, 30.5, b, { sampleRate: 48000, channels: 1 });
     expect(readWavInfo(b).frames).toBe(30.5 * 48000);
     expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+  });
+
+  it('fails on a clip it cannot read, in either of the batches resampled at once, and leaves no temporary folder', async () => {
+    const d = tempDir();
+    const t = await tones(d);
+    const bad = join(d, 'bad.wav');
+    writeFileSync(bad, 'not a wav');
+    for (const at of [3, 50]) {
+      const clips = Array.from({ length: 60 }, (_, k) => ({ path: k === at ? bad : t[k % 4]!, offsetSec: k * 0.5 }));
+      const dir = join(d, `out-${at}`);
+      mkdirSync(dir);
+      await expect(sequenceClips(clips, 30.5, join(dir, 'track.wav'), { sampleRate: 48000 })).rejects.toThrow();
+      expect(readdirSync(dir).filter((f) => f.startsWith('.seq-'))).toEqual([]);
+    }
   });
 
   it('sums clips that overlap, like placeClips (within one step of 16-bit rounding)', async () => {
