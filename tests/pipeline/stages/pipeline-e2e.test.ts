@@ -152,6 +152,11 @@ describe('English -> Spanish, built-in engines', () => {
     expect(vtt).toContain(cues[0]!.text);
     const cover = await h.app.request(p.cover!);
     expect(cover.headers.get('content-type')).toBe('image/jpeg');
+    // taken from the source beside the VAD at analysis (issue 30), with the source's loudness: the merge copied it
+    const early = await h.deps.storage.getBuffer(projectKey(projectId, 'source_cover.jpg'));
+    expect(early.length).toBeGreaterThan(1000);
+    expect(Buffer.from(await cover.arrayBuffer()).equals(early)).toBe(true);
+    expect(await h.deps.storage.exists(projectKey(projectId, 'source_loudness.json'))).toBe(true);
 
     const st = await stats();
     expect(st.synthesized).toBe(segs.length);
@@ -167,9 +172,14 @@ describe('English -> Spanish, built-in engines', () => {
     });
     expect(edit.response.status, JSON.stringify(edit.error)).toBe(200);
     expect((await as().GET('/api/project/{id}', { params: { path: { id: projectId } } })).data).toMatchObject({ status: 'transcript_edited', changed_segments: 1 });
+    // as for a project analysed before the cover was taken at analysis: the merge takes it itself
+    await h.deps.storage.delete(projectKey(projectId, 'source_cover.jpg'));
     const g = await as().POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
     expect(g.response.status, JSON.stringify(g.error)).toBe(200);
-    await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 170_000);
+    const done = await waitForStatus(h, u, projectId, (s) => s === 'merging_done' || /failed/.test(s), 170_000);
+    const cover = await h.app.request(done.cover!);
+    expect(cover.headers.get('content-type')).toBe('image/jpeg');
+    expect((await cover.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     const st = await stats();
     expect(st.synthesized).toBe(1);
     expect(st.cached).toBe(segs.length - 1);
