@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { WavReader } from '../../media/wav';
 import { EngineError, type DiarizationEngine, type SpeakerProfile, type SpeechRegion } from '../types';
 import { dct, median, melFilterbank, percentile, powerSpectrum, rms, spectralShape, yin } from './dsp';
-import { runInThread } from './threads';
+import { runInThread, runInThreads } from './threads';
 import { throwIfAborted } from './util';
 
 const SR = 16000;
@@ -381,47 +381,112 @@ function memorySpool(): FrameSpool {
 /** A spool file: 8-byte doubles, N_CEP per frame, region after region (exact round trip). */
 function fileSpool(dir: string): FrameSpool {
   const tmp = mkdtempSync(join(dir, 'diar-'));
-  const fd = openSync(join(tmp, 'frames.f64'), 'w+');
-  const at: Array<{ offset: number; count: number }> = [];
+  const spool = spoolFile(join(tmp, 'frames.f64'));
+  return { ...spool, close: () => {
+    spool.close();
+    rmSync(tmp, { recursive: true, force: true });
+  } };
+}
+
+/** A spool at `path` (created), with the frame count of each region put. */
+function spoolFile(path: string): FrameSpool & { counts: number[] } {
+  const fd = openSync(path, 'w+');
+  const counts: number[] = [];
+  const at: number[] = [];
   let offset = 0;
   return {
+    counts,
     put(frames) {
       const buf = Buffer.allocUnsafe(frames.length * N_CEP * 8);
       frames.forEach((x, k) => {
         for (let i = 0; i < N_CEP; i++) buf.writeDoubleLE(x[i]!, (k * N_CEP + i) * 8);
       });
       if (buf.length) writeSync(fd, buf, 0, buf.length, offset);
-      at.push({ offset, count: frames.length });
+      at.push(offset);
+      counts.push(frames.length);
       offset += buf.length;
     },
-    get(i) {
-      const { offset: o, count } = at[i]!;
-      const buf = Buffer.allocUnsafe(count * N_CEP * 8);
-      let got = 0;
-      while (got < buf.length) {
-        const r = readSync(fd, buf, got, buf.length - got, o + got);
-        if (r <= 0) throw new Error('diarization spool file is short');
-        got += r;
-      }
-      return Array.from({ length: count }, (_, k) => {
-        const x = new Float64Array(N_CEP);
-        for (let j = 0; j < N_CEP; j++) x[j] = buf.readDoubleLE((k * N_CEP + j) * 8);
-        return x;
-      });
-    },
-    close() {
-      closeSync(fd);
-      rmSync(tmp, { recursive: true, force: true });
-    },
+    get: (i) => readFrames(fd, at[i]!, counts[i]!),
+    close: () => closeSync(fd),
   };
+}
+
+function readFrames(fd: number, offset: number, count: number): Float64Array[] {
+  const buf = Buffer.allocUnsafe(count * N_CEP * 8);
+  let got = 0;
+  while (got < buf.length) {
+    const r = readSync(fd, buf, got, buf.length - got, offset + got);
+    if (r <= 0) throw new Error('diarization spool file is short');
+    got += r;
+  }
+  return Array.from({ length: count }, (_, k) => {
+    const x = new Float64Array(N_CEP);
+    for (let j = 0; j < N_CEP; j++) x[j] = buf.readDoubleLE((k * N_CEP + j) * 8);
+    return x;
+  });
+}
+
+/** The spool files of consecutive parts of the regions, read as one spool (region i of the whole, in order). */
+function partsSpool(parts: readonly DiarizationPartFrames[]): FrameSpool {
+  const where: Array<{ fd: number; offset: number; count: number }> = [];
+  const fds: number[] = [];
+  try {
+    for (const p of parts) {
+      const fd = openSync(p.spool, 'r');
+      fds.push(fd);
+      let offset = 0;
+      for (const count of p.counts) {
+        where.push({ fd, offset, count });
+        offset += count * N_CEP * 8;
+      }
+    }
+  } catch (e) {
+    for (const fd of fds) closeSync(fd);
+    throw e;
+  }
+  return {
+    put: () => {
+      throw new Error('a parts spool is read-only');
+    },
+    get: (i) => readFrames(where[i]!.fd, where[i]!.offset, where[i]!.count),
+    close: () => fds.forEach((fd) => closeSync(fd)),
+  };
+}
+
+/** What a part's features pass leaves: its regions' summaries and their frames in a spool file. */
+export interface DiarizationPartFrames {
+  spool: string;
+  counts: number[];
+  features: RegionSummary[];
 }
 
 type DiarizeOptions = DspDiarizationOptions & { numSpeakers?: number; signal?: AbortSignal; onProgress?: (fraction: number) => void };
 
+/** Pass 1: each region's features, its frames to the spool. Progress goes to 0.9 of `o.onProgress`. */
+function featurePass(
+  regions: readonly SpeechRegion[],
+  samplesOf: (r: SpeechRegion) => Float32Array,
+  spool: FrameSpool,
+  o: DiarizeOptions,
+): RegionSummary[] {
+  const feats: RegionSummary[] = [];
+  let lastReport = 0;
+  regions.forEach((r, i) => {
+    throwIfAborted(o.signal);
+    const { frames, ...rest } = regionFeatures(samplesOf(r));
+    spool.put(frames);
+    feats.push({ ...rest, frameCount: frames.length });
+    if (o.onProgress && (i + 1) / regions.length - lastReport >= 0.01) {
+      lastReport = (i + 1) / regions.length;
+      o.onProgress(0.9 * lastReport);
+    }
+  });
+  return feats;
+}
+
 /**
  * The engine's work over any source of region samples: features region by region (frames to the
- * spool), the global normalisation, each region's Gaussian statistics, clustering, assignment of the
- * short regions, profiles.
+ * spool), then clusterPass.
  */
 function diarizeRegions(
   regions: readonly SpeechRegion[],
@@ -430,30 +495,28 @@ function diarizeRegions(
   o: DiarizeOptions,
 ): DiarizationDetail {
   if (regions.length === 0) return { labels: [], profiles: [], features: [] };
-  const feats: RegionSummary[] = [];
-  // pass 1: features; the frames' sums for the normalisation (same order as normalising in memory)
+  return clusterPass(regions, featurePass(regions, samplesOf, spool, o), spool, o);
+}
+
+/**
+ * After the features: the global normalisation (the frames' sums in region order, from the spool), each region's
+ * Gaussian statistics, clustering, assignment of the short regions, profiles.
+ */
+function clusterPass(regions: readonly SpeechRegion[], feats: RegionSummary[], spool: FrameSpool, o: DiarizeOptions): DiarizationDetail {
   const d = N_CEP;
   const mean = new Float64Array(d);
   const sq = new Float64Array(d);
   let nAll = 0;
-  let lastReport = 0;
-  regions.forEach((r, i) => {
+  for (let i = 0; i < feats.length; i++) {
     throwIfAborted(o.signal);
-    const { frames, ...rest } = regionFeatures(samplesOf(r));
-    for (const x of frames) {
+    for (const x of spool.get(i)) {
       nAll++;
       for (let k = 0; k < d; k++) {
         mean[k]! += x[k]!;
         sq[k]! += x[k]! * x[k]!;
       }
     }
-    spool.put(frames);
-    feats.push({ ...rest, frameCount: frames.length });
-    if (o.onProgress && (i + 1) / regions.length - lastReport >= 0.01) {
-      lastReport = (i + 1) / regions.length;
-      o.onProgress(0.9 * lastReport);
-    }
-  });
+  }
   const sd = new Float64Array(d);
   if (nAll > 0) {
     for (let k = 0; k < d; k++) {
@@ -592,25 +655,76 @@ export function diarizeSamples(samples: Float32Array, regions: readonly SpeechRe
   }
 }
 
+/** A 16 kHz WAV file opened for reading region by region (its samples in a region's span). */
+function openRegionReader(wav16kMono: string): { samplesOf: (r: SpeechRegion) => Float32Array; close: () => void } {
+  const reader = new WavReader(wav16kMono);
+  if (reader.info.sampleRate !== SR) {
+    reader.close();
+    throw new EngineError('bad_input', `diarization needs 16 kHz audio, got ${reader.info.sampleRate} Hz`);
+  }
+  const length = reader.info.frames;
+  return {
+    samplesOf: (r) => {
+      const [s0, s1] = regionSpan(r, length);
+      return reader.readMono(s0, s1 - s0);
+    },
+    close: () => reader.close(),
+  };
+}
+
 /**
  * Diarizes regions of a 16 kHz WAV file, reading it region by region: memory stays the same for a
  * 3-hour file as for a short one. Runs where it is called (the engine calls it in a worker thread).
  */
 export function diarizeFile(wav16kMono: string, regions: readonly SpeechRegion[], o: DiarizeOptions & { tmpDir?: string } = {}): DiarizationDetail {
-  const reader = new WavReader(wav16kMono);
+  const reader = openRegionReader(wav16kMono);
   let spool: FrameSpool | null = null;
   try {
-    if (reader.info.sampleRate !== SR) throw new EngineError('bad_input', `diarization needs 16 kHz audio, got ${reader.info.sampleRate} Hz`);
     spool = fileSpool(o.tmpDir ?? tmpdir());
-    const length = reader.info.frames;
-    return diarizeRegions(regions, (r) => {
-      const [s0, s1] = regionSpan(r, length);
-      return reader.readMono(s0, s1 - s0);
-    }, spool, o);
+    return diarizeRegions(regions, reader.samplesOf, spool, o);
   } finally {
     spool?.close();
     reader.close();
   }
+}
+
+/** The features pass over one part of the regions (a thread of its own), its frames to the spool file `spool`. */
+export function diarizePartFeatures(wav16kMono: string, regions: readonly SpeechRegion[], spool: string, o: DiarizeOptions = {}): DiarizationPartFrames {
+  const reader = openRegionReader(wav16kMono);
+  const out = spoolFile(spool);
+  try {
+    const features = featurePass(regions, reader.samplesOf, out, o);
+    return { spool, counts: out.counts, features };
+  } finally {
+    out.close();
+    reader.close();
+  }
+}
+
+/** The rest of the diarization of `regions`, from the features passes of its consecutive parts. */
+export function diarizeFromParts(regions: readonly SpeechRegion[], parts: readonly DiarizationPartFrames[], o: DiarizeOptions = {}): DiarizationDetail {
+  if (regions.length === 0) return { labels: [], profiles: [], features: [] };
+  const spool = partsSpool(parts);
+  try {
+    return clusterPass(regions, parts.flatMap((p) => p.features), spool, o);
+  } finally {
+    spool.close();
+  }
+}
+
+/** Speech (seconds, over all regions) from which the features pass runs in two parts at once, a thread each. */
+export const DIARIZE_PARTS_FROM_SEC = 120;
+
+/** The regions in consecutive parts of about the same speech: two from DIARIZE_PARTS_FROM_SEC, else one. */
+export function diarizationParts(regions: readonly SpeechRegion[]): SpeechRegion[][] {
+  const dur = (r: SpeechRegion) => Math.max(0, r.end - r.start);
+  const total = regions.reduce((a, r) => a + dur(r), 0);
+  if (regions.length < 2 || total < DIARIZE_PARTS_FROM_SEC) return [regions.slice()];
+  let acc = 0;
+  let cut = 0;
+  while (cut < regions.length - 1 && acc + dur(regions[cut]!) / 2 < total / 2) acc += dur(regions[cut++]!);
+  cut = Math.max(1, cut);
+  return [regions.slice(0, cut), regions.slice(cut)];
 }
 
 export function createDspDiarization(opts: DspDiarizationOptions = {}): DiarizationEngine {
@@ -620,12 +734,35 @@ export function createDspDiarization(opts: DspDiarizationOptions = {}): Diarizat
     available: () => true,
     async init() {},
     async diarize(wav16kMono, regions, o = {}) {
-      const r = await runInThread<{ labels: string[]; profiles: SpeakerProfile[] }>(
-        'diarize',
-        { wav: wav16kMono, regions, options: { ...opts, numSpeakers: o.numSpeakers } },
-        { signal: o.signal, onProgress: o.onProgress },
-      );
-      return { labels: r.labels, profiles: r.profiles };
+      const options = { ...opts, numSpeakers: o.numSpeakers };
+      const parts = diarizationParts(regions);
+      if (parts.length === 1) {
+        const r = await runInThread<{ labels: string[]; profiles: SpeakerProfile[] }>(
+          'diarize',
+          { wav: wav16kMono, regions, options },
+          { signal: o.signal, onProgress: o.onProgress },
+        );
+        return { labels: r.labels, profiles: r.profiles };
+      }
+      // a long input: the features (most of the time) of its two halves at once, a thread each, then the rest
+      const dir = mkdtempSync(join(tmpdir(), 'diar-parts-'));
+      try {
+        const speech = parts.map((p) => p.reduce((a, r) => a + Math.max(0, r.end - r.start), 0));
+        const done = parts.map(() => 0);
+        const progress = (i: number) => (f: number) => {
+          done[i] = f * speech[i]!;
+          o.onProgress?.(done.reduce((a, b) => a + b, 0) / speech.reduce((a, b) => a + b, 0));
+        };
+        const frames = await runInThreads<DiarizationPartFrames>(
+          parts.map((p, i) => ({ task: 'diarizeFeatures', payload: { wav: wav16kMono, regions: p, spool: join(dir, `part-${i}.f64`) }, onProgress: progress(i) })),
+          o.signal,
+        );
+        const r = await runInThread<{ labels: string[]; profiles: SpeakerProfile[] }>('diarizeParts', { regions, parts: frames, options }, { signal: o.signal });
+        o.onProgress?.(1);
+        return { labels: r.labels, profiles: r.profiles };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -5,7 +5,7 @@
 // input's length; works on mono input.
 import { EngineError, type SeparationEngine, type SpeechRegion } from '../types';
 import { prepareSeparationOutputs, separationParts, type SeparateFileRequest, type SpeechSeparationOptions } from './speech-separation';
-import { runInThread } from './threads';
+import { runInThread, runInThreads } from './threads';
 
 export type DspSeparationOptions = SpeechSeparationOptions;
 
@@ -28,9 +28,6 @@ function cleanRegions(regions: readonly SpeechRegion[]): SpeechRegion[] {
 export function createDspSeparation(opts: DspSeparationOptions = {}): DspSeparationEngine {
   // A long input is separated in two parts at once, a thread each (2 cores: about half the time); see separationParts.
   const run = async (req: SeparateFileRequest, o: { signal?: AbortSignal; onProgress?: (f: number) => void } = {}) => {
-    const inParts = new AbortController();
-    const stop = () => inParts.abort(o.signal?.reason);
-    o.signal?.addEventListener('abort', stop, { once: true });
     try {
       const parts = separationParts(req);
       if (parts.length === 1) {
@@ -43,23 +40,13 @@ export function createDspSeparation(opts: DspSeparationOptions = {}): DspSeparat
         done[i] = f * (parts[i]!.to - parts[i]!.from);
         o.onProgress?.(done.reduce((a, b) => a + b, 0) / parts.at(-1)!.to);
       };
-      // one part failing stops the other
-      await Promise.all(
-        parts.map((part, i) =>
-          // the parts' threads end with them: a long recognition follows, which they would only hold memory through
-          runInThread<void>('separate', { ...req, part }, { signal: inParts.signal, onProgress: progress(i), keep: false }).catch((e: unknown) => {
-            inParts.abort(e);
-            throw e;
-          }),
-        ),
-      );
+      // the parts' threads end with them: a long recognition follows, which they would only hold memory through
+      await runInThreads<void>(parts.map((part, i) => ({ task: 'separate', payload: { ...req, part }, onProgress: progress(i) })), o.signal);
     } catch (e) {
       const err = e as Error & { code?: string };
       if (err.name === 'AbortError' || o.signal?.aborted) throw e;
       if (err.name === 'MediaError') throw new EngineError('bad_input', `separation failed: ${err.message}`, { cause: e });
       throw new EngineError('failed', `separation failed: ${err.message}`, { cause: e });
-    } finally {
-      o.signal?.removeEventListener('abort', stop);
     }
   };
   return {

@@ -2,7 +2,7 @@
 // names and the messages a thread posts. Kept apart from both so neither imports the other.
 
 /** The tasks an engine thread runs, by name (thread-tasks.ts holds one function per name). */
-export type ThreadTaskName = 'vad' | 'diarize' | 'speechSample' | 'measureVoice' | 'separate';
+export type ThreadTaskName = 'vad' | 'diarize' | 'diarizeFeatures' | 'diarizeParts' | 'speechSample' | 'measureVoice' | 'separate';
 
 /** Messages to the parent thread. */
 export type ThreadMessage =

@@ -2,7 +2,7 @@
 // result (or its error) to the parent thread. A thread runs one task at a time.
 import { parentPort } from 'node:worker_threads';
 import type { SpeechRegion } from '../types';
-import { diarizeFile, type DspDiarizationOptions } from './dsp-diarization';
+import { diarizeFile, diarizeFromParts, diarizePartFeatures, type DiarizationPartFrames, type DspDiarizationOptions } from './dsp-diarization';
 import { detectFile, releaseSileroSessions, type SileroVadOptions } from './silero-vad';
 import { buildSpeechSample, measureVoiceFile, type SpeechSampleRequest } from './voice-sample';
 import { separateFile, type SeparateFileRequest } from './speech-separation';
@@ -14,6 +14,13 @@ const TASKS = {
   },
   async diarize(p: { wav: string; regions: SpeechRegion[]; options: DspDiarizationOptions & { numSpeakers?: number } }, onProgress: (f: number) => void) {
     const r = diarizeFile(p.wav, p.regions, { ...p.options, onProgress });
+    return { labels: r.labels, profiles: r.profiles };
+  },
+  async diarizeFeatures(p: { wav: string; regions: SpeechRegion[]; spool: string }, onProgress: (f: number) => void, signal: AbortSignal) {
+    return diarizePartFeatures(p.wav, p.regions, p.spool, { onProgress, signal });
+  },
+  async diarizeParts(p: { regions: SpeechRegion[]; parts: DiarizationPartFrames[]; options: DspDiarizationOptions & { numSpeakers?: number } }, _: unknown, signal: AbortSignal) {
+    const r = diarizeFromParts(p.regions, p.parts, { ...p.options, signal });
     return { labels: r.labels, profiles: r.profiles };
   },
   async speechSample(p: SpeechSampleRequest) {
