@@ -117,6 +117,8 @@ export async function sileroFrameProbabilities(
   const rows = new Float32Array(B * W);
   const pieces: Float32Array[] = new Array<Float32Array>(B).fill(new Float32Array(0));
   const pieceStart = new Array<number>(B).fill(-1);
+  // each stream reads its share of the single stream's piece (the same memory in all)
+  const pieceFrames = Math.ceil(CHUNK_FRAMES / B);
   for (let i = 0; i < steps; i++) {
     // Checked before every model call: a cancelled detection stops within one frame's inference.
     if (o.signal?.aborted) throw new DOMException(`The detection was stopped (${String(o.signal.reason)})`, 'AbortError');
@@ -128,9 +130,9 @@ export async function sileroFrameProbabilities(
       row.copyWithin(0, SILERO_FRAME, SILERO_FRAME + CONTEXT);
       row.fill(0, CONTEXT);
       if (f >= nFrames) continue;
-      if (pieceStart[k]! < 0 || f * SILERO_FRAME >= pieceStart[k]! + CHUNK_FRAMES * SILERO_FRAME) {
+      if (pieceStart[k]! < 0 || f * SILERO_FRAME >= pieceStart[k]! + pieceFrames * SILERO_FRAME) {
         pieceStart[k] = f * SILERO_FRAME;
-        pieces[k] = src.read(pieceStart[k]!, CHUNK_FRAMES * SILERO_FRAME);
+        pieces[k] = src.read(pieceStart[k]!, pieceFrames * SILERO_FRAME);
       }
       const at = f * SILERO_FRAME - pieceStart[k]!;
       const piece = pieces[k]!;
