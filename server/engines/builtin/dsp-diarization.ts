@@ -756,8 +756,6 @@ export function createDspDiarization(opts: DspDiarizationOptions = {}): Diarizat
         const frames = await runInThreads<DiarizationPartFrames>(
           parts.map((p, i) => ({ task: 'diarizeFeatures', payload: { wav: wav16kMono, regions: p, spool: join(dir, `part-${i}.f64`) }, onProgress: progress(i) })),
           o.signal,
-          // kept: a thread's first run of this code is about twice as slow (compiling), and they hold little
-          { keep: true },
         );
         const r = await runInThread<{ labels: string[]; profiles: SpeakerProfile[] }>('diarizeParts', { regions, parts: frames, options }, { signal: o.signal });
         o.onProgress?.(1);

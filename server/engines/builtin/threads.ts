@@ -174,12 +174,11 @@ export async function runInThread<R>(
 /**
  * Runs tasks side by side, a thread each (a long input in parts: 2 cores, about half the time), and resolves with
  * their results in order. One failing stops the others (it is the error passed on), as `signal` stops them all. Their
- * threads end with them unless `o.keep` (what they hold is given back at once).
+ * threads end with them (keep: false): what they hold is given back at once.
  */
 export async function runInThreads<R>(
   tasks: ReadonlyArray<{ task: ThreadTaskName; payload: unknown; onProgress?: (fraction: number) => void }>,
   signal?: AbortSignal,
-  o: { keep?: boolean } = {},
 ): Promise<R[]> {
   const all = new AbortController();
   const stop = () => all.abort(signal?.reason);
@@ -188,7 +187,7 @@ export async function runInThreads<R>(
   try {
     return await Promise.all(
       tasks.map((t) =>
-        runInThread<R>(t.task, t.payload, { signal: all.signal, onProgress: t.onProgress, keep: o.keep ?? false }).catch((e: unknown) => {
+        runInThread<R>(t.task, t.payload, { signal: all.signal, onProgress: t.onProgress, keep: false }).catch((e: unknown) => {
           all.abort(e);
           throw e;
         }),
