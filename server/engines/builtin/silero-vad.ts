@@ -271,7 +271,9 @@ export function createSileroVad(opts: SileroVadOptions = {}): VadEngine {
       }
     },
     async detect(wav16kMono: string, o: EngineCallOptions = {}): Promise<SpeechRegion[]> {
-      return runInThread<SpeechRegion[]>('vad', { wav: wav16kMono, options: opts }, { signal: o.signal, onProgress: o.onProgress });
+      // the thread (and its model session) ends with the detection: a project's regions are found once, and the
+      // separation that follows needs the memory
+      return runInThread<SpeechRegion[]>('vad', { wav: wav16kMono, options: opts }, { signal: o.signal, onProgress: o.onProgress, keep: false });
     },
   };
 }
