@@ -83,8 +83,10 @@ export const MIN_STREAM_FRAMES = 1875;
 /** At most this many streams (the gain per frame levels off beyond). */
 export const MAX_STREAMS = 8;
 /**
- * Frames a stream runs before its own first frame, their probabilities discarded: the model's state then holds what
- * it would hold there in one pass (3 s; the state's memory of older audio is gone within about a second).
+ * Frames a stream runs before its own first frame, their probabilities discarded (3 s): the state settles on the
+ * audio around it. It never holds exactly what one pass would (Silero's state remembers far back: a pass started
+ * fresh still differs a minute later), so a long file's regions differ a little from one pass's; tested to find the
+ * true speech as well (tests/pipeline/engines/vad-streams.test.ts).
  */
 export const WARMUP_FRAMES = 94;
 

@@ -172,7 +172,7 @@ describe('English -> Spanish, built-in engines', () => {
     });
     expect(edit.response.status, JSON.stringify(edit.error)).toBe(200);
     expect((await as().GET('/api/project/{id}', { params: { path: { id: projectId } } })).data).toMatchObject({ status: 'transcript_edited', changed_segments: 1 });
-    // as for a project analysed before the cover was taken at analysis: the merge takes it itself
+    // as for a project analysed before the cover was taken at analysis: the merge takes it itself, and keeps it
     await h.deps.storage.delete(projectKey(projectId, 'source_cover.jpg'));
     const g = await as().POST('/api/project/{id}/generate', { params: { path: { id: projectId } } });
     expect(g.response.status, JSON.stringify(g.error)).toBe(200);
@@ -180,6 +180,8 @@ describe('English -> Spanish, built-in engines', () => {
     const cover = await h.app.request(done.cover!);
     expect(cover.headers.get('content-type')).toBe('image/jpeg');
     expect((await cover.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    // and keeps it for the next merges
+    expect(await h.deps.storage.exists(projectKey(projectId, 'source_cover.jpg'))).toBe(true);
     const st = await stats();
     expect(st.synthesized).toBe(1);
     expect(st.cached).toBe(segs.length - 1);

@@ -102,13 +102,8 @@ async function mergeOutputs(ctx: ProjectStageContext): Promise<void> {
         encodeAudio(voiceTrack, voiceOnly, { durationSec: duration, sampleRate: 48000, channels: 1, fast: true, bitrate: '128k', analysisWav: voiceWav16k, signal }),
       );
       voiceDone();
-      // the cover the separation stage took from the source (projects analysed before it did: taken now)
-      if (source) {
-        await timed(ctx, 'cover', async () => {
-          if (await deps.storage.exists(key(ctx, A.sourceCover))) await copyFile(await input(ctx, A.sourceCover), cover);
-          else await makeCover(source, cover, { signal });
-        });
-      }
+      // the cover the separation stage took from the source (projects analysed before it did: taken and kept now)
+      if (source) await timed(ctx, 'cover', async () => copyFile(await sourceCover(ctx, signal), cover));
       await writeFile(srt, toSrt(cues), 'utf8');
       await writeFile(vtt, toVtt(cues), 'utf8');
     },
@@ -203,14 +198,18 @@ export async function prepareMergeInputs(ctx: ProjectStageContext, signal: Abort
   };
   await Promise.all([
     sourceLoudness(ctx, signal).catch(soft('source loudness')),
-    (async () => {
-      const video = ctx.project.original_video;
-      if (!video || (await ctx.deps.storage.exists(key(ctx, A.sourceCover)))) return;
-      const out = scratch(ctx, A.sourceCover);
-      await makeCover(await ctx.deps.storage.localFile(video), out, { signal });
-      await save(ctx, A.sourceCover, out, 'image/jpeg');
-    })().catch(soft('cover')),
+    ctx.project.original_video ? sourceCover(ctx, signal).catch(soft('cover')) : null,
   ]);
+}
+
+/** The cover taken from the project's source video, once and kept (source_cover.jpg): a local path to it. */
+async function sourceCover(ctx: ProjectStageContext, signal: AbortSignal): Promise<string> {
+  if (!(await ctx.deps.storage.exists(key(ctx, A.sourceCover)))) {
+    const out = scratch(ctx, A.sourceCover);
+    await makeCover(await ctx.deps.storage.localFile(ctx.project.original_video!), out, { signal });
+    await save(ctx, A.sourceCover, out, 'image/jpeg');
+  }
+  return input(ctx, A.sourceCover);
 }
 
 /** Hop of the level envelopes the quality report analyses (seconds). */
