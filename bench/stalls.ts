@@ -148,7 +148,22 @@ export async function runStallsBench(o: { sizes?: number[]; log?: (l: string) =>
       rows.push({ path: 'Dictionary check (checkSegmentTerms)', size: `${segs.toLocaleString('en-US')} segments x ${terms.toLocaleString('en-US')} terms`, ms: r.ms, stallMs: r.stallMs });
     }
 
-    // 4. A long transcript: GET of every segment and PATCH of a batch (the whole transcript is checked for overlaps).
+    // 4. The transcription's insert of a long video's segments with their words (the end of the transcription stage:
+    // an hour of talk is about 1,200 segments of 10-20 words with times and confidences).
+    for (const n of [1_200]) {
+      const project = await insertProject(deps.db, {
+        spaceId, userId, name: `Bench insert ${n}`, srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,
+        srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'transcribing', progress: 50,
+      });
+      const segs = Array.from({ length: n }, (_, i) => {
+        const words = Array.from({ length: 16 }, (_, k) => ({ text: `word${k}`, start: i * 3 + k * 0.15, end: i * 3 + k * 0.15 + 0.12, confidence: 0.5 + (k % 5) / 10 }));
+        return { start: i * 3, end: i * 3 + 2.5, speaker: 'SPEAKER_0', src: words.map((w) => w.text).join(' '), dst: '', status: 'done' as const, words, asr_confidence: 0.8 };
+      });
+      const r = await withProbe(() => insertSegments(deps.db, project.id, segs));
+      rows.push({ path: 'Transcription insert (insertSegments)', size: `${n.toLocaleString('en-US')} segments of 16 words`, ms: r.ms, stallMs: r.stallMs });
+    }
+
+    // 5. A long transcript: GET of every segment and PATCH of a batch (the whole transcript is checked for overlaps).
     for (const n of [2_000, 10_000]) {
       const project = await insertProject(deps.db, {
         spaceId, userId, name: `Bench transcript ${n}`, srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,

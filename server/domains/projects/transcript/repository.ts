@@ -76,11 +76,16 @@ export interface NewSegment {
   asr_confidence?: number | null;
 }
 
+/** Segments per INSERT statement. */
+const INSERT_CHUNK = Number(process.env.INSERT_CHUNK ?? 25);
+
 export async function insertSegments(db: Db, projectId: string, segs: NewSegment[]): Promise<SegmentRow[]> {
   const out: SegmentRow[] = [];
-  // Chunks of rows per statement keep parameter counts small.
-  for (let i = 0; i < segs.length; i += 200) {
-    const chunk = segs.slice(i, i + 200);
+  // Chunks of rows per statement keep parameter counts small; between two, the event loop gets its turn (the
+  // embedded database runs a statement on it: an hour's transcript in one go held every request ~0.5 s).
+  for (let i = 0; i < segs.length; i += INSERT_CHUNK) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    const chunk = segs.slice(i, i + INSERT_CHUNK);
     const rows = await all(
       db,
       q
