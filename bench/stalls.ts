@@ -153,7 +153,7 @@ export async function runStallsBench(o: { sizes?: number[]; log?: (l: string) =>
     for (const n of [1_200]) {
       const project = await insertProject(deps.db, {
         spaceId, userId, name: `Bench insert ${n}`, srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,
-        srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'transcribing', progress: 50,
+        srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'transcribe_segments_started', progress: 50,
       });
       const segs = Array.from({ length: n }, (_, i) => {
         const words = Array.from({ length: 16 }, (_, k) => ({ text: `word${k}`, start: i * 3 + k * 0.15, end: i * 3 + k * 0.15 + 0.12, confidence: 0.5 + (k % 5) / 10 }));

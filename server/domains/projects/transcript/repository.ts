@@ -76,6 +76,33 @@ export interface NewSegment {
   asr_confidence?: number | null;
 }
 
+/** A segment's times and speaker: what the overlap check reads. */
+export interface TimedRow {
+  id: string;
+  start_sec: number;
+  end_sec: number;
+  speaker: string;
+}
+
+/**
+ * The times and speakers of the project's segments that overlap any of `spans` (touching included): the only ones
+ * an edit of those spans can collide with. An edit reads these instead of the whole transcript (thousands of rows
+ * with their words, read on the server's thread by the embedded database).
+ */
+export async function segmentsNear(db: Db, projectId: string, spans: ReadonlyArray<{ start: number; end: number }>): Promise<TimedRow[]> {
+  if (spans.length === 0) return [];
+  return all(
+    db,
+    q
+      .selectFrom('segments')
+      .select(['id', 'start_sec', 'end_sec', 'speaker'])
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or(spans.map((x) => eb.and([eb('start_sec', '<=', x.end), eb('end_sec', '>=', x.start)]))))
+      .orderBy('start_sec')
+      .orderBy('id'),
+  );
+}
+
 /** Segments per INSERT statement. */
 const INSERT_CHUNK = Number(process.env.INSERT_CHUNK ?? 25);
 

@@ -55,7 +55,7 @@ export async function shapeSegments(deps: AppDeps, project: ProjectRow, rows: re
   });
 }
 
-const toTimed = (s: repo.SegmentRow): TimedSegment => ({ id: s.id, start: s.start_sec, end: s.end_sec, speaker: s.speaker });
+const toTimed = (s: repo.TimedRow): TimedSegment => ({ id: s.id, start: s.start_sec, end: s.end_sec, speaker: s.speaker });
 
 export async function getTranscript(deps: AppDeps, user: UserRow, projectId: string, ids: string[] | null): Promise<{ segments: Segment[] }> {
   const { project } = await loadProject(deps, user, projectId);
@@ -103,8 +103,8 @@ export async function addSegments(deps: AppDeps, user: UserRow, projectId: strin
   for (const s of segs) checkTimes(s);
   const rows = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
-    const existing = (await repo.segmentsOf(t, p.id)).map(toTimed);
     const fresh = segs.map((s, i) => ({ id: `new-${i + 1}`, start: s.start, end: s.end, speaker: s.speaker }));
+    const existing = (await repo.segmentsNear(t, p.id, fresh)).map(toTimed);
     const hit = findOverlap([...existing, ...fresh], new Set(fresh.map((f) => f.id)));
     if (hit) throw badRequest(overlapText(hit[0], hit[1]));
     for (const sp of new Set(segs.map((s) => s.speaker).filter((x) => x !== ''))) await ensureSpeaker(t, p.id, sp);
@@ -134,9 +134,9 @@ export async function patchSegments(deps: AppDeps, user: UserRow, projectId: str
   if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in one batch');
   const rows = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
-    const all = await repo.segmentsOf(t, p.id);
-    const byId = new Map(all.map((s) => [s.id, s]));
-    const next = new Map(all.map((s) => [s.id, toTimed(s)]));
+    // the patched segments, and the others only where the patched ones will be (what they can collide with)
+    const byId = new Map((await repo.segmentsOf(t, p.id, ids)).map((s) => [s.id, s]));
+    const next = new Map<string, TimedSegment>();
     for (const patch of patches) {
       const cur = byId.get(patch.id);
       if (!cur) throw notFound(`Segment not found: ${patch.id}`);
@@ -144,6 +144,7 @@ export async function patchSegments(deps: AppDeps, user: UserRow, projectId: str
       checkTimes(n);
       next.set(cur.id, n);
     }
+    for (const s of await repo.segmentsNear(t, p.id, [...next.values()])) if (!next.has(s.id)) next.set(s.id, toTimed(s));
     const hit = findOverlap([...next.values()], new Set(ids));
     if (hit) throw badRequest(overlapText(hit[0], hit[1]));
     const out: repo.SegmentRow[] = [];
@@ -186,8 +187,7 @@ export async function mergeSegments(deps: AppDeps, user: UserRow, projectId: str
   if (new Set(ids).size !== ids.length) throw badRequest('A segment appears twice in the merge');
   const merged = await deps.db.tx(async (t) => {
     const p = await editable(t, project.id);
-    const all = await repo.segmentsOf(t, p.id);
-    const byId = new Map(all.map((s) => [s.id, s]));
+    const byId = new Map((await repo.segmentsOf(t, p.id, ids)).map((s) => [s.id, s]));
     const picked = ids.map((id) => {
       const s = byId.get(id);
       if (!s) throw notFound(`Segment not found: ${id}`);
@@ -199,7 +199,7 @@ export async function mergeSegments(deps: AppDeps, user: UserRow, projectId: str
     const end = Math.max(...picked.map((s) => s.end_sec));
     const join = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean).join(' ');
     const result: TimedSegment = { id: first.id, start, end, speaker: first.speaker };
-    const others = all.filter((s) => !ids.includes(s.id)).map(toTimed);
+    const others = (await repo.segmentsNear(t, p.id, [result])).filter((s) => !ids.includes(s.id)).map(toTimed);
     const hit = findOverlap([...others, result], new Set([first.id]));
     if (hit) throw badRequest(overlapText(hit[0], hit[1]));
     await repo.deleteSegments(t, p.id, picked.slice(1).map((s) => s.id));

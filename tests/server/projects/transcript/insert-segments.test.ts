@@ -22,7 +22,7 @@ afterAll(async () => {
 async function newProject(name: string): Promise<string> {
   const p = await insertProject(h.deps.db, {
     spaceId: u.defaultSpaceId, userId: u.id, name, srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,
-    srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'transcribing', progress: 50,
+    srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'transcribe_segments_started', progress: 50,
   });
   return p.id;
 }

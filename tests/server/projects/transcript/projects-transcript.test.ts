@@ -100,6 +100,38 @@ describe('PATCH transcript', () => {
     expect(touch.response.status, JSON.stringify(touch.error)).toBe(200);
   });
 
+  it('checks a segment moved far away against where it lands, and a batch against its own new times', async () => {
+    // the check reads only the segments near the patched ones' new times, not the whole transcript
+    const id = await seedProject(h, u, {
+      mediaId,
+      segments: Array.from({ length: 120 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5, speaker: i % 2 ? 'B' : 'A', src: `s${i}`, dst: `d${i}` })),
+    });
+    const segs = await segments(id);
+    const first = segs[0]!;
+    const far = segs[100]!; // A, 200-201.5
+    const landed = await patch(id, [{ id: first.id, start: 201, end: 203.6 }]);
+    expect(landed.response.status).toBe(400);
+    expect(landed.error!.detail).toContain(far.id);
+    expect(landed.error!.detail).toContain(first.id);
+    // across speakers it may land there; touching is fine
+    const cross = await patch(id, [{ id: segs[1]!.id, start: 200.2, end: 201 }]);
+    expect(cross.response.status, JSON.stringify(cross.error)).toBe(200);
+    const touching = await patch(id, [{ id: first.id, start: 201.5, end: 202 }]);
+    expect(touching.response.status, JSON.stringify(touching.error)).toBe(200);
+    // two A segments swap places in one batch: neither old place counts
+    const [x, y] = [segs[10]!, segs[50]!];
+    const swap = await patch(id, [{ id: x.id, start: y.start, end: y.end }, { id: y.id, start: x.start, end: x.end }]);
+    expect(swap.response.status, JSON.stringify(swap.error)).toBe(200);
+    // two patched segments landing on each other are refused, and nothing of the batch is kept
+    const clash = await patch(id, [{ id: segs[20]!.id, start: 300, end: 301 }, { id: segs[22]!.id, start: 300.5, end: 301.2, dst: { text: 'kept?' } }]);
+    expect(clash.response.status).toBe(400);
+    const after = await segments(id);
+    expect(after.find((s) => s.id === segs[22]!.id)).toMatchObject({ start: 44, end: 45.5, dst: { text: 'd22' } });
+    // an added segment is checked against where it goes too
+    expect((await add(id, [{ start: 150.5, end: 151, speaker: 'B' }])).response.status).toBe(400);
+    expect((await add(id, [{ start: 300, end: 301, speaker: 'B' }])).response.status).toBe(200);
+  });
+
   it('takes at most 50 segments per batch and refuses unknown ids', async () => {
     const id = await seedProject(h, u, {
       mediaId,
