@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { QualityReport, type QualitySpeaker } from '../../../contract/schemas/quality';
-import { analyseQuality, measureQuality, speakerAttention, speechUnderDub, type Envelope, type QualityInputs } from '../../../server/domains/projects/quality';
+import { analyseQuality, analyseQualitySliced, kthSmallest, measureQuality, speakerAttention, speechUnderDub, type Envelope, type QualityInputs } from '../../../server/domains/projects/quality';
 import { synthAudio } from '../../../server/media/ffmpeg';
 import { DEFAULT_SUBTITLE_LIMITS, layoutSubtitles } from '../../../server/media/subtitle-layout';
 import { tempDir } from '../../fixtures/media';
@@ -173,4 +173,42 @@ describe('quality flags: planted problems are reported, clean dubs are not', () 
     expect(r.speakers![0]!.pitch_distance_st).toBeCloseTo(5, 0);
     expect(r.attention.map((a) => a.kind)).toContain('voice_pitch');
   }, 120_000);
+});
+
+describe('quality report of a long dub: the same report, with the event loop free between slices', () => {
+  it('kthSmallest picks what a sort would, duplicates and extremes included', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const len of [1, 2, 3, 10, 101, 5000]) {
+      const a = Float32Array.from({ length: len }, () => Math.round(rnd() * 50) / 10);
+      const sorted = Float32Array.from(a).sort();
+      for (const k of [0, Math.floor(len / 2), Math.floor(len * 0.95), len - 1]) expect(kthSmallest(Float32Array.from(a), k)).toBe(sorted[k]);
+    }
+  });
+
+  it('analyseQualitySliced gives analyseQuality\'s report and lets timers run while it works', async () => {
+    const n = 30 * 60 / HOP;
+    const voice = new Float32Array(n);
+    const music = new Float32Array(n).fill(0.02);
+    const segments = Array.from({ length: 500 }, (_, i) => seg(`s${i}`, i * 3.5, i * 3.5 + 2.5, { speed: i % 9 === 0 ? 1.3 : 1 }));
+    for (const s of segments) for (let f = Math.round(s.start_sec / HOP); f < Math.round((s.end_sec - (s.id.endsWith('7') ? 1.5 : 0)) / HOP); f++) voice[f] = Math.floor(f / 5) % 2 === 0 ? 0.2 : 0.01;
+    const inputs: QualityInputs = {
+      ...base(), duration: 30 * 60, segments, voice: env(voice), output: env(new Float32Array(n).fill(0.03)), source: env(new Float32Array(n).fill(0.03)),
+      background: env(music), speech: env(Float32Array.from(voice)), sourceSide: env(new Float32Array(n).fill(0.01)), now: new Date('2026-11-29T00:00:00Z'),
+    };
+    const whole = analyseQuality(inputs);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    let sliced;
+    try {
+      sliced = await analyseQualitySliced(inputs);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(sliced).toEqual(whole);
+    expect(whole.segments).toHaveLength(500);
+    expect(kinds(whole)).toContain('s0:fast_speech');
+    // 500 segments in slices of 100, with steps before and after: several turns of the event loop
+    expect(ticks).toBeGreaterThanOrEqual(3);
+  });
 });
