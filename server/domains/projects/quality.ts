@@ -213,7 +213,7 @@ function meanPower(env: Envelope, f0: number, f1: number, keep: (f: number) => b
 /** Seconds each side of a segment where its background is compared (outside any segment). */
 const CONTEXT_SEC = 4;
 
-/** Pure: the report from the measured envelopes and loudness. */
+/** Pure: the report from the measured envelopes and loudness, in one go (the merge uses analyseQualitySliced). @internal */
 export function analyseQuality(i: QualityInputs): QualityReport {
   const steps = qualitySteps(i);
   for (;;) {
