@@ -104,7 +104,7 @@ export async function segmentsNear(db: Db, projectId: string, spans: ReadonlyArr
 }
 
 /** Segments per INSERT statement. */
-const INSERT_CHUNK = Number(process.env.INSERT_CHUNK ?? 25);
+const INSERT_CHUNK = 25;
 
 export async function insertSegments(db: Db, projectId: string, segs: NewSegment[]): Promise<SegmentRow[]> {
   const out: SegmentRow[] = [];
