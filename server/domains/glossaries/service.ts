@@ -13,6 +13,7 @@ import { DomainError, notFound, unprocessable } from '../../errors';
 import * as repo from './repository';
 import { glossaryCsv } from './csv';
 import { parseCsvInThread } from './parse';
+import { nextTurn } from '../../turn';
 
 type Deps = Pick<AppDeps, 'db'>;
 type CreateBody = v.InferOutput<typeof CreateGlossaryRequest>;
@@ -97,8 +98,6 @@ const termKey = (e: Pick<GlossaryEntry, 'source'>) => e.source.trim().replace(/\
 
 const tooLarge = (n: number) => unprocessable([{ loc: ['body', 'file'], msg: glossaryTooLarge(n), type: 'too_long' }]);
 
-/** Lets the event loop answer others between slices of a long loop. */
-const breathe = () => new Promise<void>((r) => setImmediate(r));
 const SLICE = 5_000;
 
 /**
@@ -126,13 +125,13 @@ export async function importGlossaryCsv(deps: Deps, user: UserRow, id: string, b
     };
     for (let i = 0; i < entries.length; i++) {
       index(entries[i], i);
-      if (i % SLICE === SLICE - 1) await breathe();
+      if (i % SLICE === SLICE - 1) await nextTurn();
     }
     const fromFile = new Map<string, GlossaryEntry[]>();
     let added = 0;
     let updated = 0;
     for (let n = 0; n < rows.length; n++) {
-      if (n % SLICE === SLICE - 1) await breathe();
+      if (n % SLICE === SLICE - 1) await nextTurn();
       const r = rows[n];
       const k = termKey(r.entry);
       const seen = fromFile.get(k);

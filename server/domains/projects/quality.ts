@@ -17,6 +17,7 @@ import type { Storage } from '../../storage/types';
 import type { SegmentRow } from './transcript/repository';
 import type { Cue } from '../../media/subtitles';
 import { checkCues, type CueCheck, type SubtitleLimits } from '../../media/subtitle-layout';
+import { nextTurn } from '../../turn';
 
 export const QUALITY_ARTIFACT = 'quality.json';
 export const qualityKey = (projectId: string) => projectKey(projectId, QUALITY_ARTIFACT);
@@ -234,7 +235,7 @@ export async function analyseQualitySliced(i: QualityInputs): Promise<QualityRep
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
-    await new Promise<void>((res) => setImmediate(res));
+    await nextTurn();
   }
 }
 

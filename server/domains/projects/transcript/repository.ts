@@ -4,6 +4,7 @@ import type { JsonValue, Segments } from '../../../db/schema';
 import type { Selectable } from 'kysely';
 import { all, first, json, q, run, sql } from '../../../db/sql';
 import type { TermRuleHit } from '../../glossaries/check';
+import { nextTurn } from '../../../turn';
 
 export type SegmentStatus = 'done' | 'error' | 'processing' | 'updated';
 
@@ -58,11 +59,62 @@ function textIn(column: 'id' | 'project_id' | 'status', values: readonly string[
   return sql<boolean>`${sql.ref(column)}::text IN (SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 }
 
+/** Segments per statement of a whole transcript's read. */
+const READ_PAGE = 500;
+/** Paged reads of a whole transcript tried before one statement reads it (a write came between two pages each time). */
+const READ_ATTEMPTS = 3;
+
+/**
+ * The project's segments in order (start, end, creation, id), or only those of `ids`.
+ * The whole transcript is read in pages of READ_PAGE with the event loop's turn between two (the embedded database
+ * runs a statement on the server's thread: 10,000 segments in one statement held every request ~0.15-0.25 s). The
+ * pages are one version of the transcript: its revision (migration 014, moved on by every write to its segments) is
+ * the same before and after them, or the read starts again; after READ_ATTEMPTS, one statement reads it all.
+ */
 export async function segmentsOf(db: Db, projectId: string, ids?: string[] | null): Promise<SegmentRow[]> {
-  let query = q.selectFrom('segments').select(COLS).where('project_id', '=', projectId);
-  if (ids && ids.length > 0) query = query.where(textIn('id', ids));
-  const rows = await all(db, query.orderBy('start_sec').orderBy('end_sec').orderBy('created_at').orderBy('id'));
-  return rows.map(segmentOf);
+  const ordered = (query: ReturnType<typeof segmentsQuery>) => query.orderBy('start_sec').orderBy('end_sec').orderBy('created_at').orderBy('id');
+  if (ids && ids.length > 0) return (await all(db, ordered(segmentsQuery(projectId).where(textIn('id', ids))))).map(segmentOf);
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    const before = await transcriptRev(db, projectId);
+    const rows: SegmentRow[] = [];
+    let after: PageKey | null = null;
+    for (;;) {
+      let query = segmentsQuery(projectId);
+      if (after) {
+        const k = after;
+        // the first comparison lets the index on (project_id, start_sec) start where the page does
+        query = query
+          .where('start_sec', '>=', k.start_sec)
+          .where(sql<boolean>`(start_sec, end_sec, created_at, id) > (${k.start_sec}::float8, ${k.end_sec}::float8, ${k.created_at}::timestamptz, ${k.id}::uuid)`);
+      }
+      const page = await all(db, ordered(query).select(sql<string>`created_at::text`.as('created_key')).limit(READ_PAGE));
+      for (const { created_key: _c, ...r } of page) rows.push(segmentOf(r));
+      if (page.length < READ_PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { start_sec: last.start_sec, end_sec: last.end_sec, created_at: last.created_key, id: last.id };
+      await nextTurn();
+    }
+    if (rows.length <= READ_PAGE || (await transcriptRev(db, projectId)) === before) return rows;
+  }
+  return (await all(db, ordered(segmentsQuery(projectId)))).map(segmentOf);
+}
+
+function segmentsQuery(projectId: string) {
+  return q.selectFrom('segments').select(COLS).where('project_id', '=', projectId);
+}
+
+/** Where the previous page of a read ended: its last row's ordering key (created_at as its text: microseconds kept). */
+interface PageKey {
+  start_sec: number;
+  end_sec: number;
+  created_at: string;
+  id: string;
+}
+
+/** The project's transcript revision (null before its first segment). */
+async function transcriptRev(db: Db, projectId: string): Promise<string | null> {
+  const r = await first(db, q.selectFrom('transcript_revs').select(sql<string>`rev::text`.as('rev')).where('project_id', '=', projectId));
+  return r?.rev ?? null;
 }
 
 export interface NewSegment {
@@ -111,7 +163,7 @@ export async function insertSegments(db: Db, projectId: string, segs: NewSegment
   // Chunks of rows per statement keep parameter counts small; between two, the event loop gets its turn (the
   // embedded database runs a statement on it: an hour's transcript in one go held every request ~0.5 s).
   for (let i = 0; i < segs.length; i += INSERT_CHUNK) {
-    if (i > 0) await new Promise((r) => setImmediate(r));
+    if (i > 0) await nextTurn();
     const chunk = segs.slice(i, i + INSERT_CHUNK);
     const rows = await all(
       db,
