@@ -13,7 +13,7 @@ import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { upsertSubscription } from '../server/domains/billing/repository';
 import { insertProject } from '../server/domains/projects/repository';
-import { insertSegments } from '../server/domains/projects/transcript/repository';
+import { insertSegments, setSegmentFits, setSegmentSpeakers, setSegmentTranslations } from '../server/domains/projects/transcript/repository';
 import { checkSegmentTerms } from '../server/domains/glossaries/check';
 import { createApp } from '../server/app/app';
 import { parseSrt, toSrt } from '../server/media/subtitles';
@@ -182,13 +182,20 @@ export async function runStallsBench(o: { sizes?: number[]; log?: (l: string) =>
       const batch = segs.slice(0, 50).map((x, i) => ({ id: x.id, dst: { text: `Frase cambiada ${i}.` } }));
       const patch = await withProbe(() => call('PATCH', `/api/project/${project.id}/transcript`, { segments: batch }, token));
       rows.push({ path: 'PATCH /api/project/{id}/transcript', size: `50 of ${n.toLocaleString('en-US')} segments`, ms: patch.ms, stallMs: patch.stallMs, status: patch.value.status });
+      // the stages' writes to every segment: the translation's texts, the voiceover's fits, the speakers' labels
+      const tr = await withProbe(() => setSegmentTranslations(deps.db, project.id, segs.map((x, i) => ({ id: x.id, dst: `Frase ${i}.`, termHits: [{ source: 'talk', target: 'charla', applied: true }] })), 'done'));
+      rows.push({ path: 'Translation write (setSegmentTranslations)', size: `${n.toLocaleString('en-US')} segments`, ms: tr.ms, stallMs: tr.stallMs });
+      const fits = await withProbe(() => setSegmentFits(deps.db, project.id, segs.map((x, i) => ({ id: x.id, speed_factor: 1.05, overflow_sec: 0, audio_hash: `clip-${i}`, status: 'done' as const }))));
+      rows.push({ path: 'Voiceover write (setSegmentFits)', size: `${n.toLocaleString('en-US')} segments`, ms: fits.ms, stallMs: fits.stallMs });
+      const sp = await withProbe(() => setSegmentSpeakers(deps.db, project.id, segs.map((x, i) => ({ id: x.id, speaker: `SPEAKER_${i % 3}` }))));
+      rows.push({ path: 'Speakers write (setSegmentSpeakers)', size: `${n.toLocaleString('en-US')} segments`, ms: sp.ms, stallMs: sp.stallMs });
     }
 
     log(`Stalls bench: ${deps.db.kind}, node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-    log(`  ${'path'.padEnd(38)} ${'input'.padEnd(34)} ${'time'.padStart(9)} ${'stall'.padStart(9)}  health during (p99 / max / n)`);
+    log(`  ${'path'.padEnd(44)} ${'input'.padEnd(34)} ${'time'.padStart(9)} ${'stall'.padStart(9)}  health during (p99 / max / n)`);
     for (const r of rows) {
       const h = r.healthCount === undefined ? '' : `${r.healthP99Ms!.toFixed(0)} ms / ${r.healthMaxMs!.toFixed(0)} ms / ${r.healthCount}${r.healthErrors ? ` (${r.healthErrors} reset)` : ''}`;
-      log(`  ${r.path.padEnd(38)} ${r.size.padEnd(34)} ${`${r.ms.toFixed(0)} ms`.padStart(9)} ${`${r.stallMs.toFixed(0)} ms`.padStart(9)}  ${r.status !== undefined ? `[${r.status}] ` : ''}${h}`);
+      log(`  ${r.path.padEnd(44)} ${r.size.padEnd(34)} ${`${r.ms.toFixed(0)} ms`.padStart(9)} ${`${r.stallMs.toFixed(0)} ms`.padStart(9)}  ${r.status !== undefined ? `[${r.status}] ` : ''}${h}`);
     }
     return rows;
   } finally {
