@@ -13,7 +13,7 @@ import { buildDeps, shutdownDeps } from '../server/bootstrap';
 import { loadConfig } from '../server/config';
 import { upsertSubscription } from '../server/domains/billing/repository';
 import { insertProject } from '../server/domains/projects/repository';
-import { insertSegments, setSegmentFits, setSegmentSpeakers, setSegmentTranslations } from '../server/domains/projects/transcript/repository';
+import { copySegments, insertSegments, setSegmentFits, setSegmentSpeakers, setSegmentTranslations } from '../server/domains/projects/transcript/repository';
 import { checkSegmentTerms } from '../server/domains/glossaries/check';
 import { createApp } from '../server/app/app';
 import { parseSrt, toSrt } from '../server/media/subtitles';
@@ -188,6 +188,12 @@ export async function runStallsBench(o: { sizes?: number[]; log?: (l: string) =>
       const fits = await withProbe(() => setSegmentFits(deps.db, project.id, segs.map((x, i) => ({ id: x.id, speed_factor: 1.05, overflow_sec: 0, audio_hash: `clip-${i}`, status: 'done' as const }))));
       rows.push({ path: 'Voiceover write (setSegmentFits)', size: `${n.toLocaleString('en-US')} segments`, ms: fits.ms, stallMs: fits.stallMs });
       const sp = await withProbe(() => setSegmentSpeakers(deps.db, project.id, segs.map((x, i) => ({ id: x.id, speaker: `SPEAKER_${i % 3}` }))));
+      const other = await insertProject(deps.db, {
+        spaceId, userId, name: `Bench copy ${n}`, srcLang: 'en', dstLang: 'fr', mediaId: null, link: null, numSpeakers: null,
+        srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'determine_speakers_done', progress: 42,
+      });
+      const copy = await withProbe(() => deps.db.tx((t) => copySegments(t, project.id, other.id, 'empty')));
+      rows.push({ path: 'New language copy (copySegments)', size: `${n.toLocaleString('en-US')} segments`, ms: copy.ms, stallMs: copy.stallMs });
       rows.push({ path: 'Speakers write (setSegmentSpeakers)', size: `${n.toLocaleString('en-US')} segments`, ms: sp.ms, stallMs: sp.stallMs });
     }
 

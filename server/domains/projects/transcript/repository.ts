@@ -249,7 +249,16 @@ export async function countChangedSegments(db: Db, projectIds: string[]): Promis
   return out;
 }
 
+/**
+ * Copies a project's segments into another (a new language of it), WRITE_SLICE per statement in one transaction with
+ * the event loop's turn between two (10,000 segments in one statement held every request ~0.2 s).
+ */
 export async function copySegments(db: Db, fromId: string, toId: string, dstLangText: 'empty' | 'keep'): Promise<void> {
+  const ids = (await all(db, q.selectFrom('segments').select('id').where('project_id', '=', fromId).orderBy('start_sec').orderBy('end_sec').orderBy('created_at').orderBy('id'))).map((r) => r.id);
+  await inSlices(db, ids, (t, slice) => copySegmentSlice(t, fromId, toId, dstLangText, slice));
+}
+
+async function copySegmentSlice(db: Db, fromId: string, toId: string, dstLangText: 'empty' | 'keep', ids: readonly string[]): Promise<void> {
   await run(
     db,
     q
@@ -270,7 +279,8 @@ export async function copySegments(db: Db, fromId: string, toId: string, dstLang
             'asr_confidence',
             'created_at',
           ])
-          .where('project_id', '=', fromId),
+          .where('project_id', '=', fromId)
+          .where(textIn('id', ids)),
       ),
   );
 }

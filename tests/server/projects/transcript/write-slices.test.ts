@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertProject } from '../../../../server/domains/projects/repository';
 import {
+  copySegments,
   insertSegments,
   segmentsOf,
   setSegmentFits,
@@ -102,5 +103,25 @@ describe('writes to many segments', () => {
       }),
     ).rejects.toThrow('later step failed');
     expect((await segmentsOf(h.deps.db, id)).map((r) => r.speaker)).toEqual(rows.map((_, i) => `SPEAKER_${i % 3}`));
+  });
+
+  it('a copy into another project (a new language): every segment across slices, in order', async () => {
+    const { id, rows } = await newProject('Copied from', 620);
+    await setSegmentTranslations(h.deps.db, id, rows.map((r, i) => ({ id: r.id, dst: `Línea ${i}` })), 'done');
+    const to = await insertProject(h.deps.db, {
+      spaceId: u.defaultSpaceId, userId: u.id, name: 'Copied to', srcLang: 'en', dstLang: 'fr', mediaId: null, link: null, numSpeakers: null,
+      srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'determine_speakers_done', progress: 42,
+    });
+    await h.deps.db.tx((t) => copySegments(t, id, to.id, 'empty'));
+    const copied = await segmentsOf(h.deps.db, to.id);
+    expect(copied.map((r) => [r.start_sec, r.end_sec, r.src_text])).toEqual(rows.map((r) => [r.start_sec, r.end_sec, r.src_text]));
+    expect(copied.every((r) => r.dst_text === '' && r.status === 'processing')).toBe(true);
+    expect(new Set(copied.map((r) => r.id)).size).toBe(620);
+    const kept = await insertProject(h.deps.db, {
+      spaceId: u.defaultSpaceId, userId: u.id, name: 'Copied with text', srcLang: 'en', dstLang: 'es', mediaId: null, link: null, numSpeakers: null,
+      srcSrtMediaId: null, dstSrtMediaId: null, glossaryId: null, ttsProvider: null, status: 'determine_speakers_done', progress: 42,
+    });
+    await copySegments(h.deps.db, id, kept.id, 'keep');
+    expect((await segmentsOf(h.deps.db, kept.id)).map((r) => r.dst_text)).toEqual(rows.map((_, i) => `Línea ${i}`));
   });
 });
