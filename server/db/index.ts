@@ -141,9 +141,10 @@ function initDataDir(dataDir: string): Promise<void> {
 const PGLITE_SHARED_BUFFERS = '32MB';
 
 /**
- * PGlite: in `dataDir` (created on first use), or in memory when null. `from` starts an in-memory database from a
- * dump of another (pgliteDump): a copy of a migrated template opens in about a third of the time of a new one,
- * which the tests' harness, opening one per test file, relies on.
+ * PGlite: in `dataDir` (created on first use), or in memory when null, running in a worker thread of its own
+ * (pgliteThreadDb). `from` starts an in-memory database from a dump of another (pgliteDump): a copy of a migrated
+ * template opens in about a third of the time of a new one, which the tests' harness, opening one per test file,
+ * relies on.
  */
 export async function openPglite(dataDir: string | null, from?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -152,9 +153,106 @@ export async function openPglite(dataDir: string | null, from?: Blob): Promise<D
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await initDataDir(dataDir);
   }
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
-  const pg = dataDir ? new PGlite(dataDir, { startParams }) : new PGlite(from ? { loadDataDir: from, startParams } : { startParams });
-  await pg.waitReady;
-  return pgliteDb(pg);
+  return pgliteThreadDb({ dataDir, loadDataDir: dataDir ? undefined : from, startParams });
+}
+
+/** What a message from the database's thread (server/db/pglite-thread.mjs) carries. */
+interface ThreadReply {
+  id?: number;
+  ready?: boolean;
+  rows?: unknown[];
+  error?: { message: string; name: string; code?: string } & Record<string, string>;
+}
+
+/** A failure of the database's thread as an Error with PostgreSQL's fields (code, detail, constraint...). */
+function threadError(e: NonNullable<ThreadReply['error']>): Error {
+  const { message, name, ...fields } = e;
+  const err = Object.assign(new Error(message), fields);
+  err.name = name;
+  return err;
+}
+
+/**
+ * PGlite in a worker thread of its own (server/db/pglite-thread.mjs): a statement runs there, so however long it
+ * is (a 50,000-term dictionary's write, an hour's transcript read), this thread keeps answering other requests;
+ * rows come back as messages. The thread keeps the process alive only while a statement is waiting for it.
+ */
+async function pgliteThreadDb(data: { dataDir: string | null; loadDataDir?: Blob; startParams: string[] }): Promise<Db> {
+  // plain JavaScript: the thread needs none of this process's loader flags (execArgv)
+  const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), { workerData: data, execArgv: [] });
+  const waiting = new Map<number, { resolve: (r: ThreadReply) => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let gone: Error | null = null;
+  await new Promise<void>((resolve, reject) => {
+    const fail = (e: Error) => reject(new Error(`could not open the embedded database: ${e.message}`));
+    worker.once('message', (m: ThreadReply) => (m.ready ? resolve() : fail(threadError(m.error!))));
+    worker.once('error', fail);
+  });
+  worker.unref();
+  const end = (e: Error) => {
+    gone ??= e;
+    for (const w of waiting.values()) w.reject(e);
+    waiting.clear();
+  };
+  worker.on('message', (m: ThreadReply) => {
+    const w = m.id === undefined ? undefined : waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id!);
+    if (waiting.size === 0) worker.unref();
+    if (m.error) w.reject(threadError(m.error));
+    else w.resolve(m);
+  });
+  worker.on('error', (e) => end(Object.assign(new Error(`the embedded database stopped: ${e.message}`), { code: '57P01' })));
+  worker.on('exit', () => end(Object.assign(new Error('the embedded database is closed: Client was closed'), { code: '57P01' })));
+  const call = (msg: { op: string; sql?: string; params?: unknown[]; tx?: number }) =>
+    new Promise<ThreadReply>((resolve, reject) => {
+      if (gone) return reject(gone);
+      const id = ++seq;
+      if (waiting.size === 0) worker.ref();
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, ...msg });
+    });
+  const run: Runner = async (sql, params) => ({ rows: (await call({ op: 'query', sql, params })).rows ?? [] });
+  const changes = new ChangeClock(null);
+  const state = new AppState(changes);
+  let txSeq = 0;
+  return wrap(
+    'pglite',
+    run,
+    (sql) => call({ op: 'exec', sql }),
+    {
+      kind: 'root',
+      tx: async (fn, pending) => {
+        const tx = ++txSeq;
+        await call({ op: 'begin', tx });
+        let out;
+        try {
+          const inner: Db = wrap(
+            'pglite',
+            async (s, p) => ({ rows: (await call({ op: 'query', sql: s, params: p, tx })).rows ?? [] }),
+            (s) => call({ op: 'exec', sql: s, tx }),
+            { kind: 'tx', pending },
+            async () => {},
+            state,
+            changes,
+          );
+          out = await fn(inner);
+        } catch (e) {
+          await call({ op: 'rollback', tx }).catch(() => undefined);
+          throw e;
+        }
+        await call({ op: 'commit', tx });
+        return out;
+      },
+    },
+    async () => {
+      await changes.close();
+      if (!gone) await call({ op: 'close' }).catch(() => undefined);
+      await worker.terminate();
+    },
+    state,
+    changes,
+  );
 }
 
 /** A new in-memory database after `setup` (e.g. migrate), dumped: openPglite(null, dump) opens copies of it. @internal */

@@ -187,7 +187,9 @@ describe('failures, retry and cancel', () => {
     const first = failed.items[0]!.project_id;
     const retried = await as(owner).POST('/api/batch/{id}/items/{item}/retry', { params: { path: { id, item: failed.items[0]!.id } } });
     expect(retried.response.status, JSON.stringify(retried.error)).toBe(200);
-    expect(retried.data!.status).toBe('running');
+    // the item runs again: its new job may already have failed (no network: the download fails at once) by the
+    // time the answer is read, so the batch is running or, already, completed again
+    expect(['running', 'completed']).toContain(retried.data!.status);
     expect(retried.data!.items[0]!.project_id).not.toBe(first);
     const again = await eventually(
       async () => (await batchOf(owner, id)).data!,
