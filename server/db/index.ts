@@ -184,7 +184,8 @@ async function pgliteThreadDb(data: { dataDir: string | null; loadDataDir?: Blob
   let seq = 0;
   let gone: Error | null = null;
   await new Promise<void>((resolve, reject) => {
-    const fail = (e: Error) => reject(new Error(`could not open the embedded database: ${e.message}`));
+    // a thread that could not open the database ends with the failure (it would otherwise keep the process alive)
+    const fail = (e: Error) => void worker.terminate().finally(() => reject(new Error(`could not open the embedded database: ${e.message}`)));
     worker.once('message', (m: ThreadReply) => (m.ready ? resolve() : fail(threadError(m.error!))));
     worker.once('error', fail);
   });
@@ -212,14 +213,16 @@ async function pgliteThreadDb(data: { dataDir: string | null; loadDataDir?: Blob
       waiting.set(id, { resolve, reject });
       worker.postMessage({ id, ...msg });
     });
-  const run: Runner = async (sql, params) => ({ rows: (await call({ op: 'query', sql, params })).rows ?? [] });
+  // statements outside a transaction (tx undefined) or inside the one the thread knows by `tx`
+  const runIn = (tx?: number): Runner => async (sql, params) => ({ rows: (await call({ op: 'query', sql, params, tx })).rows ?? [] });
+  const execIn = (tx?: number) => (sql: string) => call({ op: 'exec', sql, tx });
   const changes = new ChangeClock(null);
   const state = new AppState(changes);
   let txSeq = 0;
   return wrap(
     'pglite',
-    run,
-    (sql) => call({ op: 'exec', sql }),
+    runIn(),
+    execIn(),
     {
       kind: 'root',
       tx: async (fn, pending) => {
@@ -229,8 +232,8 @@ async function pgliteThreadDb(data: { dataDir: string | null; loadDataDir?: Blob
         try {
           const inner: Db = wrap(
             'pglite',
-            async (s, p) => ({ rows: (await call({ op: 'query', sql: s, params: p, tx })).rows ?? [] }),
-            (s) => call({ op: 'exec', sql: s, tx }),
+            runIn(tx),
+            execIn(tx),
             { kind: 'tx', pending },
             async () => {},
             state,

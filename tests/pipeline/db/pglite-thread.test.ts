@@ -84,6 +84,23 @@ describe('the embedded database in its own thread', () => {
     await expect(other.query(`SELECT 1`)).rejects.toThrow(/closed/);
   });
 
+  it('refuses a data folder it cannot open with a clear error, and leaves no thread behind', () => {
+    // a data folder that is not a database (a corrupt PG_VERSION): the open fails, and the process can still end
+    const script = `
+      import { mkdtempSync, writeFileSync } from 'node:fs';
+      import { tmpdir } from 'node:os';
+      import { join } from 'node:path';
+      import { openPglite } from './server/db/index.ts';
+      const dir = mkdtempSync(join(tmpdir(), 'ds-bad-db-'));
+      writeFileSync(join(dir, 'PG_VERSION'), 'not a version\\n');
+      await openPglite(dir).then(() => console.log('opened'), (e) => console.log(e.message));
+    `;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8', timeout: 60_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.stdout.trim()).toMatch(/^could not open the embedded database: /);
+    expect(r.status).toBe(0);
+  }, 90_000);
+
   it('does not keep a process alive once its statements are answered', () => {
     const script = `
       import { openPglite } from './server/db/index.ts';
